@@ -1,0 +1,44 @@
+package org.dyper.runtime.internal;
+
+/** System properties of the runtime; those that shape the hot path are read once, at class initialisation. */
+public final class Config {
+    public static final String ENABLED = "dyper.enabled";
+    public static final String REPORT = "dyper.report";
+    public static final String REPORT_XML = "dyper.report.xml";
+    public static final String SAMPLE_EVERY_PROPERTY = "dyper.sample.every";
+    public static final int DEFAULT_SAMPLE_EVERY = 64;
+
+    /** One call in this many (per thread and site) is timed by {@code SampledTiming}; at least 1. */
+    public static final int SAMPLE_EVERY = parseSampleEvery(property(SAMPLE_EVERY_PROPERTY));
+
+    private Config() {
+    }
+
+    /** Monitoring starts on unless {@code dyper.enabled} is {@code false} (any case). */
+    public static boolean enabledInitially() {
+        String value = property(ENABLED);
+        return value == null || !value.trim().equalsIgnoreCase("false");
+    }
+
+    /** A missing, malformed or non-positive value means the default: the runtime must not print a warning here. */
+    static int parseSampleEvery(String value) {
+        if (value == null) {
+            return DEFAULT_SAMPLE_EVERY;
+        }
+        try {
+            int n = Integer.parseInt(value.trim());
+            return n >= 1 ? n : DEFAULT_SAMPLE_EVERY;
+        } catch (NumberFormatException e) {
+            return DEFAULT_SAMPLE_EVERY;
+        }
+    }
+
+    /** {@code System.getProperty} that never throws (a security manager may refuse). */
+    public static String property(String name) {
+        try {
+            return System.getProperty(name);
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package org.dyper.runtime.internal;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** Writes the reports to the destinations named by the system properties, now or at JVM exit. */
+public final class ReportHook {
+    private static final AtomicBoolean INSTALLED = new AtomicBoolean();
+    private static final Object WRITING = new Object();
+
+    private ReportHook() {
+    }
+
+    /** Installs the shutdown hook once; if the JVM is already shutting down there is nothing to do. */
+    public static void install() {
+        if (!INSTALLED.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(ReportHook::write, "dyper-report"));
+        } catch (Throwable ignored) {
+            // IllegalStateException during shutdown, or a security manager: no report at exit, nothing to tell
+        }
+    }
+
+    /** Writes the text report ({@code dyper.report}) and the XML report ({@code dyper.report.xml}); never throws. */
+    public static void write() {
+        try {
+            synchronized (WRITING) {
+                String textTarget = Config.property(Config.REPORT);
+                String xmlTarget = Config.property(Config.REPORT_XML);
+                boolean text = textTarget == null || !textTarget.trim().equalsIgnoreCase("none");
+                boolean xml = xmlTarget != null && !xmlTarget.isBlank();
+                if (!text && !xml) {
+                    return;
+                }
+                Reports.Data data = Reports.Data.now();
+                if (text) {
+                    writeText(textTarget == null ? "stderr" : textTarget.trim(), Reports.text(data));
+                }
+                if (xml) {
+                    writeFile(xmlTarget.trim(), Reports.xml(data));
+                }
+            }
+        } catch (Throwable t) {
+            try {
+                System.err.println("dyper: report failed: " + Failures.describe(t));
+            } catch (Throwable ignored) {
+                // nowhere left to say it
+            }
+        }
+    }
+
+    private static void writeText(String target, String report) throws IOException {
+        if (target.isEmpty() || target.equalsIgnoreCase("stderr")) {
+            print(System.err, report);
+        } else if (target.equalsIgnoreCase("stdout")) {
+            print(System.out, report);
+        } else {
+            writeFile(target, report);
+        }
+    }
+
+    private static void print(PrintStream stream, String report) throws IOException {
+        stream.print(report);
+        stream.flush();
+        if (stream.checkError()) {
+            throw new IOException("could not write the report to the console");
+        }
+    }
+
+    private static void writeFile(String target, String report) throws IOException {
+        Path path = Paths.get(target).toAbsolutePath();
+        Path parent = path.getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(path, report, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,386 @@
+package org.dyper.runtime.internal;
+
+import static org.dyper.runtime.internal.ThreadData.*;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/** Renders merged agent data as the text report (for people) and the XML report (format in runtime-contract.md). */
+public final class Reports {
+    private static final DateTimeFormatter DATE =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx", Locale.ROOT);
+
+    private Reports() {
+    }
+
+    /** Everything one report shows, taken once so the text and XML reports of one {@code report()} agree. */
+    public record Data(Totals totals, List<Failures.Site> failures, long failureOverflow, long pid, long timeMillis,
+                       int sampleEvery, long malformedSiteLines, long conflictingSiteLines) {
+        public static Data now() {
+            return new Data(Registry.snapshot(), Failures.snapshot(), Failures.overflow(), currentPid(),
+                    System.currentTimeMillis(), Config.SAMPLE_EVERY, SiteTable.malformedLines(),
+                    SiteTable.conflicts());
+        }
+
+        long failureTotal() {
+            long n = failureOverflow;
+            for (Failures.Site s : failures) {
+                n += s.count();
+            }
+            return n;
+        }
+    }
+
+    private static long currentPid() {
+        try {
+            return ProcessHandle.current().pid();
+        } catch (Throwable t) {
+            return -1;
+        }
+    }
+
+    // ---- per-site rows, sorted by cost ----
+
+    record TimingSite(int id, long count, long total, long min, long max, long[] buckets) {
+        double mean() {
+            return (double) total / count;
+        }
+    }
+
+    record SampledSite(int id, long count, long samples, long sampledTotal, double sumSquares) {
+        boolean exact() {
+            return samples == count;
+        }
+
+        /** count × mean of the sampled durations; 0 when nothing was sampled. */
+        double estimate() {
+            if (exact()) {
+                return sampledTotal;
+            }
+            return samples == 0 ? 0 : (double) count * sampledTotal / samples;
+        }
+
+        /** One standard error: count × s / √samples; with fewer than two samples the spread is unknown (±100%). */
+        double error() {
+            if (exact()) {
+                return 0;
+            }
+            if (samples < 2) {
+                return estimate();
+            }
+            double mean = (double) sampledTotal / samples;
+            double variance = Math.max(0, (sumSquares - samples * mean * mean) / (samples - 1));
+            return count * Math.sqrt(variance) / Math.sqrt(samples);
+        }
+    }
+
+    record CountSite(int id, long count) {
+    }
+
+    record ValueSite(int id, long count, long sum, long min, long max, long nulls, long nonNulls) {
+        long events() {
+            return count + nulls + nonNulls;
+        }
+    }
+
+    static List<TimingSite> timing(Totals t) {
+        List<TimingSite> sites = new ArrayList<>();
+        for (int i = 0; i < t.timing.length; i++) {
+            long[] r = t.timing[i];
+            if (r != null && r[T_COUNT] > 0) {
+                long[] buckets = new long[BUCKETS];
+                System.arraycopy(r, T_HIST, buckets, 0, BUCKETS);
+                sites.add(new TimingSite(Ids.id(i), r[T_COUNT], r[T_TOTAL], r[T_MIN], r[T_MAX], buckets));
+            }
+        }
+        sites.sort(Comparator.comparingLong(TimingSite::total).reversed().thenComparingInt(TimingSite::id));
+        return sites;
+    }
+
+    static List<SampledSite> sampled(Totals t) {
+        List<SampledSite> sites = new ArrayList<>();
+        for (int i = 0; i < t.sampled.length; i++) {
+            long[] r = t.sampled[i];
+            if (r != null && r[S_COUNT] > 0) {
+                sites.add(new SampledSite(Ids.id(i), r[S_COUNT], r[S_SAMPLES], r[S_TOTAL],
+                        Double.longBitsToDouble(r[S_SUMSQ])));
+            }
+        }
+        sites.sort(Comparator.comparingDouble(SampledSite::estimate).reversed().thenComparingInt(SampledSite::id));
+        return sites;
+    }
+
+    static List<CountSite> counts(Totals t) {
+        List<CountSite> sites = new ArrayList<>();
+        for (int i = 0; i < t.counts.length; i++) {
+            if (t.counts[i] > 0) {
+                sites.add(new CountSite(Ids.id(i), t.counts[i]));
+            }
+        }
+        sites.sort(Comparator.comparingLong(CountSite::count).reversed().thenComparingInt(CountSite::id));
+        return sites;
+    }
+
+    static List<ValueSite> values(Totals t) {
+        List<ValueSite> sites = new ArrayList<>();
+        for (int i = 0; i < t.values.length; i++) {
+            long[] r = t.values[i];
+            if (r != null && r[V_COUNT] + r[V_NULLS] + r[V_NONNULLS] > 0) {
+                boolean any = r[V_COUNT] > 0;
+                sites.add(new ValueSite(Ids.id(i), r[V_COUNT], r[V_SUM], any ? r[V_MIN] : 0, any ? r[V_MAX] : 0,
+                        r[V_NULLS], r[V_NONNULLS]));
+            }
+        }
+        sites.sort(Comparator.comparingLong(ValueSite::events).reversed().thenComparingInt(ValueSite::id));
+        return sites;
+    }
+
+    /**
+     * The q-quantile estimated from the log2 histogram: linear within the bucket holding rank ⌈q·n⌉, clamped to
+     * the exact min and max (so a site with one distinct duration reports it exactly).
+     */
+    static double percentile(long[] buckets, long count, long min, long max, double q) {
+        long rank = Math.max(1, (long) Math.ceil(q * count));
+        long below = 0;
+        for (int b = 0; b < BUCKETS; b++) {
+            long c = buckets[b];
+            if (c > 0 && below + c >= rank) {
+                double lo = b == 0 ? 0 : Math.scalb(1.0, b - 1);
+                double hi = Math.scalb(1.0, b);
+                double estimate = lo + (hi - lo) * (rank - below) / c;
+                return Math.min(max, Math.max(min, estimate));
+            }
+            below += c;
+        }
+        return max;
+    }
+
+    /** Exclusive upper bound of bucket b, as the XML report prints it: 2^b (2^63 does not fit a long). */
+    static String bucketUpper(int b) {
+        return b < 63 ? Long.toString(1L << b) : "9223372036854775808";
+    }
+
+    // ---- text ----
+
+    public static String text(Data data) {
+        StringBuilder out = new StringBuilder(4096);
+        out.append("Dyper report — pid ").append(data.pid()).append(", ")
+                .append(DATE.format(Instant.ofEpochMilli(data.timeMillis()).atZone(ZoneId.systemDefault())))
+                .append('\n');
+        Totals t = data.totals();
+        List<TimingSite> timing = timing(t);
+        List<SampledSite> sampled = sampled(t);
+        List<CountSite> counts = counts(t);
+        List<ValueSite> values = values(t);
+        if (timing.isEmpty() && sampled.isEmpty() && counts.isEmpty() && values.isEmpty()) {
+            out.append("\nNo events were recorded.\n");
+        }
+        if (!timing.isEmpty()) {
+            Table table = new Table("site", "calls", "total", "mean", "min", "max", "p50 (est.)", "p99 (est.)");
+            for (TimingSite s : timing) {
+                table.row(SiteTable.name(s.id()), Units.count(s.count()), Units.duration(s.total()),
+                        Units.duration(s.mean()), Units.duration(s.min()), Units.duration(s.max()),
+                        Units.duration(percentile(s.buckets(), s.count(), s.min(), s.max(), 0.50)),
+                        Units.duration(percentile(s.buckets(), s.count(), s.min(), s.max(), 0.99)));
+            }
+            section(out, "Timing", "every call timed; percentiles estimated from a log2 histogram", table);
+        }
+        if (!sampled.isEmpty()) {
+            Table table = new Table("site", "calls", "samples", "total (estimate)", "± 1 std. error");
+            for (SampledSite s : sampled) {
+                boolean none = s.samples() == 0;
+                table.row(SiteTable.name(s.id()), Units.count(s.count()), Units.count(s.samples()),
+                        none ? "no samples" : Units.duration(s.estimate()) + (s.exact() ? " (exact)" : ""),
+                        none ? "-" : "± " + Units.duration(s.error()));
+            }
+            section(out, "Sampled timing", "calls counted exactly; one call in " + data.sampleEvery()
+                    + " per thread and site timed; totals are estimates", table);
+        }
+        if (!counts.isEmpty()) {
+            Table table = new Table("site", "count");
+            for (CountSite s : counts) {
+                table.row(SiteTable.name(s.id()), Units.count(s.count()));
+            }
+            section(out, "Counts", null, table);
+        }
+        if (!values.isEmpty()) {
+            Table table = new Table("site", "count", "sum", "min", "max", "nulls", "non-nulls");
+            for (ValueSite s : values) {
+                boolean any = s.count() > 0;
+                table.row(SiteTable.name(s.id()), Units.count(s.count()), any ? Units.count(s.sum()) : "-",
+                        any ? Units.count(s.min()) : "-", any ? Units.count(s.max()) : "-",
+                        Units.count(s.nulls()), Units.count(s.nonNulls()));
+            }
+            section(out, "Values", null, table);
+        }
+        long failureTotal = data.failureTotal();
+        if (failureTotal > 0) {
+            Table table = new Table("site", "failures", "first failure").lastLeft();
+            for (Failures.Site s : data.failures()) {
+                table.row(SiteTable.name(s.id()), Units.count(s.count()), s.first());
+            }
+            if (data.failureOverflow() > 0) {
+                table.row("(other sites)", Units.count(data.failureOverflow()), "");
+            }
+            section(out, "Failures", Units.count(failureTotal) + " hook failures; the application was not affected",
+                    table);
+        }
+        if (data.malformedSiteLines() > 0 || data.conflictingSiteLines() > 0) {
+            out.append("\nSite table: ").append(data.malformedSiteLines()).append(" malformed lines skipped, ")
+                    .append(data.conflictingSiteLines()).append(" conflicting definitions ignored\n");
+        }
+        return out.toString();
+    }
+
+    private static void section(StringBuilder out, String title, String note, Table table) {
+        out.append('\n').append(title);
+        if (note != null) {
+            out.append(" (").append(note).append(')');
+        }
+        out.append('\n');
+        table.appendTo(out);
+    }
+
+    /** A text table: first column left-aligned, the others right-aligned; widths fit the widest cell. */
+    static final class Table {
+        private final List<String[]> rows = new ArrayList<>();
+        private boolean lastLeft;
+
+        Table(String... header) {
+            rows.add(header);
+        }
+
+        /** Left-aligns the last column too (free text such as a failure description). */
+        Table lastLeft() {
+            lastLeft = true;
+            return this;
+        }
+
+        void row(String... cells) {
+            rows.add(cells);
+        }
+
+        void appendTo(StringBuilder out) {
+            int columns = rows.get(0).length;
+            int[] width = new int[columns];
+            for (String[] row : rows) {
+                for (int c = 0; c < columns; c++) {
+                    width[c] = Math.max(width[c], row[c].length());
+                }
+            }
+            for (String[] row : rows) {
+                StringBuilder line = new StringBuilder("  ");
+                for (int c = 0; c < columns; c++) {
+                    String cell = row[c];
+                    int pad = width[c] - cell.length();
+                    if (c == 0 || c == columns - 1 && lastLeft) {
+                        line.append(cell).append(" ".repeat(pad));
+                    } else {
+                        line.append(" ".repeat(pad)).append(cell);
+                    }
+                    if (c < columns - 1) {
+                        line.append("  ");
+                    }
+                }
+                int end = line.length();
+                while (end > 0 && line.charAt(end - 1) == ' ') {
+                    end--;
+                }
+                out.append(line, 0, end).append('\n');
+            }
+        }
+    }
+
+    // ---- XML ----
+
+    public static String xml(Data data) {
+        Totals t = data.totals();
+        StringBuilder x = new StringBuilder(4096);
+        x.append("<DYPER_REPORT VERSION='1' PID='").append(data.pid()).append("' TIME='").append(data.timeMillis())
+                .append("'>\n");
+        x.append("  <COUNTS>\n");
+        for (CountSite s : counts(t)) {
+            site(x, s.id()).append(" COUNT='").append(s.count()).append("'/>\n");
+        }
+        x.append("  </COUNTS>\n");
+        x.append("  <TIMING>\n");
+        for (TimingSite s : timing(t)) {
+            site(x, s.id()).append(" COUNT='").append(s.count()).append("' TOTAL_NS='").append(s.total())
+                    .append("' MIN_NS='").append(s.min()).append("' MAX_NS='").append(s.max())
+                    .append("' MEAN_NS='").append(Math.round(s.mean())).append("'>\n");
+            for (int b = 0; b < BUCKETS; b++) {
+                if (s.buckets()[b] > 0) {
+                    x.append("      <BUCKET UPPER_NS='").append(bucketUpper(b)).append("' COUNT='")
+                            .append(s.buckets()[b]).append("'/>\n");
+                }
+            }
+            x.append("    </SITE>\n");
+        }
+        x.append("  </TIMING>\n");
+        x.append("  <SAMPLED_TIMING EVERY='").append(data.sampleEvery()).append("'>\n");
+        for (SampledSite s : sampled(t)) {
+            site(x, s.id()).append(" COUNT='").append(s.count()).append("' SAMPLES='").append(s.samples())
+                    .append("' SAMPLED_TOTAL_NS='").append(s.sampledTotal())
+                    .append("' ESTIMATED_TOTAL_NS='").append(Math.round(s.estimate()))
+                    .append("' ERROR_NS='").append(Math.round(s.error()))
+                    .append("' EXACT='").append(s.exact()).append("'/>\n");
+        }
+        x.append("  </SAMPLED_TIMING>\n");
+        x.append("  <VALUES>\n");
+        for (ValueSite s : values(t)) {
+            site(x, s.id()).append(" COUNT='").append(s.count()).append("' SUM='").append(s.sum())
+                    .append("' MIN='").append(s.min()).append("' MAX='").append(s.max())
+                    .append("' NULLS='").append(s.nulls()).append("' NONNULLS='").append(s.nonNulls())
+                    .append("'/>\n");
+        }
+        x.append("  </VALUES>\n");
+        x.append("  <FAILURES TOTAL='").append(data.failureTotal()).append("'>\n");
+        for (Failures.Site s : data.failures()) {
+            site(x, s.id()).append(" COUNT='").append(s.count()).append("' FIRST='");
+            escape(x, s.first()).append("'/>\n");
+        }
+        x.append("  </FAILURES>\n");
+        x.append("</DYPER_REPORT>\n");
+        return x.toString();
+    }
+
+    private static StringBuilder site(StringBuilder x, int id) {
+        x.append("    <SITE ID='").append(id).append("' NAME='");
+        return escape(x, SiteTable.name(id)).append('\'');
+    }
+
+    /** Escapes for a single-quoted attribute; characters XML 1.0 cannot carry at all become U+FFFD. */
+    static StringBuilder escape(StringBuilder x, String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '&' -> x.append("&amp;");
+                case '<' -> x.append("&lt;");
+                case '>' -> x.append("&gt;");
+                case '\'' -> x.append("&apos;");
+                case '"' -> x.append("&quot;");
+                case '\t' -> x.append("&#9;");
+                case '\n' -> x.append("&#10;");
+                case '\r' -> x.append("&#13;");
+                default -> {
+                    if (c < 0x20 || c == 0xFFFE || c == 0xFFFF) {
+                        x.append('\uFFFD');
+                    } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
+                            && Character.isLowSurrogate(s.charAt(i + 1))) {
+                        x.append(c).append(s.charAt(++i));
+                    } else if (Character.isSurrogate(c)) {
+                        x.append('\uFFFD');
+                    } else {
+                        x.append(c);
+                    }
+                }
+            }
+        }
+        return x;
+    }
+}
