@@ -1,0 +1,134 @@
+package org.dyper.patch.xml;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.dyper.patch.model.ForSpec;
+import org.dyper.patch.model.InvalidInputException;
+import org.dyper.patch.model.Location;
+import org.dyper.patch.model.Model;
+import org.dyper.patch.model.Patch;
+import org.dyper.patch.model.Problem;
+import org.dyper.patch.model.Update;
+import org.dyper.patch.model.What;
+import org.dyper.patch.model.When;
+import org.dyper.patch.model.WhenCase;
+
+/**
+ * Reads a DYPATCH patch model: a {@code MODEL} root holding {@code FOR} elements, each holding {@code PATCH}es with
+ * optional {@code WHEN}s. Every rule broken anywhere in the file is reported in one {@link InvalidInputException}.
+ * Whether a mode exists, or the generator supports a WHAT, is checked later, by the generator.
+ * The grammar is documented in {@code org/dyper/patch/xsd/dypatch-model.xsd}.
+ */
+public final class ModelReader {
+    private ModelReader() {}
+
+    /** Reads the model file at {@code file}; an unreadable file is reported as a problem too. */
+    public static Model read(Path file) throws InvalidInputException {
+        String fileName = file.toString();
+        try (InputStream in = Files.newInputStream(file)) {
+            return read(fileName, in);
+        } catch (IOException e) {
+            throw new InvalidInputException(List.of(Problem.error(new Location(fileName, 0, 0), "FILE",
+                    "cannot read: " + e.getClass().getSimpleName() + ": " + e.getMessage())));
+        }
+    }
+
+    /** Reads a model from {@code in}; {@code fileName} is used in locations. Does not close {@code in}. */
+    public static Model read(String fileName, InputStream in) throws InvalidInputException {
+        Checker check = new Checker();
+        XmlElement root = SecureXml.parse(fileName, in, check.problems);
+        if (root == null) {
+            throw new InvalidInputException(check.problems);
+        }
+        if (root.foreign || !root.name.equals("MODEL")) {
+            check.error(root, "the root element of a model file must be MODEL");
+            throw new InvalidInputException(check.problems);
+        }
+        check.attributes(root, "NAME");
+        String name = check.required(root, "NAME");
+        if (name != null && !Names.isModeName(name)) {
+            check.error(root, "NAME='" + name + "' is not a valid model name"
+                    + " (a letter or '_', then letters, digits, '_', '-' or '.')");
+        }
+        List<ForSpec> fors = new ArrayList<>();
+        for (XmlElement child : root.children) {
+            if (check.known(root, child, "FOR")) {
+                fors.add(forSpec(child, check));
+            }
+        }
+        if (!check.problems.isEmpty()) {
+            throw new InvalidInputException(check.problems);
+        }
+        return new Model(name, fors, root.at);
+    }
+
+    private static ForSpec forSpec(XmlElement e, Checker check) {
+        check.attributes(e, "CLASS", "METHOD", "UPDATE");
+        String className = check.required(e, "CLASS");
+        if (className != null && !Names.isClassPattern(className)) {
+            check.error(e, "CLASS='" + className + "' is not a Java class name or pattern"
+                    + " (identifiers separated by '.'; '*' matches any characters)");
+        }
+        String method = check.required(e, "METHOD");
+        if (method != null && !Names.isMethodPattern(method)) {
+            check.error(e, "METHOD='" + method + "' is not a method name or pattern"
+                    + " (an identifier, <init> for constructors; '*' matches any characters)");
+        }
+        Update update = check.enumValue(e, "UPDATE", check.optional(e, "UPDATE"), Update.class);
+        if (update == null && !e.attributes.containsKey("UPDATE")) {
+            update = Update.ADD;
+        }
+        List<Patch> patches = new ArrayList<>();
+        for (XmlElement child : e.children) {
+            if (check.known(e, child, "PATCH")) {
+                patches.add(patch(child, check));
+            }
+        }
+        if (patches.isEmpty() && update == Update.ADD && e.children.isEmpty()) {
+            check.error(e, "a FOR with UPDATE='ADD' and no PATCH does nothing;"
+                    + " add a PATCH, or write UPDATE='NEW' to clear the patches of these methods");
+        }
+        return new ForSpec(className, method, update, patches, e.at);
+    }
+
+    private static Patch patch(XmlElement e, Checker check) {
+        check.attributes(e, "WHAT", "MODE");
+        What what = check.enumValue(e, "WHAT", check.required(e, "WHAT"), What.class);
+        String mode = check.required(e, "MODE");
+        if (mode != null && !Names.isModeName(mode)) {
+            check.error(e, "MODE='" + mode + "' is not a valid mode name"
+                    + " (a letter or '_', then letters, digits, '_', '-' or '.')");
+        }
+        List<When> whens = new ArrayList<>();
+        for (XmlElement child : e.children) {
+            if (check.known(e, child, "WHEN")) {
+                whens.add(when(child, check));
+            }
+        }
+        return new Patch(what, mode, whens, e.at);
+    }
+
+    private static When when(XmlElement e, Checker check) {
+        check.attributes(e, "CASE", "ARG");
+        check.noChildren(e);
+        WhenCase kind = check.enumValue(e, "CASE", check.required(e, "CASE"), WhenCase.class);
+        String arg = check.required(e, "ARG");
+        if (kind != null && arg != null) {
+            String needs = switch (kind) {
+                case FIELD -> Names.isNamePattern(arg) ? null : "a field name or pattern";
+                case BLOCK -> Names.isIntAtLeast(arg, 0) ? null : "an instruction number (0 or more)";
+                case CLASS -> Names.isClassPattern(arg) ? null : "a Java class name or pattern";
+                case METHOD -> Names.isMethodPattern(arg) ? null : "a method name or pattern";
+            };
+            if (needs != null) {
+                check.error(e, "ARG='" + arg + "' is not " + needs + " as CASE='" + kind + "' needs");
+            }
+        }
+        return new When(kind, arg, e.at);
+    }
+}

@@ -1,0 +1,229 @@
+package org.dyper.patch.xml;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+
+import javax.xml.XMLConstants;
+import javax.xml.parsers.ParserConfigurationException;
+import javax.xml.parsers.SAXParser;
+import javax.xml.parsers.SAXParserFactory;
+
+import org.dyper.patch.model.Location;
+import org.dyper.patch.model.Problem;
+import org.xml.sax.Attributes;
+import org.xml.sax.InputSource;
+import org.xml.sax.Locator;
+import org.xml.sax.SAXException;
+import org.xml.sax.SAXParseException;
+import org.xml.sax.ext.DefaultHandler2;
+import org.xml.sax.ext.Locator2;
+
+/**
+ * Parses Dyper XML into {@link XmlElement}s with a hardened SAX parser: no DOCTYPE, hence no entities and no
+ * external resources of any kind. Dyper files are small, so the whole input is buffered; that also lets each element
+ * be located at the {@code <} of its start tag rather than where SAX reports it (just after the {@code >}).
+ */
+final class SecureXml {
+    static final String XSI = XMLConstants.W3C_XML_SCHEMA_INSTANCE_NS_URI;
+    static final String DOCTYPE_MESSAGE = "DTDs and entities are not allowed in Dyper XML";
+
+    private SecureXml() {}
+
+    /** A SAX parser factory configured so that no DOCTYPE, entity or external resource is ever processed. */
+    static SAXParserFactory hardenedFactory() throws ParserConfigurationException, SAXException {
+        SAXParserFactory factory = SAXParserFactory.newInstance();
+        factory.setNamespaceAware(true);
+        factory.setValidating(false);
+        factory.setXIncludeAware(false);
+        factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+        factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+        factory.setFeature("http://xml.org/sax/features/external-general-entities", false);
+        factory.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
+        factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+        return factory;
+    }
+
+    /**
+     * Parses {@code in}; returns the root element, or null after adding exactly one problem when the input cannot be
+     * read or is not well-formed XML.
+     */
+    static XmlElement parse(String fileName, InputStream in, List<Problem> problems) {
+        byte[] bytes;
+        try {
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            problems.add(Problem.error(new Location(fileName, 0, 0), "FILE", "cannot read: " + e));
+            return null;
+        }
+        Handler handler = new Handler(fileName, bytes);
+        try {
+            SAXParser parser = hardenedFactory().newSAXParser();
+            parser.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+            parser.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+            InputSource source = new InputSource(new ByteArrayInputStream(bytes));
+            source.setSystemId(fileName);
+            parser.parse(source, handler);
+            return handler.root;
+        } catch (SAXParseException e) {
+            Location at = new Location(fileName, Math.max(e.getLineNumber(), 0), Math.max(e.getColumnNumber(), 0));
+            if (isDoctype(e, bytes)) {
+                problems.add(Problem.error(at, "DOCTYPE", DOCTYPE_MESSAGE));
+            } else {
+                problems.add(Problem.error(at, "XML", "not well-formed: " + e.getMessage()));
+            }
+            return null;
+        } catch (SAXException | ParserConfigurationException | IOException e) {
+            problems.add(Problem.error(new Location(fileName, 0, 0), "XML", "cannot parse: " + e.getMessage()));
+            return null;
+        }
+    }
+
+    private static boolean isDoctype(SAXParseException e, byte[] bytes) {
+        String message = String.valueOf(e.getMessage());
+        if (message.contains("DOCTYPE") || message.contains("disallow-doctype-decl")) {
+            return true;
+        }
+        // Parser messages are localised; the DOCTYPE keyword in the input is not.
+        return new String(bytes, StandardCharsets.ISO_8859_1).contains("<!DOCTYPE");
+    }
+
+    private static final class Handler extends DefaultHandler2 {
+        private final String fileName;
+        private final byte[] bytes;
+        private final Deque<XmlElement> open = new ArrayDeque<>();
+        private Locator locator;
+        private String[] lines;
+        XmlElement root;
+
+        Handler(String fileName, byte[] bytes) {
+            this.fileName = fileName;
+            this.bytes = bytes;
+        }
+
+        @Override
+        public void setDocumentLocator(Locator locator) {
+            this.locator = locator;
+        }
+
+        @Override
+        public void startElement(String uri, String localName, String qName, Attributes attributes) {
+            boolean foreign = uri != null && !uri.isEmpty();
+            XmlElement element = new XmlElement(qName, foreign, startTagLocation());
+            for (int i = 0; i < attributes.getLength(); i++) {
+                String attributeUri = attributes.getURI(i);
+                if (attributeUri == null || attributeUri.isEmpty()) {
+                    element.attributes.put(attributes.getQName(i), attributes.getValue(i));
+                } else if (!XSI.equals(attributeUri)) {
+                    element.foreignAttributes.add(attributes.getQName(i));
+                }
+            }
+            if (open.isEmpty()) {
+                root = element;
+            } else {
+                open.peek().children.add(element);
+            }
+            open.push(element);
+        }
+
+        @Override
+        public void endElement(String uri, String localName, String qName) {
+            open.pop();
+        }
+
+        @Override
+        public void characters(char[] ch, int start, int length) {
+            XmlElement current = open.peek();
+            if (current == null || current.text != null) {
+                return;
+            }
+            String chunk = new String(ch, start, length);
+            String text = chunk.strip();
+            if (!text.isEmpty()) {
+                current.text = text;
+                current.textAt = back(here(), length - chunk.indexOf(text.charAt(0)));
+            }
+        }
+
+        @Override
+        public void fatalError(SAXParseException e) throws SAXException {
+            throw e;
+        }
+
+        private Location here() {
+            return locator == null ? new Location(fileName, 0, 0)
+                    : new Location(fileName, locator.getLineNumber(), locator.getColumnNumber());
+        }
+
+        /**
+         * The position {@code n} characters before {@code end}: where a text chunk ending at {@code end} starts.
+         * Exact unless the chunk held character or entity references, which Dyper files have no reason to use.
+         */
+        private Location back(Location end, int n) {
+            String[] text = lines();
+            int line = end.line() - 1;
+            int column = end.column() - 1;
+            if (line < 0 || line >= text.length) {
+                return end;
+            }
+            while (n > 0) {
+                if (column > 0) {
+                    column--;
+                } else if (line > 0) {
+                    line--;
+                    column = text[line].length();
+                } else {
+                    return end;
+                }
+                n--;
+            }
+            return new Location(fileName, line + 1, column + 1);
+        }
+
+        /** SAX reports the position after a start tag's {@code >}; walk back to its {@code <}, which cannot occur inside a tag. */
+        private Location startTagLocation() {
+            Location end = here();
+            String[] text = lines();
+            int line = end.line() - 1;
+            if (line < 0 || line >= text.length) {
+                return end;
+            }
+            int index = Math.min(end.column() - 2, text[line].length() - 1);
+            while (line >= 0) {
+                for (int i = index; i >= 0; i--) {
+                    if (text[line].charAt(i) == '<') {
+                        return new Location(fileName, line + 1, i + 1);
+                    }
+                }
+                line--;
+                if (line >= 0) {
+                    index = text[line].length() - 1;
+                }
+            }
+            return end;
+        }
+
+        private String[] lines() {
+            if (lines == null) {
+                String encoding = locator instanceof Locator2 l2 ? l2.getEncoding() : null;
+                Charset charset;
+                try {
+                    charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
+                } catch (RuntimeException e) {
+                    charset = StandardCharsets.UTF_8;
+                }
+                String text = new String(bytes, charset);
+                if (text.startsWith("\uFEFF")) {
+                    text = text.substring(1);
+                }
+                lines = text.split("\r\n|\r|\n", -1);
+            }
+            return lines;
+        }
+    }
+}
