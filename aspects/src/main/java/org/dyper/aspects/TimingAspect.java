@@ -1,0 +1,95 @@
+package org.dyper.aspects;
+
+import org.aspectj.lang.JoinPoint;
+import org.aspectj.lang.ProceedingJoinPoint;
+import org.aspectj.lang.annotation.After;
+import org.aspectj.lang.annotation.Around;
+import org.aspectj.lang.annotation.Aspect;
+import org.aspectj.lang.annotation.Before;
+import org.aspectj.lang.annotation.Pointcut;
+import org.dyper.aspects.internal.Frames;
+import org.dyper.aspects.internal.Safe;
+import org.dyper.aspects.internal.SiteIds;
+import org.dyper.runtime.Dyper;
+import org.dyper.runtime.Timing;
+
+/**
+ * Times every execution of the methods and constructors in {@link #scope()} with {@link Timing},
+ * including executions that end by throwing, for use from a plain {@code aop.xml}
+ * {@code <concrete-aspect>} (see the package documentation).
+ *
+ * <p>Cost: this is the convenience path. Around advice written with {@link ProceedingJoinPoint}
+ * creates a join point object per call (and, under load-time weaving, a closure), and each call does an
+ * identity lookup of its static part to find the site id; generated advice avoids both. Constructors
+ * are timed with before and after advice and a per-thread stack instead (around advice would move
+ * the constructor body out of {@code <init>}, which the JVM rejects when it writes a final field).
+ */
+@Aspect
+public abstract class TimingAspect {
+
+    /** The code to measure, e.g. {@code execution(* com.acme..*(..))}; defined by the concrete aspect. */
+    @Pointcut
+    public abstract void scope();
+
+    @Around(value = Pointcuts.METHODS, argNames = "call")
+    public Object time(ProceedingJoinPoint call) throws Throwable {
+        int id = SiteIds.NONE;
+        long start = 0;
+        boolean timed = false;
+        try {
+            if (Dyper.on()) {
+                id = SiteIds.of(call.getStaticPart());
+                if (id != SiteIds.NONE) {
+                    start = Timing.enter(id);
+                    timed = true;
+                }
+            }
+        } catch (Throwable t) {
+            Safe.failed(id, t);
+        }
+        if (!timed) {
+            return call.proceed();
+        }
+        try {
+            return call.proceed();
+        } finally {
+            try {
+                Timing.exit(id, start);
+            } catch (Throwable t) {
+                Safe.failed(id, t);
+            }
+        }
+    }
+
+    @Before(value = Pointcuts.CONSTRUCTORS, argNames = "site")
+    public void enterConstructor(JoinPoint.StaticPart site) {
+        int id = SiteIds.NONE;
+        try {
+            if (Dyper.on()) {
+                id = SiteIds.of(site);
+                if (id != SiteIds.NONE) {
+                    Frames.current().push(site, id, Timing.enter(id));
+                }
+            }
+        } catch (Throwable t) {
+            Safe.failed(id, t);
+        }
+    }
+
+    /** After advice is "after finally": it also runs when the constructor throws. */
+    @After(value = Pointcuts.CONSTRUCTORS, argNames = "site")
+    public void exitConstructor(JoinPoint.StaticPart site) {
+        int id = SiteIds.NONE;
+        try {
+            if (Dyper.on()) {
+                Frames frames = Frames.current();
+                if (frames.pop(site)) {
+                    id = frames.id;
+                    Timing.exit(id, frames.start);
+                }
+            }
+        } catch (Throwable t) {
+            Safe.failed(id, t);
+        }
+    }
+}

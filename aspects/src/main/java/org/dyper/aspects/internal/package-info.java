@@ -1,0 +1,2 @@
+/** Helpers shared by the hand-written aspects; not public API. */
+package org.dyper.aspects.internal;
