@@ -227,14 +227,19 @@ public final class Reports {
             if (data.failureOverflow() > 0) {
                 table.row("(other sites)", Units.count(data.failureOverflow()), "");
             }
-            section(out, "Failures", Units.count(failureTotal) + " hook failures; the application was not affected",
+            section(out, "Failures", plural(failureTotal, "hook failure") + "; the application was not affected",
                     table);
         }
         if (data.malformedSiteLines() > 0 || data.conflictingSiteLines() > 0) {
-            out.append("\nSite table: ").append(data.malformedSiteLines()).append(" malformed lines skipped, ")
-                    .append(data.conflictingSiteLines()).append(" conflicting definitions ignored\n");
+            out.append("\nSite table: ").append(plural(data.malformedSiteLines(), "malformed line"))
+                    .append(" skipped, ").append(plural(data.conflictingSiteLines(), "conflicting definition"))
+                    .append(" ignored\n");
         }
         return out.toString();
+    }
+
+    private static String plural(long n, String noun) {
+        return Units.count(n) + " " + noun + (n == 1 ? "" : "s");
     }
 
     private static void section(StringBuilder out, String title, String note, Table table) {
