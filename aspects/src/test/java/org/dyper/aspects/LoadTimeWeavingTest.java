@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -133,6 +134,19 @@ class LoadTimeWeavingTest {
         }
     }
 
+    /**
+     * Without dyper-runtime on the class path every advice fails (NoClassDefFoundError), and so does
+     * reporting that failure: the program must still run as if not woven.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Kind.class)
+    void missingRuntimeNeverReachesTheProgram(Kind kind) throws Exception {
+        Run woven = run(Jdk.CURRENT.javaOrSkip(), Jdk.CURRENT, kind, false, List.of());
+        assertEquals(0, woven.exit, woven::describe);
+        assertEquals(Workload.OUTPUT + System.lineSeparator(), woven.stdout, woven::describe);
+        assertEquals("", woven.stderr, woven::describe);
+    }
+
     private static Map<String, Long> expected() {
         Map<String, Long> m = new LinkedHashMap<>();
         m.put("com.acme.ltw.Workload.main(java.lang.String[])", 1L);
@@ -149,6 +163,11 @@ class LoadTimeWeavingTest {
 
     /** Runs {@link Workload}, woven with {@code kind} when not null. */
     private Run run(Path java, Jdk jdk, Kind kind, List<String> properties) throws Exception {
+        return run(java, jdk, kind, true, properties);
+    }
+
+    private Run run(Path java, Jdk jdk, Kind kind, boolean withRuntime, List<String> properties)
+            throws Exception {
         List<String> command = new ArrayList<>();
         command.add(java.toString());
         List<Path> classPath = new ArrayList<>();
@@ -161,7 +180,9 @@ class LoadTimeWeavingTest {
             Files.writeString(config.resolve("aop.xml"), aopXml(kind));
             classPath.add(config.getParent());
             classPath.add(codeSource(kind.aspect));
-            classPath.add(codeSource(Dyper.class));
+            if (withRuntime) {
+                classPath.add(codeSource(Dyper.class));
+            }
             classPath.add(codeSource(JoinPoint.class));
         }
         classPath.add(codeSource(Workload.class));
