@@ -13,7 +13,7 @@ import org.dyper.patch.model.Signature;
  * <ul>
  *   <li>Java style, parameters only: {@code (int, java.lang.Object, long[])} (return type unknown);</li>
  *   <li>Java style with a return type: {@code long (int)} or {@code void(int,long)};</li>
- *   <li>a JVM method descriptor: {@code (ILjava/lang/Object;[J)V}.</li>
+ *   <li>a JVM method descriptor, without spaces: {@code (ILjava/lang/Object;[J)V}.</li>
  * </ul>
  * In Java style, primitive types and the common {@code java.lang} types ({@code Object}, {@code String},
  * {@code Thread}, ...) may be written without a package; every other class must be fully qualified.
@@ -62,11 +62,12 @@ public final class Signatures {
             throw new IllegalArgumentException(
                     "expected Java style '(int,java.lang.Object)' or a JVM descriptor such as '(ILjava/lang/Object;)V'");
         }
-        if (open == 0 && close < t.length() - 1) {
+        if (open == 0 && close < t.length() - 1 && t.chars().noneMatch(Character::isWhitespace)) {
             return descriptor(t);
         }
         if (close != t.length() - 1) {
-            throw new IllegalArgumentException("unexpected text after ')'");
+            throw new IllegalArgumentException(
+                    "unexpected text after ')' (in Java style the return type goes first, e.g. 'long (int)')");
         }
         String inside = t.substring(open + 1, close);
         if (inside.indexOf('(') >= 0 || inside.indexOf(')') >= 0) {
