@@ -32,6 +32,9 @@
  * <p>These aspects are the convenience path: they find a call's site id through its
  * {@code thisJoinPointStaticPart} (an identity lookup per call) and the around advice builds a
  * {@code ProceedingJoinPoint} per call, so they cost more per call than the advice Dyper generates
- * from a patch model, which carries its site id as a constant.
+ * from a patch model, which carries its site id as a constant. The timing aspects time constructors
+ * with before and after advice and a per-thread stack (a thread-local lookup per call), because around
+ * advice moves a constructor's body out of {@code <init>} and the JVM then rejects its writes to final
+ * fields ({@code IllegalAccessError} on Java 9+ class files).
  */
 package org.dyper.aspects;
