@@ -49,23 +49,28 @@ public final class ModeCatalog {
         this.warnings = List.copyOf(warnings);
     }
 
-    /** The library modes only. */
+    /**
+     * The library modes only.
+     *
+     * @throws IllegalStateException if the library resource is missing or broken (a packaging error)
+     */
     public static ModeCatalog library() {
         try {
             return load(List.of());
         } catch (InvalidInputException e) {
-            throw new IllegalStateException("the Dyper mode library is broken:\n" + e.getMessage(), e);
+            throw new AssertionError("no user files, so no user problems", e);
         }
     }
 
     /**
-     * The library modes plus those of {@code userFiles} (read in order).
+     * The library modes plus those of {@code userFiles} (read in order; not null, may be empty).
      *
+     * @throws IllegalStateException if the library resource is missing or broken (a packaging error)
      * @throws InvalidInputException with the problems of all files together, when any file breaks a rule or two
      *                               user files define the same name
      */
     public static ModeCatalog load(List<Path> userFiles) throws InvalidInputException {
-        ModeFile libraryFile = readLibrary();
+        ModeFile libraryFile = Library.FILE;
         Map<String, Mode> modes = new LinkedHashMap<>();
         Map<String, ExternalMode> externals = new LinkedHashMap<>();
         Map<String, String> descriptions = new HashMap<>(libraryFile.descriptions());
@@ -125,6 +130,19 @@ public final class ModeCatalog {
     }
 
     private record Definition(String name, Location at, String element, Mode mode, ExternalMode external) {}
+
+    /** The library is parsed once, on first use; its records are immutable. */
+    private static final class Library {
+        static final ModeFile FILE;
+
+        static {
+            try {
+                FILE = readLibrary();
+            } catch (InvalidInputException e) {
+                throw new IllegalStateException("the Dyper mode library is broken:\n" + e.getMessage(), e);
+            }
+        }
+    }
 
     private static ModeFile readLibrary() throws InvalidInputException {
         try (InputStream in = ModeCatalog.class.getClassLoader().getResourceAsStream(LIBRARY_RESOURCE)) {

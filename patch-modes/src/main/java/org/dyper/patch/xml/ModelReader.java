@@ -120,10 +120,11 @@ public final class ModelReader {
         String arg = check.required(e, "ARG");
         if (kind != null && arg != null) {
             String needs = switch (kind) {
-                case FIELD -> Names.isNamePattern(arg) ? null : "a field name or pattern";
+                case FIELD -> Names.isClassPattern(arg) ? null : "a field name or pattern, optionally qualified (Type.field)";
                 case BLOCK -> Names.isIntAtLeast(arg, 0) ? null : "an instruction number (0 or more)";
                 case CLASS -> Names.isClassPattern(arg) ? null : "a Java class name or pattern";
-                case METHOD -> Names.isMethodPattern(arg) ? null : "a method name or pattern";
+                case METHOD -> Names.isQualifiedMethodPattern(arg) ? null
+                        : "a method name or pattern, optionally qualified (Type.method)";
             };
             if (needs != null) {
                 check.error(e, "ARG='" + arg + "' is not " + needs + " as CASE='" + kind + "' needs");

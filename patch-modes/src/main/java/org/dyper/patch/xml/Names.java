@@ -69,6 +69,23 @@ final class Names {
         return "<init>".equals(s) || isNamePattern(s);
     }
 
+    /**
+     * A method as a WHEN may name it: a method name or pattern (or {@code <init>}), optionally qualified by a class
+     * name or pattern, e.g. {@code org.x.*.get*} or {@code *.<init>}.
+     */
+    static boolean isQualifiedMethodPattern(String s) {
+        if (s == null) {
+            return false;
+        }
+        if (s.equals("<init>")) {
+            return true;
+        }
+        if (s.endsWith(".<init>")) {
+            return isClassPattern(s.substring(0, s.length() - ".<init>".length()));
+        }
+        return isClassPattern(s);
+    }
+
     /** A mode or model name: a letter or {@code _} followed by letters, digits, {@code _ - .}. */
     static boolean isModeName(String s) {
         return s != null && s.matches("[A-Za-z_][A-Za-z0-9_.\\-]*");

@@ -75,13 +75,22 @@ final class SecureXml {
             if (isDoctype(e, bytes)) {
                 problems.add(Problem.error(at, "DOCTYPE", DOCTYPE_MESSAGE));
             } else {
-                problems.add(Problem.error(at, "XML", "not well-formed: " + e.getMessage()));
+                problems.add(Problem.error(at, "XML", "not well-formed: " + e.getMessage() + hint(bytes, at.line())));
             }
             return null;
         } catch (SAXException | ParserConfigurationException | IOException e) {
             problems.add(Problem.error(new Location(fileName, 0, 0), "XML", "cannot parse: " + e.getMessage()));
             return null;
         }
+    }
+
+    /** The one mistake XML makes easy in Dyper files: a constructor name written with a raw {@code <}. */
+    private static String hint(byte[] bytes, int line) {
+        String[] lines = new String(bytes, StandardCharsets.UTF_8).split("\r\n|\r|\n", -1);
+        if (line >= 1 && line <= lines.length && lines[line - 1].contains("<init>")) {
+            return " (in XML, write <init> as &lt;init&gt;)";
+        }
+        return "";
     }
 
     private static boolean isDoctype(SAXParseException e, byte[] bytes) {

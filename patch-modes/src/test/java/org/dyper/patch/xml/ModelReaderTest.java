@@ -71,8 +71,13 @@ class ModelReaderTest {
                         List.of("model.xml:4:7: WHEN: missing attribute ARG")),
                 arguments("WHEN BLOCK not a number", model("CLASS='*' METHOD='*'", "<PATCH WHAT='BLOCK_START' MODE='COUNT'>", "  <WHEN CASE='BLOCK' ARG='first'/>", "</PATCH>"),
                         List.of("model.xml:4:7: WHEN: ARG='first' is not an instruction number (0 or more) as CASE='BLOCK' needs")),
-                arguments("WHEN METHOD not a name", model("CLASS='*' METHOD='*'", "<PATCH WHAT='CALL' MODE='COUNT_CALLS'>", "  <WHEN CASE='METHOD' ARG='a.b'/>", "</PATCH>"),
-                        List.of("model.xml:4:7: WHEN: ARG='a.b' is not a method name or pattern as CASE='METHOD' needs")),
+                arguments("WHEN METHOD not a name", model("CLASS='*' METHOD='*'", "<PATCH WHAT='CALL' MODE='COUNT_CALLS'>", "  <WHEN CASE='METHOD' ARG='run()'/>", "</PATCH>"),
+                        List.of("model.xml:4:7: WHEN: ARG='run()' is not a method name or pattern, optionally qualified (Type.method) as CASE='METHOD' needs")),
+                arguments("WHEN FIELD not a name", model("CLASS='*' METHOD='*'", "<PATCH WHAT='FIELD_ACCESS' MODE='COUNT'>", "  <WHEN CASE='FIELD' ARG='a..b'/>", "</PATCH>"),
+                        List.of("model.xml:4:7: WHEN: ARG='a..b' is not a field name or pattern, optionally qualified (Type.field) as CASE='FIELD' needs")),
+                arguments("raw <init>", "<MODEL NAME='m'>\n  <FOR CLASS='*' METHOD='<init>'/>\n</MODEL>",
+                        List.of("model.xml:2:26: XML: not well-formed: The value of attribute \"METHOD\" associated with an element type"
+                                + " \"FOR\" must not contain the '<' character. (in XML, write <init> as &lt;init&gt;)")),
                 arguments("child of WHEN", model("CLASS='*' METHOD='*'", "<PATCH WHAT='CALL' MODE='COUNT_CALLS'>", "  <WHEN CASE='METHOD' ARG='run'><WHEN CASE='FIELD' ARG='x'/></WHEN>", "</PATCH>"),
                         List.of("model.xml:4:37: WHEN: unknown element; WHEN has no child elements")));
     }
@@ -116,6 +121,8 @@ class ModelReaderTest {
                     <PATCH WHAT='CALL' MODE='COUNT_CALLS'>
                       <WHEN CASE='METHOD' ARG='get*'/>
                       <WHEN CASE='class' ARG='java.util.*'/>
+                      <WHEN CASE='METHOD' ARG='org.x.*.&lt;init&gt;'/>
+                      <WHEN CASE='FIELD' ARG='*.balance'/>
                     </PATCH>
                   </FOR>
                   <FOR CLASS='*' METHOD='*' UPDATE='NEW'/>
@@ -128,8 +135,10 @@ class ModelReaderTest {
                 new ForSpec("org.x.*Service", "<init>", Update.NEW, List.of(
                         new Patch(What.CALL, "COUNT_CALLS", List.of(
                                 new When(WhenCase.METHOD, "get*", at(8, 7)),
-                                new When(WhenCase.CLASS, "java.util.*", at(9, 7))), at(7, 5))), at(6, 3)),
-                new ForSpec("*", "*", Update.NEW, List.of(), at(12, 3))), at(1, 1));
+                                new When(WhenCase.CLASS, "java.util.*", at(9, 7)),
+                                new When(WhenCase.METHOD, "org.x.*.<init>", at(10, 7)),
+                                new When(WhenCase.FIELD, "*.balance", at(11, 7))), at(7, 5))), at(6, 3)),
+                new ForSpec("*", "*", Update.NEW, List.of(), at(14, 3))), at(1, 1));
         assertEquals(expected, model);
     }
 
