@@ -14,7 +14,8 @@ public final class Sites {
      * Defines sites from a table, one line per id: {@code id TAB KIND TAB className TAB methodName TAB parameters},
      * KIND {@code METHOD} or {@code CLASS}. Blank lines and {@code #} comments are ignored; malformed lines are
      * skipped and counted (the text report mentions them), never thrown. A null table is ignored. When an id is
-     * defined twice with different names, the first name is kept.
+     * defined again with another name, the latest definition wins (a class loader that loads a newer generation of
+     * aspects renames its ids).
      */
     public static void define(String table) {
         try {

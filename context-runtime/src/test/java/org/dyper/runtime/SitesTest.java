@@ -65,13 +65,14 @@ class SitesTest {
     }
 
     @Test
-    void firstDefinitionOfAnIdWins() {
+    void latestDefinitionOfAnIdWins() {
         long conflicts = SiteTable.conflicts();
         Sites.define("80301\tCLASS\torg.x.First");
         Sites.define("80301\tCLASS\torg.x.Second");
+        assertEquals("org.x.Second", Sites.name(80301));
         Sites.define("80301\tCLASS\torg.x.First");
         assertEquals("org.x.First", Sites.name(80301));
-        assertEquals(conflicts + 1, SiteTable.conflicts());
+        assertEquals(conflicts + 2, SiteTable.conflicts());
     }
 
     @Test

@@ -232,8 +232,8 @@ public final class Reports {
         }
         if (data.malformedSiteLines() > 0 || data.conflictingSiteLines() > 0) {
             out.append("\nSite table: ").append(plural(data.malformedSiteLines(), "malformed line"))
-                    .append(" skipped, ").append(plural(data.conflictingSiteLines(), "conflicting definition"))
-                    .append(" ignored\n");
+                    .append(" skipped, ").append(plural(data.conflictingSiteLines(), "id"))
+                    .append(" renamed by a later definition\n");
         }
         return out.toString();
     }

@@ -65,7 +65,8 @@ public final class SiteTable {
         if (name == null) {
             return false;
         }
-        String previous = NAMES.putIfAbsent(id, name);
+        // the latest definition wins: a class loader that loads a newer generation of aspects renames its ids
+        String previous = NAMES.put(id, name);
         if (previous != null && !previous.equals(name)) {
             CONFLICTS.incrementAndGet();
         }
@@ -115,7 +116,7 @@ public final class SiteTable {
         return MALFORMED.get();
     }
 
-    /** Table lines that tried to rename an id already defined with another name (the first name is kept). */
+    /** Table lines that tried to rename an id already defined with another name (the latest name wins). */
     public static long conflicts() {
         return CONFLICTS.get();
     }
