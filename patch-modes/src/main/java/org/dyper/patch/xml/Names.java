@@ -64,9 +64,12 @@ final class Names {
         return s.codePoints().allMatch(c -> c == '*' || Character.isJavaIdentifierPart(c));
     }
 
-    /** A method name as the model may give it: an identifier, {@code <init>} for constructors, or a pattern. */
+    /**
+     * A method name as the model may give it: an identifier, {@code new} or {@code <init>} (written
+     * {@code &lt;init>} in XML) for constructors, or a pattern.
+     */
     static boolean isMethodPattern(String s) {
-        return "<init>".equals(s) || isNamePattern(s);
+        return "<init>".equals(s) || "new".equals(s) || isNamePattern(s);
     }
 
     /**

@@ -51,7 +51,7 @@ class ModelReaderTest {
                 arguments("class name with '/'", model("CLASS='org/x/Bank' METHOD='run'", "<PATCH WHAT='ENTER' MODE='COUNT'/>"),
                         List.of("model.xml:2:3: FOR: CLASS='org/x/Bank' is not a Java class name or pattern (identifiers separated by '.'; '*' matches any characters)")),
                 arguments("bad method pattern", model("CLASS='org.x.Bank' METHOD='run()'", "<PATCH WHAT='ENTER' MODE='COUNT'/>"),
-                        List.of("model.xml:2:3: FOR: METHOD='run()' is not a method name or pattern (an identifier, <init> for constructors; '*' matches any characters)")),
+                        List.of("model.xml:2:3: FOR: METHOD='run()' is not a method name or pattern (an identifier, new or <init> for constructors; '*' matches any characters)")),
                 arguments("bad UPDATE", model("CLASS='*' METHOD='*' UPDATE='REPLACE'", "<PATCH WHAT='ENTER' MODE='COUNT'/>"),
                         List.of("model.xml:2:3: FOR: UPDATE='REPLACE' is not one of NEW, ADD")),
                 arguments("FOR that does nothing", model("CLASS='*' METHOD='*'"),
@@ -104,7 +104,7 @@ class ModelReaderTest {
         assertEquals(List.of(
                 "model.xml:3:5: PATCH: WHAT='ENTRY' is not one of " + ALL_WHATS,
                 "model.xml:4:5: PATCH: missing attribute MODE",
-                "model.xml:6:3: FOR: METHOD='1run' is not a method name or pattern (an identifier, <init> for constructors; '*' matches any characters)",
+                "model.xml:6:3: FOR: METHOD='1run' is not a method name or pattern (an identifier, new or <init> for constructors; '*' matches any characters)",
                 "model.xml:7:43: WHEN: CASE='CALLEE' is not one of FIELD, BLOCK, CLASS, METHOD",
                 "model.xml:9:3: for: unknown element; element names are upper case: FOR"), Problems.ofModel(xml));
     }

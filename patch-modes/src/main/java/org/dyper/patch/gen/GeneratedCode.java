@@ -1,0 +1,23 @@
+package org.dyper.patch.gen;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.dyper.patch.model.Problem;
+
+/**
+ * What the generator produced: AspectJ sources by fully qualified aspect name, the {@code aop.xml} for load-time
+ * weaving, the site table (TAB-separated, the format of {@code Sites.define}), the classes that will be woven,
+ * and warnings (a FOR that matched nothing, a patch skipped at some methods).
+ */
+public record GeneratedCode(Map<String, String> aspects, String aopXml, String siteTable, Set<String> wovenClasses,
+                            int siteCount, int adviceCount, List<Problem> warnings) {
+    public GeneratedCode {
+        aspects = Collections.unmodifiableMap(new LinkedHashMap<>(aspects));
+        wovenClasses = Collections.unmodifiableSet(new TreeSet<>(wovenClasses));
+        warnings = List.copyOf(warnings);
+    }
+}

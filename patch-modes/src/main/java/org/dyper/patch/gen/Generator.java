@@ -1,0 +1,945 @@
+package org.dyper.patch.gen;
+
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.dyper.patch.ExternalModeDefinition;
+import org.dyper.patch.ModeCatalog;
+import org.dyper.patch.model.Arg;
+import org.dyper.patch.model.ArgType;
+import org.dyper.patch.model.Code;
+import org.dyper.patch.model.Condition;
+import org.dyper.patch.model.ExternalMode;
+import org.dyper.patch.model.ConditionType;
+import org.dyper.patch.model.ForSpec;
+import org.dyper.patch.model.InvalidInputException;
+import org.dyper.patch.model.Mode;
+import org.dyper.patch.model.Model;
+import org.dyper.patch.model.Patch;
+import org.dyper.patch.model.Problem;
+import org.dyper.patch.model.Update;
+import org.dyper.patch.model.What;
+import org.dyper.patch.model.When;
+import org.dyper.patch.model.WhenCase;
+import org.dyper.patch.scan.CallInfo;
+import org.dyper.patch.scan.ClassIndex;
+import org.dyper.patch.scan.ClassInfo;
+import org.dyper.patch.scan.FieldInfo;
+import org.dyper.patch.scan.MethodInfo;
+import org.dyper.patch.scan.Types;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Turns patch models and modes into AspectJ source: one advice per join point group (the execution of a patched
+ * method, or the calls of one method from a patched method), with every id an integer constant, every argument
+ * bound by a pointcut or read directly, and every mode call wrapped so that a failure is counted and never reaches
+ * the application. All problems found are reported together.
+ */
+public final class Generator {
+    /** The package of generated aspects. */
+    public static final String PACKAGE = "org.dyper.generated";
+    /** Base name of generated aspects; they are numbered from 1. */
+    public static final String ASPECT_NAME = "DyperPatches";
+    private static final int ADVICE_PER_ASPECT = 200;
+    private static final Set<What> SUPPORTED = Set.of(What.ENTER, What.EXIT, What.CALL);
+    private static final Set<ArgType> LATER_ARGS =
+            Set.of(ArgType.LOCAL, ArgType.INSNO, ArgType.BLOCKID, ArgType.REFBLOCKID);
+    private static final String RUNTIME = "org.dyper.runtime.Dyper";
+
+    private final ModeCatalog catalog;
+    private final ClassIndex targets;
+    private final ClassLookup lookup;
+    private final Set<Problem> errors = new LinkedHashSet<>();
+    private final List<Problem> warnings = new ArrayList<>();
+    private final SiteIds ids = new SiteIds();
+    private final Map<Code, Optional<ModeMethod>> methods = new LinkedHashMap<>();
+    private final Map<Patch, Skips> skips = new LinkedHashMap<>();
+    private final Map<String, Optional<Mode>> externals = new LinkedHashMap<>();
+
+    public Generator(ModeCatalog catalog, ClassIndex targets, ClassLookup lookup) {
+        this.catalog = catalog;
+        this.targets = targets;
+        this.lookup = lookup;
+    }
+
+    /** A patch as applied to one method: the PATCH, its FOR and its resolved mode. */
+    private record Use(Patch patch, ForSpec forSpec, Mode mode) {}
+
+    /** When a patch's code runs relative to its join point. */
+    private enum Phase { BEFORE, AFTER, AFTER_RETURNING }
+
+    /** The resolved target of a CODE: the mode method as found in its class file. */
+    record ModeMethod(String className, String name, boolean isStatic, List<String> parameters, String returnType) {}
+
+    /** The patches of one join point group, in the order they run. */
+    private record Group(MethodInfo method, CallInfo call, List<Use> uses, List<CallInfo> siblings) {}
+
+    /** Thrown while building one patch at one method when it cannot apply there (e.g. RETURN of a void method). */
+    private static final class Skip extends Exception {
+        Skip(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    /** Methods at which a patch was skipped, by reason, for one aggregated warning per patch and reason. */
+    private static final class Skips {
+        final Map<String, List<String>> byReason = new LinkedHashMap<>();
+    }
+
+    public GeneratedCode generate(List<Model> models) throws InvalidInputException {
+        Map<MethodInfo, List<Use>> plan = resolve(models);
+        List<String> advice = new ArrayList<>();
+        Set<String> woven = new LinkedHashSet<>();
+        for (Map.Entry<MethodInfo, List<Use>> e : plan.entrySet()) {
+            for (Group group : groups(e.getKey(), e.getValue())) {
+                String text = adviceFor(group);
+                if (text != null) {
+                    advice.add(text);
+                    woven.add(group.method().owner());
+                }
+            }
+        }
+        skips.forEach((patch, s) -> s.byReason.forEach((reason, where) -> warnings.add(Problem.warning(patch.at(),
+                "PATCH", "WHAT='" + patch.what() + "' MODE='" + patch.mode() + "' skipped at " + where.size()
+                        + " method(s) because " + reason + ": " + abbreviate(where)))));
+        if (!errors.isEmpty()) {
+            List<Problem> all = new ArrayList<>(errors);
+            throw new InvalidInputException(all);
+        }
+        return assemble(advice, woven);
+    }
+
+    // ---------------------------------------------------------------- resolution: FOR patterns to methods
+
+    private Map<MethodInfo, List<Use>> resolve(List<Model> models) {
+        Map<MethodInfo, List<Use>> plan = new LinkedHashMap<>();
+        for (Model model : models) {
+            for (ForSpec f : model.fors()) {
+                List<Use> uses = new ArrayList<>();
+                for (Patch p : f.patches()) {
+                    Mode mode = checkPatch(p);
+                    if (mode != null) {
+                        uses.add(new Use(p, f, mode));
+                    }
+                }
+                List<MethodInfo> matched = match(f);
+                if (matched.isEmpty() && !(f.update() == Update.NEW && f.patches().isEmpty())) {
+                    warnings.add(Problem.warning(f.at(), "FOR", f.describe() + " matches no method in the woven code ("
+                            + targets.size() + " classes scanned)"));
+                }
+                for (MethodInfo m : matched) {
+                    List<Use> list = plan.computeIfAbsent(m, k -> new ArrayList<>());
+                    if (f.update() == Update.NEW) {
+                        list.clear();
+                    }
+                    for (Use u : uses) {
+                        list.removeIf(old -> samePatch(old.patch(), u.patch()));
+                        list.add(u);
+                    }
+                }
+            }
+        }
+        plan.values().removeIf(List::isEmpty);
+        return plan;
+    }
+
+    private static boolean samePatch(Patch a, Patch b) {
+        if (a.what() != b.what() || !a.mode().equals(b.mode()) || a.whens().size() != b.whens().size()) {
+            return false;
+        }
+        for (int i = 0; i < a.whens().size(); i++) {
+            When x = a.whens().get(i);
+            When y = b.whens().get(i);
+            if (x.kind() != y.kind() || !x.arg().equals(y.arg())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private List<MethodInfo> match(ForSpec f) {
+        Pattern classes = glob(f.className());
+        Pattern names = glob(f.method());
+        List<MethodInfo> result = new ArrayList<>();
+        for (ClassInfo c : targets.classes()) {
+            if (!classes.matcher(c.name()).matches() && !classes.matcher(c.sourceName()).matches()) {
+                continue;
+            }
+            for (MethodInfo m : c.methods()) {
+                boolean nameMatches = names.matcher(m.name()).matches()
+                        || (m.isConstructor() && (f.method().equals("new") || f.method().equals("*")));
+                if (m.hasUserBody() && nameMatches) {
+                    result.add(m);
+                }
+            }
+        }
+        return result;
+    }
+
+    /** {@code *} matches any run of characters; everything else is literal. */
+    static Pattern glob(String pattern) {
+        StringBuilder regex = new StringBuilder();
+        for (String part : pattern.split("\\*", -1)) {
+            if (regex.length() > 0 || pattern.startsWith("*")) {
+                regex.append(".*");
+            }
+            regex.append(Pattern.quote(part));
+        }
+        if (pattern.startsWith("*") && regex.toString().startsWith(".*.*")) {
+            regex.delete(0, 2);
+        }
+        return Pattern.compile(regex.toString());
+    }
+
+    /** Checks a PATCH against what this generator supports and finds its mode; null when it cannot be used. */
+    private Mode checkPatch(Patch p) {
+        boolean ok = true;
+        if (!SUPPORTED.contains(p.what())) {
+            error(p.at(), "PATCH", "WHAT='" + p.what() + "' is not supported yet: this Dyper patches ENTER, EXIT and "
+                    + "CALL; the other join points come with the bytecode pass");
+            ok = false;
+        }
+        for (When w : p.whens()) {
+            if (w.kind() != WhenCase.METHOD) {
+                error(w.at(), "WHEN", "CASE='" + w.kind() + "' is not supported yet: only CASE='METHOD' (with WHAT='CALL')");
+                ok = false;
+            } else if (p.what() != What.CALL) {
+                error(w.at(), "WHEN", "CASE='METHOD' selects called methods and applies to WHAT='CALL' only, not WHAT='"
+                        + p.what() + "'");
+                ok = false;
+            }
+        }
+        Mode mode = catalog.mode(p.mode()).orElse(null);
+        if (mode == null && catalog.external(p.mode()).isPresent()) {
+            mode = externals.computeIfAbsent(p.mode(), n -> Optional.ofNullable(external(catalog.external(n).get())))
+                    .orElse(null);
+            return ok ? mode : null;
+        }
+        if (mode == null) {
+            error(p.at(), "PATCH", "unknown MODE '" + p.mode() + "': not in the mode library nor in the given mode "
+                    + "files (known: " + String.join(", ", catalog.names()) + ")");
+            return null;
+        }
+        return ok ? mode : null;
+    }
+
+    /** Loads a DYPATCH_EXTERNAL class (from its JAR, relative to the mode file) and asks it for the mode. */
+    private Mode external(ExternalMode ext) {
+        try {
+            ClassLoader parent = Generator.class.getClassLoader();
+            ClassLoader loader = parent;
+            if (ext.jar() != null) {
+                Path base = Path.of(ext.at().file()).toAbsolutePath().getParent();
+                Path jar = base == null ? Path.of(ext.jar()) : base.resolve(ext.jar());
+                if (!Files.isRegularFile(jar)) {
+                    error(ext.at(), "DYPATCH_EXTERNAL", "JAR '" + ext.jar() + "' not found (looked for " + jar + ")");
+                    return null;
+                }
+                loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, parent);
+            }
+            Class<?> type = Class.forName(ext.className(), true, loader);
+            if (!ExternalModeDefinition.class.isAssignableFrom(type)) {
+                error(ext.at(), "DYPATCH_EXTERNAL", "class " + ext.className() + " does not implement "
+                        + ExternalModeDefinition.class.getName());
+                return null;
+            }
+            Mode mode = ((ExternalModeDefinition) type.getDeclaredConstructor().newInstance()).define(ext.name());
+            if (mode == null) {
+                error(ext.at(), "DYPATCH_EXTERNAL", ext.className() + ".define returned null");
+            }
+            return mode;
+        } catch (ClassNotFoundException e) {
+            error(ext.at(), "DYPATCH_EXTERNAL", "class " + ext.className() + " not found"
+                    + (ext.jar() == null ? " (give its JAR)" : " in " + ext.jar()));
+        } catch (ReflectiveOperationException | RuntimeException | java.io.IOException e) {
+            error(ext.at(), "DYPATCH_EXTERNAL", "cannot define mode '" + ext.name() + "' with " + ext.className()
+                    + ": " + e);
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------- grouping
+
+    private List<Group> groups(MethodInfo method, List<Use> uses) {
+        List<Group> result = new ArrayList<>();
+        // ENTER patches run before EXIT patches whatever their order in the model, so a context set at ENTER
+        // reaches EXIT
+        List<Use> exec = new ArrayList<>(uses.stream().filter(u -> u.patch().what() == What.ENTER).toList());
+        exec.addAll(uses.stream().filter(u -> u.patch().what() == What.EXIT).toList());
+        if (!exec.isEmpty()) {
+            result.add(new Group(method, null, exec, List.of()));
+        }
+        List<Use> callUses = uses.stream().filter(u -> u.patch().what() == What.CALL).toList();
+        if (callUses.isEmpty()) {
+            return result;
+        }
+        Map<String, CallInfo> callees = new LinkedHashMap<>();
+        for (CallInfo c : method.calls()) {
+            if (isCallJoinPoint(method, c)) {
+                callees.putIfAbsent(c.key(), c);
+            }
+        }
+        for (CallInfo callee : callees.values()) {
+            List<Use> matching = callUses.stream().filter(u -> calleeMatches(u.patch(), callee)).toList();
+            if (!matching.isEmpty()) {
+                List<CallInfo> siblings = callees.values().stream().filter(o -> o != callee
+                        && o.name().equals(callee.name()) && o.descriptor().equals(callee.descriptor())).toList();
+                result.add(new Group(method, callee, matching, siblings));
+            }
+        }
+        return result;
+    }
+
+    /** Calls AspectJ has a call join point for: not constructors, super calls, or signature-polymorphic calls. */
+    private static boolean isCallJoinPoint(MethodInfo caller, CallInfo c) {
+        if (c.name().equals("<init>") || c.owner().startsWith("org.dyper.runtime.")) {
+            return false;
+        }
+        if (c.opcode() == Opcodes.INVOKESPECIAL && !c.owner().equals(caller.owner())) {
+            return false;
+        }
+        return !(c.owner().equals("java.lang.invoke.MethodHandle") || c.owner().equals("java.lang.invoke.VarHandle"));
+    }
+
+    private static boolean calleeMatches(Patch p, CallInfo callee) {
+        for (When w : p.whens()) {
+            String arg = w.arg();
+            String subject = arg.contains(".") ? callee.owner() + "." + callee.name() : callee.name();
+            if (!glob(arg).matcher(subject).matches()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---------------------------------------------------------------- advice
+
+    /** Per-group state while its advice is written. */
+    private final class Site {
+        final Group group;
+        final MethodInfo method;
+        final CallInfo call;
+        final boolean selfBound;
+        final String selfType;
+        final List<String> params;
+        final String returnType;
+        final Set<Integer> argsUsed = new LinkedHashSet<>();
+        boolean usesSelf;
+        boolean usesRet;
+        String contextType;
+        boolean contextSet;
+
+        Site(Group group) {
+            this.group = group;
+            this.method = group.method();
+            this.call = group.call();
+            this.selfBound = !method.isStatic();
+            this.selfType = formalType(method.owner());
+            this.params = call == null ? method.parameterTypes() : Types.parameterTypes(call.descriptor());
+            this.returnType = call == null ? method.returnType() : Types.returnType(call.descriptor());
+        }
+
+        int methodId() {
+            return ids.method(method);
+        }
+    }
+
+    private String adviceFor(Group group) {
+        Site site = new Site(group);
+        List<String> before = new ArrayList<>();
+        List<String> after = new ArrayList<>();
+        boolean anyReturning = false;
+        boolean anyAfterAll = false;
+        for (Use use : group.uses()) {
+            Phase phase = phaseOf(use, site);
+            List<String> statements = new ArrayList<>();
+            try {
+                for (Code code : use.mode().codes()) {
+                    statements.add(statement(use, code, site, phase));
+                }
+            } catch (Skip skip) {
+                skips.computeIfAbsent(use.patch(), k -> new Skips()).byReason
+                        .computeIfAbsent(skip.getMessage(), k -> new ArrayList<>()).add(where(site));
+                continue;
+            }
+            if (phase == Phase.BEFORE) {
+                before.addAll(statements);
+            } else if (phase == Phase.AFTER_RETURNING) {
+                anyReturning = true;
+                after.add("if (normal$) {\n" + indent(String.join("\n", statements)) + "\n}");
+            } else {
+                anyAfterAll = true;
+                after.addAll(statements);
+            }
+        }
+        if (before.isEmpty() && after.isEmpty()) {
+            return null;
+        }
+        return writeAdvice(site, before, after, anyReturning, anyAfterAll);
+    }
+
+    private Phase phaseOf(Use use, Site site) {
+        boolean bindsReturn = false;
+        boolean usesContext = false;
+        for (Code code : use.mode().codes()) {
+            for (Arg a : code.args()) {
+                bindsReturn |= a.type() == ArgType.RETURN;
+                usesContext |= a.type() == ArgType.CONTEXT;
+            }
+            for (Condition c : code.conditions()) {
+                bindsReturn |= c.type() == ConditionType.RETURN;
+                usesContext |= c.type() == ConditionType.CONTEXT;
+            }
+        }
+        return switch (use.patch().what()) {
+            case ENTER -> Phase.BEFORE;
+            case EXIT -> bindsReturn ? Phase.AFTER_RETURNING : Phase.AFTER;
+            default -> bindsReturn ? Phase.AFTER_RETURNING
+                    : usesContext && site.contextSet ? Phase.AFTER : Phase.BEFORE;
+        };
+    }
+
+    /** One guarded, failure-isolated call of a mode method. */
+    private String statement(Use use, Code code, Site site, Phase phase) throws Skip {
+        ModeMethod target = modeMethod(code, use);
+        if (target == null) {
+            throw new Skip("its mode method could not be resolved");
+        }
+        String where = " (PATCH WHAT='" + use.patch().what() + "' MODE='" + use.patch().mode() + "' at "
+                + use.patch().at() + ")";
+        String contextType = use.mode().contextClass();
+        boolean touchesContext = code.returnsContext() || !target.isStatic()
+                || code.args().stream().anyMatch(a -> a.type() == ArgType.CONTEXT)
+                || code.conditions().stream().anyMatch(c -> c.type() == ConditionType.CONTEXT);
+        if (touchesContext) {
+            if (contextType == null) {
+                error(code.at(), "CODE", "uses the context but its DYPATCH_MODE '" + use.mode().name()
+                        + "' has no CONTEXT attribute" + where);
+                throw new Skip("its mode has no CONTEXT");
+            }
+            if (site.contextType != null && !site.contextType.equals(contextType)) {
+                error(code.at(), "CODE", "mode '" + use.mode().name() + "' has CONTEXT='" + contextType
+                        + "' but an earlier patch of the same invocation set a context of type " + site.contextType
+                        + where);
+                throw new Skip("of a context type conflict");
+            }
+        }
+        boolean needsContextSet = !target.isStatic()
+                || code.args().stream().anyMatch(a -> a.type() == ArgType.CONTEXT)
+                || code.conditions().stream().anyMatch(c -> c.type() == ConditionType.CONTEXT);
+        if (needsContextSet && !site.contextSet) {
+            error(code.at(), "CODE", "uses CONTEXT but no earlier patch of the same invocation sets it with "
+                    + "<RETURN TYPE='CONTEXT'/> (an ENTER patch for EXIT, an earlier CALL patch for CALL)" + where);
+            throw new Skip("no patch sets the context");
+        }
+        if (!target.isStatic() && Types.isPrimitive(contextType)) {
+            error(code.at(), "CODE", target.className() + "." + target.name() + " is not static, so it is called on "
+                    + "the context, but CONTEXT='" + contextType + "' is a primitive type" + where);
+            throw new Skip("of a non-static method on a primitive context");
+        }
+
+        List<String> tests = new ArrayList<>();
+        for (Condition c : code.conditions()) {
+            tests.add(condition(c, use, site, phase, where));
+        }
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < code.args().size(); i++) {
+            Arg a = code.args().get(i);
+            String paramType = i < target.parameters().size() ? target.parameters().get(i) : "java.lang.Object";
+            Value v = value(a, use, site, phase, where);
+            values.add(convert(v, paramType, a, where));
+        }
+        String receiver = Types.sourceType(target.className());
+        if (!target.isStatic()) {
+            tests.add(0, "ctx != null");
+            receiver = "((" + Types.sourceType(target.className()) + ") ctx)";
+        }
+        String invocation = receiver + "." + target.name() + "(" + String.join(", ", values) + ")";
+        if (code.returnsContext()) {
+            if (target.returnType().equals("void")) {
+                error(code.at(), "RETURN", target.className() + "." + target.name() + " returns void, so it cannot "
+                        + "set the context" + where);
+                throw new Skip("its mode method returns void");
+            }
+            boolean fits = Types.isPrimitive(contextType) ? Types.primitiveWidens(target.returnType(), contextType)
+                    : !Types.isPrimitive(target.returnType());
+            if (!fits) {
+                error(code.at(), "RETURN", target.className() + "." + target.name() + " returns "
+                        + target.returnType() + ", which does not fit CONTEXT='" + contextType + "'" + where);
+                throw new Skip("of a context type mismatch");
+            }
+            String cast = Types.isPrimitive(contextType) ? "" : "(" + Types.sourceType(contextType) + ") ";
+            invocation = "ctx = " + cast + invocation;
+            site.contextSet = true;
+            site.contextType = contextType;
+        } else if (touchesContext && site.contextType == null) {
+            site.contextType = contextType;
+        }
+        String call = invocation + ";";
+        if (!tests.isEmpty()) {
+            call = "if (" + String.join(" && ", tests) + ") {\n    " + call + "\n}";
+        }
+        return "try {\n" + indent(call) + "\n} catch (Throwable t$) {\n    " + RUNTIME + ".hookFailed("
+                + site.methodId() + ", t$);\n}";
+    }
+
+    /** A Java expression and its static type ({@code null} for the null literal). */
+    private record Value(String expression, String type) {}
+
+    private Value value(Arg a, Use use, Site site, Phase phase, String where) throws Skip {
+        What what = use.patch().what();
+        if (LATER_ARGS.contains(a.type())) {
+            error(a.at(), "ARG", "TYPE='" + a.type() + "' is not supported yet (it comes with the bytecode pass)"
+                    + where);
+            throw new Skip("ARG TYPE='" + a.type() + "' is not supported yet");
+        }
+        switch (a.type()) {
+            case THIS:
+                if (!site.selfBound) {
+                    return new Value("null", null);
+                }
+                site.usesSelf = true;
+                return new Value("self", site.selfType);
+            case INTEGER:
+                return new Value(a.value(), "int");
+            case CURTHREAD:
+                return new Value("java.lang.Thread.currentThread()", "java.lang.Thread");
+            case FIELD:
+                return field(a.value(), site, a.at(), "ARG", where);
+            case RETURN:
+                return returnValue(a.at(), "ARG", use, site, where);
+            case ARG:
+                return argument(Integer.parseInt(a.value().trim()), site);
+            case METHODID:
+                return new Value(Integer.toString(site.methodId()), "int");
+            case CLASSID:
+                return new Value(Integer.toString(ids.type(site.method.owner())), "int");
+            case REFMETHODID:
+            case REFCLASSID:
+                if (site.call == null) {
+                    error(a.at(), "ARG", "TYPE='" + a.type() + "' names the called method and applies to WHAT='CALL' "
+                            + "only, not WHAT='" + what + "'" + where);
+                    throw new Skip("REF ids need a CALL");
+                }
+                int id = a.type() == ArgType.REFMETHODID ? ids.callee(site.call) : ids.type(site.call.owner());
+                return new Value(Integer.toString(id), "int");
+            case CONTEXT:
+                return new Value("ctx", site.contextType);
+            case NULL:
+                return new Value("null", null);
+            default:
+                throw new IllegalStateException(a.type().toString());
+        }
+    }
+
+    private Value argument(int n, Site site) throws Skip {
+        if (n < 1 || n > site.params.size()) {
+            throw new Skip("ARG " + n + " is past the " + site.params.size() + " parameter(s)");
+        }
+        site.argsUsed.add(n);
+        return new Value("a" + n, site.params.get(n - 1));
+    }
+
+    private Value returnValue(org.dyper.patch.model.Location at, String element, Use use, Site site, String where)
+            throws Skip {
+        if (use.patch().what() == What.ENTER) {
+            error(at, element, "TYPE='RETURN' has no value at WHAT='ENTER' (use it at EXIT or CALL)" + where);
+            throw new Skip("RETURN has no value at ENTER");
+        }
+        if (site.returnType.equals("void")) {
+            throw new Skip("RETURN has no value where the method returns void");
+        }
+        site.usesRet = true;
+        return new Value("ret", site.returnType);
+    }
+
+    private Value field(String name, Site site, org.dyper.patch.model.Location at, String element, String where)
+            throws Skip {
+        Optional<FieldInfo> f = targets.field(site.method.owner(), name);
+        if (f.isEmpty()) {
+            throw new Skip("its class has no field '" + name + "'");
+        }
+        FieldInfo field = f.get();
+        if (field.isStatic()) {
+            return new Value(formalType(field.owner()) + "." + name, field.type());
+        }
+        if (!site.selfBound) {
+            throw new Skip("instance field '" + name + "' is not visible in static code");
+        }
+        site.usesSelf = true;
+        return new Value("self." + name, field.type());
+    }
+
+    private String condition(Condition c, Use use, Site site, Phase phase, String where) throws Skip {
+        if (c.type() == ConditionType.LOCAL) {
+            error(c.at(), "CONDITION", "TYPE='LOCAL' is not supported yet (it comes with the bytecode pass)" + where);
+            throw new Skip("CONDITION TYPE='LOCAL' is not supported yet");
+        }
+        if (c.type() == ConditionType.CONTEXT) {
+            String t = site.contextType;
+            if (t == null || !Types.isPrimitive(t)) {
+                return "ctx != null";
+            }
+            return t.equals("boolean") ? "ctx" : "ctx != " + Types.zero(t);
+        }
+        Value v = switch (c.type()) {
+            case FIELD -> field(c.lvalue(), site, c.at(), "CONDITION", where);
+            case RETURN -> returnValue(c.at(), "CONDITION", use, site, where);
+            default -> argument(Integer.parseInt(c.lvalue().trim()), site);
+        };
+        String rvalue = c.rvalue().trim();
+        boolean reference = v.type() == null || !Types.isPrimitive(v.type());
+        if (rvalue.equalsIgnoreCase("NULL") || rvalue.equalsIgnoreCase("NONNULL")) {
+            if (!reference) {
+                throw new Skip("CONDITION " + rvalue.toUpperCase() + " tests a " + v.type() + ", not a reference");
+            }
+            return v.expression() + (rvalue.equalsIgnoreCase("NULL") ? " == null" : " != null");
+        }
+        if (reference) {
+            throw new Skip("CONDITION compares a reference (" + v.type() + ") with the number " + rvalue);
+        }
+        if (v.type().equals("boolean")) {
+            return "(" + v.expression() + " ? 1 : 0) == " + rvalue;
+        }
+        return v.expression() + " == " + rvalue;
+    }
+
+    /** Passes a value to a declared parameter, refusing what would need boxing or cannot fit. */
+    private String convert(Value v, String paramType, Arg a, String where) throws Skip {
+        if (v.type() == null) {
+            if (Types.isPrimitive(paramType)) {
+                error(a.at(), "ARG", "TYPE='" + a.type() + "' is null but the mode method's parameter is "
+                        + paramType + where);
+                throw new Skip("null passed to a primitive parameter");
+            }
+            return "null";
+        }
+        boolean valuePrimitive = Types.isPrimitive(v.type());
+        boolean paramPrimitive = Types.isPrimitive(paramType);
+        if (valuePrimitive && paramPrimitive) {
+            if (Types.primitiveWidens(v.type(), paramType)) {
+                return v.expression();
+            }
+            throw new Skip("ARG TYPE='" + a.type() + "' is a " + v.type() + " but the mode method takes a "
+                    + paramType);
+        }
+        if (valuePrimitive != paramPrimitive) {
+            throw new Skip("ARG TYPE='" + a.type() + "' is a " + v.type() + " but the mode method takes a "
+                    + paramType + " (Dyper never boxes)");
+        }
+        if (paramType.equals("java.lang.Object") || paramType.equals(v.type())) {
+            return v.expression();
+        }
+        return "(" + formalType(paramType) + ") " + v.expression();
+    }
+
+    /** Resolves (once per CODE) the mode method in its class file and checks it against the SIGNATURE. */
+    private ModeMethod modeMethod(Code code, Use use) {
+        return methods.computeIfAbsent(code, c -> Optional.ofNullable(findModeMethod(c))).orElse(null);
+    }
+
+    private ModeMethod findModeMethod(Code code) {
+        Optional<ClassInfo> owner = lookup.find(code.className());
+        if (owner.isEmpty()) {
+            error(code.at(), "CODE", "class " + code.className() + " not found: put the jar or folder that holds it "
+                    + "on the class path (--classpath)");
+            return null;
+        }
+        List<String> wanted = code.signature().parameters();
+        List<String> candidates = new ArrayList<>();
+        for (Optional<ClassInfo> c = owner; c.isPresent(); c = c.get().superName() == null ? Optional.empty()
+                : lookup.find(c.get().superName())) {
+            for (MethodInfo m : c.get().methods()) {
+                if (!m.name().equals(code.method())) {
+                    continue;
+                }
+                candidates.add(m.name() + "(" + String.join(",", m.parameterTypes()) + ")");
+                boolean returnMatches = code.signature().returnType() == null
+                        || code.signature().returnType().equals(m.returnType());
+                if (m.parameterTypes().equals(wanted) && returnMatches) {
+                    if ((m.access() & Opcodes.ACC_PUBLIC) == 0) {
+                        error(code.at(), "CODE", code.className() + "." + m.name() + " must be public to be called from "
+                                + "woven code");
+                        return null;
+                    }
+                    return new ModeMethod(code.className(), m.name(), m.isStatic(), m.parameterTypes(),
+                            m.returnType());
+                }
+            }
+        }
+        error(code.at(), "CODE", "SIGNATURE '" + code.signature().text() + "' does not match any method "
+                + code.className() + "." + code.method() + (candidates.isEmpty() ? " (there is no method of that name)"
+                : " (found: " + String.join(", ", candidates) + ")"));
+        return null;
+    }
+
+    private String writeAdvice(Site site, List<String> before, List<String> after, boolean anyReturning,
+                               boolean anyAfterAll) {
+        MethodInfo m = site.method;
+        List<String> formals = new ArrayList<>();
+        List<String> actuals = new ArrayList<>();
+        String pointcut;
+        if (site.call == null) {
+            pointcut = "execution(" + signaturePattern(m) + ") && within(" + m.owner() + ")";
+        } else {
+            pointcut = "call(" + callPattern(site.call) + ") && withincode(" + signaturePattern(m) + ") && within("
+                    + m.owner() + ")";
+            for (CallInfo s : site.group.siblings()) {
+                pointcut += " && !call(" + callPattern(s) + ")";
+            }
+        }
+        boolean bindSelf = site.usesSelf && site.selfBound;
+        if (bindSelf) {
+            formals.add(site.selfType + " self");
+            actuals.add("self");
+            pointcut += " && this(self)";
+        }
+        if (!site.argsUsed.isEmpty()) {
+            List<String> pattern = new ArrayList<>();
+            for (int i = 1; i <= site.params.size(); i++) {
+                if (site.argsUsed.contains(i)) {
+                    formals.add(formalType(site.params.get(i - 1)) + " a" + i);
+                    actuals.add("a" + i);
+                    pattern.add("a" + i);
+                } else {
+                    pattern.add("*");
+                }
+            }
+            pointcut += " && args(" + String.join(", ", pattern) + ")";
+        }
+        String ret = formalType(site.returnType);
+        boolean isVoid = site.returnType.equals("void");
+        String ctxDecl = site.contextType == null ? ""
+                : formalType(site.contextType) + " ctx = " + Types.zero(site.contextType) + ";\n";
+        StringBuilder out = new StringBuilder();
+        out.append("    // ").append(describe(site)).append('\n');
+        boolean around = !before.isEmpty() && !after.isEmpty() || anyReturning && anyAfterAll;
+        if (around && site.call == null && m.isConstructor()) {
+            // around advice on a constructor that assigns a final field fails verification (the body moves to
+            // another method): carry the context from before to after advice on a per-thread stack instead
+            String stack = "org.dyper.runtime.ContextStack";
+            String t = site.contextType;
+            String push = t == null ? stack + ".pushLong(on$, 0L);"
+                    : Types.isPrimitive(t) ? stack + ".pushLong(on$, " + toLong(t, "ctx") + ");"
+                    : stack + ".pushObject(on$, ctx);";
+            out.append("    before(").append(String.join(", ", formals)).append(") : ").append(pointcut).append(" {\n");
+            out.append(indent(indent("final boolean on$ = " + RUNTIME + ".on();\n" + ctxDecl + "if (on$) {\n"
+                    + indent(String.join("\n", before)) + "\n}\n" + push))).append("\n    }\n");
+            String pop = t == null ? "" : formalType(t) + " ctx = " + (Types.isPrimitive(t)
+                    ? fromLong(t, "s$.longValue()") : "(" + formalType(t) + ") s$.objectValue()") + ";\n";
+            out.append("    after(").append(String.join(", ", formals)).append(") : ").append(pointcut).append(" {\n");
+            out.append(indent(indent(stack + " s$ = " + stack + ".pop();\nif (s$.on()) {\n"
+                    + indent(pop + String.join("\n", after)) + "\n}"))).append("\n    }\n");
+        } else if (!around && after.isEmpty()) {
+            out.append("    before(").append(String.join(", ", formals)).append(") : ").append(pointcut).append(" {\n");
+            out.append(indent(indent("if (" + RUNTIME + ".on()) {\n" + indent(ctxDecl + String.join("\n", before))
+                    + "\n}"))).append("\n    }\n");
+        } else if (!around && !anyReturning) {
+            out.append("    after(").append(String.join(", ", formals)).append(") : ").append(pointcut).append(" {\n");
+            out.append(indent(indent("if (" + RUNTIME + ".on()) {\n" + indent(ctxDecl + String.join("\n", after))
+                    + "\n}"))).append("\n    }\n");
+        } else if (!around) {
+            // after returning only: the returned value is bound by the advice, every exit is a normal one
+            out.append("    after(").append(String.join(", ", formals)).append(") returning(").append(ret)
+                    .append(" ret) : ").append(pointcut).append(" {\n");
+            String body = String.join("\n", after).replace("if (normal$) {\n", "{\n");
+            out.append(indent(indent("if (" + RUNTIME + ".on()) {\n" + indent(ctxDecl + body) + "\n}")))
+                    .append("\n    }\n");
+        } else {
+            out.append("    ").append(ret).append(" around(").append(String.join(", ", formals)).append(") : ")
+                    .append(pointcut).append(" {\n");
+            StringBuilder b = new StringBuilder();
+            b.append("final boolean on$ = ").append(RUNTIME).append(".on();\n").append(ctxDecl);
+            if (!before.isEmpty()) {
+                b.append("if (on$) {\n").append(indent(String.join("\n", before))).append("\n}\n");
+            }
+            if (!isVoid) {
+                b.append(ret).append(" ret = ").append(Types.zero(site.returnType)).append(";\n");
+            }
+            b.append("boolean normal$ = false;\n");
+            String proceed = "proceed(" + String.join(", ", actuals) + ");";
+            b.append("try {\n").append(indent((isVoid ? "" : "ret = ") + proceed + "\nnormal$ = true;"
+                    + (isVoid ? "" : "\nreturn ret;"))).append("\n} finally {\n");
+            b.append(indent("if (on$) {\n" + indent(after.isEmpty() ? "" : String.join("\n", after)) + "\n}"));
+            b.append("\n}");
+            out.append(indent(indent(b.toString()))).append("\n    }\n");
+        }
+        return out.toString();
+    }
+
+    private static String toLong(String type, String v) {
+        return switch (type) {
+            case "boolean" -> "(" + v + " ? 1L : 0L)";
+            case "float" -> "(long) Float.floatToRawIntBits(" + v + ")";
+            case "double" -> "Double.doubleToRawLongBits(" + v + ")";
+            default -> "(long) " + v;
+        };
+    }
+
+    private static String fromLong(String type, String v) {
+        return switch (type) {
+            case "boolean" -> v + " != 0L";
+            case "float" -> "Float.intBitsToFloat((int) " + v + ")";
+            case "double" -> "Double.longBitsToDouble(" + v + ")";
+            case "long" -> v;
+            default -> "(" + type + ") " + v;
+        };
+    }
+
+    private String describe(Site site) {
+        StringBuilder s = new StringBuilder();
+        s.append(site.call == null ? "execution of " : "calls of " + site.call.owner() + "." + site.call.name()
+                + " from ").append(site.method.displayName()).append(':');
+        for (Use u : site.group.uses()) {
+            s.append(' ').append(u.patch().what()).append(' ').append(u.patch().mode()).append(" (")
+                    .append(u.patch().at()).append(')');
+        }
+        return s.toString();
+    }
+
+    private static String where(Site site) {
+        return site.call == null ? site.method.displayName()
+                : site.method.displayName() + " -> " + site.call.owner() + "." + site.call.name();
+    }
+
+    private static String abbreviate(List<String> items) {
+        return items.size() <= 3 ? String.join(", ", items)
+                : String.join(", ", items.subList(0, 3)) + " and " + (items.size() - 3) + " more";
+    }
+
+    // ---------------------------------------------------------------- AspectJ spelling
+
+    /** A type usable in generated Java: nested classes with dots; anonymous and local classes as Object. */
+    static String formalType(String javaType) {
+        String base = javaType.replace("[]", "");
+        for (String part : base.split("[.$]")) {
+            if (part.isEmpty() || Character.isDigit(part.charAt(0))) {
+                return "java.lang.Object" + javaType.substring(base.length());
+            }
+        }
+        return Types.sourceType(javaType);
+    }
+
+    private static String parameterPattern(MethodInfo m) {
+        List<String> params = new ArrayList<>(m.parameterTypes());
+        if ((m.access() & Opcodes.ACC_VARARGS) != 0 && !params.isEmpty()) {
+            String last = params.get(params.size() - 1);
+            params.set(params.size() - 1, last.substring(0, last.length() - 2) + "...");
+        }
+        return String.join(", ", params);
+    }
+
+    /** Patterns use binary names ({@code Outer$Inner}), which AspectJ accepts and which also fit anonymous classes. */
+    static String signaturePattern(MethodInfo m) {
+        if (m.isConstructor()) {
+            return m.owner() + ".new(" + parameterPattern(m) + ")";
+        }
+        return m.returnType() + " " + m.owner() + "." + m.name() + "(" + parameterPattern(m)
+                + ")";
+    }
+
+    private static String callPattern(CallInfo c) {
+        return Types.returnType(c.descriptor()) + " " + c.owner() + "." + c.name() + "("
+                + String.join(", ", Types.parameterTypes(c.descriptor())) + ")";
+    }
+
+    private static String indent(String text) {
+        if (text.isEmpty()) {
+            return text;
+        }
+        return "    " + text.replace("\n", "\n    ");
+    }
+
+    // ---------------------------------------------------------------- output
+
+    private GeneratedCode assemble(List<String> advice, Set<String> woven) {
+        Map<String, String> aspects = new LinkedHashMap<>();
+        String table = ids.table();
+        StringBuilder define = new StringBuilder("    static {\n");
+        for (String part : splitTable(table)) {
+            define.append("        org.dyper.runtime.Sites.define(").append(javaString(part)).append(");\n");
+        }
+        define.append("    }\n\n");
+        int chunks = Math.max(1, (advice.size() + ADVICE_PER_ASPECT - 1) / ADVICE_PER_ASPECT);
+        for (int i = 0; i < chunks; i++) {
+            String name = ASPECT_NAME + (i + 1);
+            List<String> part = advice.subList(Math.min(advice.size(), i * ADVICE_PER_ASPECT),
+                    Math.min(advice.size(), (i + 1) * ADVICE_PER_ASPECT));
+            // every aspect defines the whole site table: whichever initialises first, reports can name all sites
+            String src = "// Generated by Dyper. Do not edit: change the model or the modes and generate again.\n"
+                    + "package " + PACKAGE + ";\n\n"
+                    + "privileged aspect " + name + " {\n" + define + String.join("\n", part) + "}\n";
+            aspects.put(PACKAGE + "." + name, src);
+        }
+        return new GeneratedCode(aspects, aopXml(aspects.keySet(), woven), table, woven, ids.size(), advice.size(),
+                warnings);
+    }
+
+    /** Class-file string constants hold at most 65535 bytes: define the table in parts well below that. */
+    private static List<String> splitTable(String table) {
+        List<String> parts = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String line : table.split("\n")) {
+            if (current.length() + line.length() > 20_000) {
+                parts.add(current.toString());
+                current.setLength(0);
+            }
+            current.append(line).append('\n');
+        }
+        parts.add(current.toString());
+        return parts;
+    }
+
+    private static String aopXml(Set<String> aspects, Set<String> woven) {
+        StringBuilder x = new StringBuilder();
+        x.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        x.append("<!-- Generated by Dyper: load-time weaving of the generated aspects into the patched classes. -->\n");
+        x.append("<aspectj>\n  <aspects>\n");
+        for (String a : aspects) {
+            x.append("    <aspect name=\"").append(a).append("\"/>\n");
+        }
+        x.append("  </aspects>\n  <weaver options=\"-Xlint:ignore\">\n");
+        for (String c : new java.util.TreeSet<>(woven)) {
+            x.append("    <include within=\"").append(xmlEscape(c)).append("\"/>\n");
+        }
+        x.append("  </weaver>\n</aspectj>\n");
+        return x.toString();
+    }
+
+    private static String xmlEscape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace("\"", "&quot;");
+    }
+
+    static String javaString(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (char ch : s.toCharArray()) {
+            switch (ch) {
+                case '\t' -> b.append("\\t");
+                case '\n' -> b.append("\\n");
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                default -> {
+                    if (ch < 32 || ch > 126) {
+                        b.append(String.format("\\u%04x", (int) ch));
+                    } else {
+                        b.append(ch);
+                    }
+                }
+            }
+        }
+        return b.append('"').toString();
+    }
+
+    private void error(org.dyper.patch.model.Location at, String element, String message) {
+        errors.add(Problem.error(at, element, message));
+    }
+}

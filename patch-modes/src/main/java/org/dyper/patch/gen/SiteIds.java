@@ -1,0 +1,48 @@
+package org.dyper.patch.gen;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.dyper.patch.scan.CallInfo;
+import org.dyper.patch.scan.MethodInfo;
+import org.dyper.patch.scan.Types;
+
+/**
+ * Hands out the integer ids generated code passes as METHODID, CLASSID, REFMETHODID and REFCLASSID, dense from 1
+ * in the order sites are first used, and writes the site table that names them.
+ */
+final class SiteIds {
+    private final Map<String, Integer> byKey = new LinkedHashMap<>();
+    private final StringBuilder table = new StringBuilder();
+
+    int method(MethodInfo m) {
+        return method(m.owner(), m.name(), m.descriptor());
+    }
+
+    int callee(CallInfo c) {
+        return method(c.owner(), c.name(), c.descriptor());
+    }
+
+    int type(String className) {
+        return byKey.computeIfAbsent("C " + className, k -> add("CLASS\t" + className + "\t\t"));
+    }
+
+    private int method(String owner, String name, String descriptor) {
+        return byKey.computeIfAbsent("M " + owner + "." + name + descriptor, k -> add("METHOD\t" + owner + "\t" + name
+                + "\t" + String.join(",", Types.parameterTypes(descriptor))));
+    }
+
+    private int add(String line) {
+        int id = byKey.size() + 1;
+        table.append(id).append('\t').append(line).append('\n');
+        return id;
+    }
+
+    int size() {
+        return byKey.size();
+    }
+
+    /** One line per id: {@code id TAB KIND TAB class TAB method TAB parameters}. */
+    String table() {
+        return "# Dyper site table: id\tkind\tclass\tmethod\tparameters\n" + table;
+    }
+}

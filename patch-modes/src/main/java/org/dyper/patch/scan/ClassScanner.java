@@ -1,0 +1,160 @@
+package org.dyper.patch.scan;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Reads class files from jars and class folders into a {@link ClassIndex}. Only the structure is read (no frames,
+ * no debug info but line numbers); Dyper's own classes and {@code module-info}/{@code package-info} are skipped.
+ */
+public final class ClassScanner {
+    private static final List<String> OWN_PACKAGES = List.of(
+            "org/dyper/runtime/", "org/dyper/patch/", "org/dyper/aspects/", "org/dyper/cli/", "org/dyper/generated/",
+            "org/aspectj/");
+
+    private ClassScanner() {}
+
+    /** Scans every jar and class folder in {@code roots}; a missing root is an error naming it. */
+    public static ClassIndex scan(List<Path> roots) throws IOException {
+        ClassIndex index = new ClassIndex();
+        for (Path root : roots) {
+            if (Files.isDirectory(root)) {
+                scanDirectory(root, index);
+            } else if (Files.isRegularFile(root)) {
+                scanJar(root, index);
+            } else {
+                throw new IOException(root + ": no such jar or class folder");
+            }
+        }
+        return index;
+    }
+
+    private static void scanDirectory(Path root, ClassIndex index) throws IOException {
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(root)) {
+            files = walk.filter(p -> p.toString().endsWith(".class")).sorted().toList();
+        }
+        for (Path file : files) {
+            String entry = root.relativize(file).toString().replace('\\', '/');
+            if (wanted(entry)) {
+                try (InputStream in = Files.newInputStream(file)) {
+                    index.add(read(in, file.toString()));
+                }
+            }
+        }
+    }
+
+    private static void scanJar(Path jar, ClassIndex index) throws IOException {
+        try (JarFile file = new JarFile(jar.toFile())) {
+            Enumeration<JarEntry> entries = file.entries();
+            while (entries.hasMoreElements()) {
+                JarEntry entry = entries.nextElement();
+                if (!entry.isDirectory() && wanted(entry.getName())) {
+                    try (InputStream in = file.getInputStream(entry)) {
+                        index.add(read(in, jar + "!/" + entry.getName()));
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean wanted(String entry) {
+        if (!entry.endsWith(".class") || entry.startsWith("META-INF/") || entry.endsWith("module-info.class")
+                || entry.endsWith("package-info.class")) {
+            return false;
+        }
+        return OWN_PACKAGES.stream().noneMatch(entry::startsWith);
+    }
+
+    /** Reads one class file. */
+    public static ClassInfo read(InputStream in, String source) throws IOException {
+        ClassReader reader = new ClassReader(in);
+        Collector collector = new Collector(source);
+        reader.accept(collector, ClassReader.SKIP_FRAMES);
+        return collector.result();
+    }
+
+    private static String dots(String internalName) {
+        return internalName == null ? null : internalName.replace('/', '.');
+    }
+
+    private static final class Collector extends ClassVisitor {
+        private final String source;
+        private String name;
+        private int access;
+        private String superName;
+        private final List<String> interfaces = new ArrayList<>();
+        private final List<MethodInfo> methods = new ArrayList<>();
+        private final List<FieldInfo> fields = new ArrayList<>();
+
+        Collector(String source) {
+            super(Opcodes.ASM9);
+            this.source = source;
+        }
+
+        @Override
+        public void visit(int version, int access, String name, String signature, String superName,
+                          String[] interfaces) {
+            this.name = dots(name);
+            this.access = access;
+            this.superName = dots(superName);
+            if (interfaces != null) {
+                for (String i : interfaces) {
+                    this.interfaces.add(dots(i));
+                }
+            }
+        }
+
+        @Override
+        public FieldVisitor visitField(int access, String fieldName, String descriptor, String signature,
+                                       Object value) {
+            fields.add(new FieldInfo(name, fieldName, descriptor, access));
+            return null;
+        }
+
+        @Override
+        public MethodVisitor visitMethod(int methodAccess, String methodName, String descriptor, String signature,
+                                         String[] exceptions) {
+            List<CallInfo> calls = new ArrayList<>();
+            return new MethodVisitor(Opcodes.ASM9) {
+                private int line;
+
+                @Override
+                public void visitLineNumber(int lineNumber, Label start) {
+                    line = lineNumber;
+                }
+
+                @Override
+                public void visitMethodInsn(int opcode, String owner, String callee, String calleeDescriptor,
+                                            boolean isInterface) {
+                    if (!owner.startsWith("[")) {
+                        calls.add(new CallInfo(dots(owner), callee, calleeDescriptor, opcode, line));
+                    }
+                }
+
+                @Override
+                public void visitEnd() {
+                    methods.add(new MethodInfo(name, methodName, descriptor, methodAccess, calls));
+                }
+            };
+        }
+
+        ClassInfo result() {
+            return new ClassInfo(name, access, superName, interfaces, methods, fields, source);
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package org.dyper.patch.weave;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.dyper.patch.gen.GeneratedCode;
+import org.dyper.patch.model.InvalidInputException;
+
+/**
+ * Prepares load-time weaving: generates and compiles the aspects into a cached folder keyed by a hash of every
+ * input (so a changed model, mode file or target jar never reuses stale aspects), and builds the {@code java}
+ * command that runs a program with the AspectJ weaver agent, the aspects and the Dyper runtime.
+ */
+public final class LoadTime {
+    private static final String FORMAT = "dyper-ltw-1";
+
+    private LoadTime() {}
+
+    /** The prepared aspects folder; {@code cached} is true when it was reused. */
+    public record Prepared(Path aspects, boolean cached, GeneratedCode code, List<String> notes) {}
+
+    /**
+     * Returns a folder holding the compiled aspects and {@code META-INF/aop.xml} for {@code in}, reusing the one in
+     * {@code cacheRoot} when every input is unchanged.
+     */
+    public static Prepared prepare(Weaver.Inputs in, Path cacheRoot) throws IOException, InvalidInputException,
+            WeaveException {
+        String key = key(in);
+        Path dir = cacheRoot.resolve(key);
+        Path done = dir.resolve("complete");
+        if (Files.isRegularFile(done)) {
+            return new Prepared(dir.resolve("classes"), true, null, List.of());
+        }
+        GeneratedCode code = Weaver.generate(in);
+        Files.createDirectories(cacheRoot);
+        Path tmp = Files.createTempDirectory(cacheRoot, key + ".tmp");
+        try {
+            List<String> notes = Weaver.compileAspects(code, tmp.resolve("classes"), in.classpath().isEmpty()
+                    ? in.targets() : concat(in.targets(), in.classpath()));
+            Weaver.writeSources(code, tmp.resolve("sources"));
+            Files.writeString(tmp.resolve("complete"), key + "\n");
+            try {
+                Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException | java.nio.file.FileAlreadyExistsException
+                     | java.nio.file.DirectoryNotEmptyException e) {
+                // another run prepared the same key at the same time: use theirs
+                if (!Files.isRegularFile(done)) {
+                    throw e;
+                }
+            }
+            return new Prepared(dir.resolve("classes"), false, code, notes);
+        } finally {
+            Weaver.deleteTree(tmp);
+        }
+    }
+
+    private static List<Path> concat(List<Path> a, List<Path> b) {
+        List<Path> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /** SHA-256 over the format version, every model and mode file's bytes, and each target's path, size and time. */
+    static String key(Weaver.Inputs in) throws IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        update(digest, FORMAT);
+        for (Path p : concat(in.models(), in.modeFiles())) {
+            update(digest, p.toAbsolutePath().toString());
+            digest.update(Files.readAllBytes(p));
+        }
+        for (Path p : concat(in.targets(), in.classpath())) {
+            update(digest, p.toAbsolutePath().toString());
+            if (Files.isDirectory(p)) {
+                try (var walk = Files.walk(p)) {
+                    for (Path f : walk.filter(Files::isRegularFile).sorted().toList()) {
+                        update(digest, p.relativize(f) + ":" + Files.size(f) + ":" + Files.getLastModifiedTime(f));
+                    }
+                }
+            } else if (Files.exists(p)) {
+                update(digest, Files.size(p) + ":" + Files.getLastModifiedTime(p));
+            }
+        }
+        for (Path p : Weaver.runtimeClasspath()) {
+            update(digest, p.toString());
+        }
+        return HexFormat.of().formatHex(digest.digest()).substring(0, 24);
+    }
+
+    private static void update(MessageDigest digest, String s) {
+        digest.update(s.getBytes(StandardCharsets.UTF_8));
+        digest.update((byte) 0);
+    }
+
+    /** Where the report goes and in which forms; null fields keep the runtime's defaults. */
+    public record Report(String text, String xml) {}
+
+    /**
+     * The full command: {@code java -javaagent:<weaver> [--sun-misc-unsafe-memory-access=allow] -Ddyper...
+     * <javaArgs with the aspects and runtime added to the class path>}.
+     */
+    public static List<String> command(Path java, Path aspects, Report report, boolean verbose, List<String> javaArgs)
+            throws IOException {
+        JavaArgs args = JavaArgs.parse(javaArgs);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java.toString());
+        cmd.add("-javaagent:" + Weaver.weaverAgent());
+        if (featureVersion(java).orElse(17) >= 24) {
+            cmd.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        if (report.text() != null) {
+            cmd.add("-Ddyper.report=" + report.text());
+        }
+        if (report.xml() != null) {
+            cmd.add("-Ddyper.report.xml=" + report.xml());
+        }
+        if (verbose) {
+            cmd.add("-Daj.weaving.verbose=true");
+            cmd.add("-Dorg.aspectj.weaver.showWeaveInfo=true");
+        }
+        List<String> cp = new ArrayList<>();
+        cp.add(aspects.toString());
+        Weaver.runtimeClasspath().forEach(p -> cp.add(p.toString()));
+        cmd.addAll(args.withClasspathAppended(cp));
+        return cmd;
+    }
+
+    /** The jars and folders a program's class path names: what load-time weaving may patch. */
+    public static List<Path> targets(List<String> javaArgs) throws IOException {
+        return JavaArgs.parse(javaArgs).classpathEntries();
+    }
+
+    /** The feature version of the JDK that {@code java} belongs to, from its {@code release} file. */
+    public static Optional<Integer> featureVersion(Path java) {
+        Path home = java.toAbsolutePath().getParent() == null ? null : java.toAbsolutePath().getParent().getParent();
+        if (home == null) {
+            return Optional.empty();
+        }
+        try {
+            for (String line : Files.readAllLines(home.resolve("release"))) {
+                if (line.startsWith("JAVA_VERSION=")) {
+                    String v = line.substring("JAVA_VERSION=".length()).replace("\"", "");
+                    String major = v.startsWith("1.") ? v.substring(2) : v;
+                    return Optional.of(Integer.parseInt(major.split("[.+\\-]")[0]));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+        return Optional.empty();
+    }
+
+    /** The {@code java} to run: {@code $JAVA_HOME/bin/java} when JAVA_HOME is set, else the one on the PATH. */
+    public static Path java(Map<String, String> env) {
+        String home = env.get("JAVA_HOME");
+        if (home != null && !home.isBlank()) {
+            return Path.of(home, "bin", "java");
+        }
+        for (String dir : env.getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path candidate = Path.of(dir, "java");
+            if (Files.isExecutable(candidate)) {
+                try {
+                    return candidate.toRealPath();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+        return Path.of("java");
+    }
+}

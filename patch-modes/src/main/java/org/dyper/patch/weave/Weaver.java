@@ -1,0 +1,238 @@
+package org.dyper.patch.weave;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+import org.dyper.patch.ModeCatalog;
+import org.dyper.patch.gen.ClassLookup;
+import org.dyper.patch.gen.GeneratedCode;
+import org.dyper.patch.gen.Generator;
+import org.dyper.patch.model.InvalidInputException;
+import org.dyper.patch.model.Model;
+import org.dyper.patch.model.Problem;
+import org.dyper.patch.scan.ClassIndex;
+import org.dyper.patch.scan.ClassScanner;
+import org.dyper.patch.xml.ModelReader;
+
+/**
+ * The one implementation of Dyper's build steps, shared by the CLI and the Maven plugin: read models and modes,
+ * generate aspects against the target classes, compile them with ajc, weave binaries.
+ */
+public final class Weaver {
+    /** Where the site table goes in a woven jar or aspect folder. */
+    public static final String SITE_TABLE = "META-INF/dyper/sites.tsv";
+    /** Where the load-time weaving configuration goes in an aspect folder. */
+    public static final String AOP_XML = "META-INF/aop.xml";
+
+    private Weaver() {}
+
+    /**
+     * What to generate from: model files, user mode files (library modes need none), the jars or folders whose
+     * classes get patched, and what else the modes' code needs to compile against.
+     */
+    public record Inputs(List<Path> models, List<Path> modeFiles, List<Path> targets, List<Path> classpath) {
+        public Inputs {
+            models = List.copyOf(models);
+            modeFiles = List.copyOf(modeFiles);
+            targets = List.copyOf(targets);
+            classpath = List.copyOf(classpath);
+        }
+    }
+
+    /** Reads, validates and generates; every problem of every file is reported in one exception. */
+    public static GeneratedCode generate(Inputs in) throws InvalidInputException, IOException {
+        List<Problem> problems = new ArrayList<>();
+        ModeCatalog catalog = null;
+        try {
+            catalog = ModeCatalog.load(in.modeFiles());
+        } catch (InvalidInputException e) {
+            problems.addAll(e.problems());
+        }
+        List<Model> models = new ArrayList<>();
+        for (Path file : in.models()) {
+            try {
+                models.add(ModelReader.read(file));
+            } catch (InvalidInputException e) {
+                problems.addAll(e.problems());
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidInputException(problems);
+        }
+        ClassIndex targets = ClassScanner.scan(in.targets());
+        List<Path> lookupPath = new ArrayList<>(in.targets());
+        lookupPath.addAll(in.classpath());
+        ClassLookup lookup = new ClassLookup(lookupPath, Weaver.class.getClassLoader());
+        GeneratedCode code = new Generator(catalog, targets, lookup).generate(models);
+        List<Problem> warnings = new ArrayList<>(catalog.warnings());
+        warnings.addAll(code.warnings());
+        return new GeneratedCode(code.aspects(), code.aopXml(), code.siteTable(), code.wovenClasses(),
+                code.siteCount(), code.adviceCount(), warnings);
+    }
+
+    /** Writes the aspect sources under {@code dir} (package folders), plus {@code aop.xml} and the site table. */
+    public static List<Path> writeSources(GeneratedCode code, Path dir) throws IOException {
+        List<Path> files = new ArrayList<>();
+        for (Map.Entry<String, String> e : code.aspects().entrySet()) {
+            Path file = dir.resolve(e.getKey().replace('.', '/') + ".aj");
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, e.getValue(), StandardCharsets.UTF_8);
+            files.add(file);
+        }
+        Files.writeString(dir.resolve("aop.xml"), code.aopXml(), StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("sites.tsv"), code.siteTable(), StandardCharsets.UTF_8);
+        return files;
+    }
+
+    /**
+     * Compiles the aspects with ajc into {@code classesDir} and adds {@code META-INF/aop.xml} and the site table,
+     * so the folder is ready for load-time weaving.
+     */
+    public static List<String> compileAspects(GeneratedCode code, Path classesDir, List<Path> classpath)
+            throws IOException, WeaveException {
+        Path sources = Files.createTempDirectory("dyper-src");
+        try {
+            List<Path> files = writeSources(code, sources);
+            List<String> args = new ArrayList<>(List.of("-d", classesDir.toString(), "-classpath",
+                    Ajc.path(compileClasspath(classpath))));
+            files.forEach(f -> args.add(f.toString()));
+            Ajc.Result result = Ajc.run(args, "compiling the generated aspects");
+            Path aop = classesDir.resolve(AOP_XML);
+            Files.createDirectories(aop.getParent());
+            Files.writeString(aop, code.aopXml(), StandardCharsets.UTF_8);
+            Path sites = classesDir.resolve(SITE_TABLE);
+            Files.createDirectories(sites.getParent());
+            Files.writeString(sites, code.siteTable(), StandardCharsets.UTF_8);
+            return result.warnings();
+        } finally {
+            deleteTree(sources);
+        }
+    }
+
+    /**
+     * Weaves the classes of {@code input} (a jar or class folder) with the generated aspects into {@code outJar}.
+     * Resources and the manifest are kept; signature files are dropped (the classes changed, so they would no
+     * longer verify) and reported in the returned notes.
+     */
+    public static List<String> weaveBinary(GeneratedCode code, Path input, Path outJar, List<Path> classpath)
+            throws IOException, WeaveException {
+        Path sources = Files.createTempDirectory("dyper-src");
+        Path raw = Files.createTempFile("dyper-woven", ".jar");
+        try {
+            List<Path> files = writeSources(code, sources);
+            List<Path> cp = new ArrayList<>(classpath);
+            List<String> args = new ArrayList<>(List.of("-inpath", input.toString(), "-outjar", raw.toString(),
+                    "-classpath", Ajc.path(compileClasspath(cp))));
+            files.forEach(f -> args.add(f.toString()));
+            Ajc.Result result = Ajc.run(args, "weaving " + input);
+            List<String> notes = new ArrayList<>(result.warnings());
+            finishJar(raw, outJar, code, notes);
+            return notes;
+        } finally {
+            deleteTree(sources);
+            Files.deleteIfExists(raw);
+        }
+    }
+
+    /** Copies ajc's output jar, dropping signatures and adding the site table and aop.xml under META-INF/dyper. */
+    private static void finishJar(Path raw, Path outJar, GeneratedCode code, List<String> notes) throws IOException {
+        Path tmp = Files.createTempFile(outJar.toAbsolutePath().getParent(), ".dyper", ".jar");
+        try (JarFile in = new JarFile(raw.toFile());
+             OutputStream file = Files.newOutputStream(tmp);
+             JarOutputStream out = new JarOutputStream(file)) {
+            Enumeration<JarEntry> entries = in.entries();
+            while (entries.hasMoreElements()) {
+                JarEntry e = entries.nextElement();
+                String name = e.getName();
+                if (isSignature(name)) {
+                    notes.add("dropped signature file " + name + ": woven classes no longer match the signature");
+                    continue;
+                }
+                if (name.equals(SITE_TABLE) || name.equals("META-INF/dyper/aop.xml")) {
+                    continue;
+                }
+                out.putNextEntry(new JarEntry(name));
+                try (InputStream data = in.getInputStream(e)) {
+                    data.transferTo(out);
+                }
+                out.closeEntry();
+            }
+            out.putNextEntry(new JarEntry(SITE_TABLE));
+            out.write(code.siteTable().getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
+            out.putNextEntry(new JarEntry("META-INF/dyper/aop.xml"));
+            out.write(code.aopXml().getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
+        }
+        Files.move(tmp, outJar, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static boolean isSignature(String name) {
+        if (!name.startsWith("META-INF/") || name.indexOf('/', 9) >= 0) {
+            return false;
+        }
+        String upper = name.toUpperCase(java.util.Locale.ROOT);
+        return upper.endsWith(".SF") || upper.endsWith(".RSA") || upper.endsWith(".DSA") || upper.endsWith(".EC")
+                || upper.startsWith("META-INF/SIG-");
+    }
+
+    /** The class path generated aspects compile against: the given entries plus Dyper's runtime and aspectjrt. */
+    static List<Path> compileClasspath(List<Path> classpath) {
+        List<Path> cp = new ArrayList<>(classpath);
+        cp.addAll(runtimeClasspath());
+        return cp;
+    }
+
+    /** What woven code needs at run time: the Dyper runtime and the AspectJ runtime, as jars or folders. */
+    public static List<Path> runtimeClasspath() {
+        return List.of(locate("dyper-runtime", org.dyper.runtime.Dyper.class),
+                locate("aspectjrt", org.aspectj.lang.JoinPoint.class));
+    }
+
+    /** The AspectJ weaver agent jar, for {@code -javaagent}. */
+    public static Path weaverAgent() {
+        return locate("aspectjweaver", org.aspectj.weaver.loadtime.Agent.class);
+    }
+
+    /**
+     * Finds a jar named {@code artifact-*.jar} on this JVM's class path, else the jar or folder that holds
+     * {@code type} (in a reactor build, a module's classes folder).
+     */
+    static Path locate(String artifact, Class<?> type) {
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            Path p = Path.of(entry);
+            String name = p.getFileName() == null ? "" : p.getFileName().toString();
+            if (name.startsWith(artifact + "-") && name.endsWith(".jar")) {
+                return p.toAbsolutePath();
+            }
+        }
+        try {
+            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath();
+        } catch (URISyntaxException | NullPointerException e) {
+            throw new IllegalStateException("cannot find the " + artifact + " jar on the class path", e);
+        }
+    }
+
+    static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var walk = Files.walk(root)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

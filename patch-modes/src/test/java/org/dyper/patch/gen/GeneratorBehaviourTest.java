@@ -1,0 +1,118 @@
+package org.dyper.patch.gen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.example.fixture.Target;
+import org.dyper.patch.gentest.Recorder;
+import org.dyper.patch.weave.Weaver;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every ARG and CONDITION type that applies to ENTER, EXIT and CALL: generate, compile with ajc, weave the fixture,
+ * run its script, and compare the exact events the mode methods saw. The script's own result must not change.
+ */
+class GeneratorBehaviourTest {
+    private static final String T = "org.example.fixture.Target";
+
+    static Stream<Arguments> cases() {
+        return Stream.of(
+                c("ENTER METHODID", fr("add", p("ENTER", "ID")),
+                        "id Target.add(int,int)", "id Target.add(int,int)", "id Target.add(int,int)"),
+                c("constructor ENTER", fr("new", p("ENTER", "ID")), "id Target.<init>(java.lang.String)"),
+                c("constructor ENTER and EXIT share a context (no around advice on constructors)",
+                        fr("new", p("ENTER", "START"), p("EXIT", "STOP")), "stop Target.<init>(java.lang.String) true"),
+                c("EXIT RETURN", fr("add", p("EXIT", "VALUE_RET")),
+                        "value Target.add(int,int) 3", "value Target.add(int,int) 7", "value Target.add(int,int) 3"),
+                c("ENTER ARG", fr("scale", p("ENTER", "VALUE_ARG1")), "value Target.scale(long) 5"),
+                c("THIS of an instance method", fr("scale", p("ENTER", "SELF")), "self Target"),
+                c("THIS of a static method is null", fr("twice", p("ENTER", "SELF")), "self null", "self null"),
+                c("INTEGER", fr("twice", p("ENTER", "NUMBER")), "number 42", "number 42"),
+                c("CURTHREAD", fr("scale", p("ENTER", "THREAD")), "thread true"),
+                c("instance FIELD", fr("add", p("ENTER", "FIELD_COUNTER")), "value Target.add(int,int) 7",
+                        "value Target.add(int,int) 8", "value Target.add(int,int) 9"),
+                c("static FIELD", fr("twice", p("ENTER", "FIELD_TOTAL")), "value Target.twice(int) 40",
+                        "value Target.twice(int) 40"),
+                c("CLASSID", fr("scale", p("ENTER", "CLASS_ID")), "id Target"),
+                c("CALL REFMETHODID with WHEN METHOD", fr("calls", p("CALL", "PAIR", "add")),
+                        "pair Target.calls() -> Target.add(int,int)"),
+                c("CALL REFCLASSID on every call", fr("calls", p("CALL", "PAIR_CLASS")),
+                        "pair Target.calls() -> Target", "pair Target.calls() -> Target"),
+                c("CALL RETURN", fr("calls", p("CALL", "REF_VALUE_RET", "twice")), "value Target.twice(int) 10"),
+                c("CALL ARG is the argument passed", fr("calls", p("CALL", "REF_VALUE_ARG1", "add")),
+                        "value Target.add(int,int) 1"),
+                c("CALL THIS is the caller", fr("calls", p("CALL", "SELF", "twice")), "self Target"),
+                c("CONTEXT reaches EXIT on the exception path", fr("fail", p("ENTER", "START"), p("EXIT", "STOP")),
+                        "stop Target.fail(int) true", "stop Target.fail(int) true"),
+                c("EXIT listed before ENTER still gets the context",
+                        fr("fail", p("EXIT", "STOP"), p("ENTER", "START")),
+                        "stop Target.fail(int) true", "stop Target.fail(int) true"),
+                c("EXIT without RETURN runs on every exit", fr("risky", p("EXIT", "ID")),
+                        "id Target.risky(int)", "id Target.risky(int)"),
+                c("EXIT with RETURN runs on normal returns only", fr("risky", p("EXIT", "VALUE_RET")),
+                        "value Target.risky(int) 40"),
+                c("CONDITION ARG equals an int", fr("fail", p("ENTER", "ID_IF_ARG13")), "id Target.fail(int)"),
+                c("CONDITION ARG NULL", fr("greet", p("ENTER", "ID_IF_NULL")), "id Target.greet(java.lang.String)"),
+                c("CONDITION ARG NONNULL", fr("greet", p("ENTER", "ID_IF_NONNULL")),
+                        "id Target.greet(java.lang.String)"),
+                c("CONDITION RETURN NONNULL", fr("greet", p("EXIT", "REF_RET_NONNULL")),
+                        "ref Target.greet(java.lang.String) hi bob from fixture"),
+                c("CONDITION RETURN equals an int", fr("add", p("EXIT", "VALUE_RET_7")), "value Target.add(int,int) 7"),
+                c("CONDITION FIELD equals an int", fr("add", p("ENTER", "FIELD_IF_8")), "value Target.add(int,int) 8"),
+                c("CONDITION CONTEXT skips unset contexts", fr("risky", p("ENTER", "START_IF_ODD"),
+                        p("EXIT", "STOP_IF_SET")), "stop Target.risky(int) true"),
+                c("non-static mode method is called on the context", fr("risky", p("ENTER", "OPEN"),
+                        p("EXIT", "CLOSE")), "close Target.risky(int) 40"),
+                c("NULL", fr("scale", p("ENTER", "REF_NULL")), "ref Target.scale(long) null"),
+                c("a throwing hook does not stop the next one", fr("scale", p("ENTER", "BOOM"), p("ENTER", "ID")),
+                        "id Target.scale(long)"),
+                c("UPDATE NEW replaces earlier patches", fr("add", p("ENTER", "ID"))
+                        + "<FOR CLASS='" + T + "' METHOD='add' UPDATE='NEW'>" + p("EXIT", "VALUE_RET_7") + "</FOR>",
+                        "value Target.add(int,int) 7"),
+                c("UPDATE ADD keeps earlier patches", fr("scale", p("ENTER", "ID"))
+                        + "<FOR CLASS='" + T + "' METHOD='scale' UPDATE='ADD'>" + p("ENTER", "NUMBER") + "</FOR>",
+                        "id Target.scale(long)", "number 42"),
+                c("patterns in FOR", "<FOR CLASS='org.example.fix*' METHOD='sc*'>" + p("ENTER", "ID") + "</FOR>",
+                        "id Target.script()", "id Target.scale(long)"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void wovenCodeSeesExactlyTheseEvents(String name, String fors, List<String> expected, @TempDir Path dir)
+            throws Exception {
+        String modes = Files.readString(Path.of(GeneratorBehaviourTest.class.getResource("/gen/recorder-modes.xml")
+                .toURI()));
+        Weaver.Inputs in = Woven.inputs(dir, modes, "<MODEL NAME='test'>" + fors + "</MODEL>");
+        GeneratedCode code = Weaver.generate(in);
+        Path jar = dir.resolve("woven.jar");
+        Weaver.weaveBinary(code, in.targets().get(0), jar, in.classpath());
+        Recorder.take();
+        String woven = Woven.runScript(jar);
+        List<String> events = Recorder.take();
+        assertEquals(Target.script(), woven, "weaving changed the program's result");
+        assertEquals(expected, events, () -> "generated:\n" + String.join("\n", code.aspects().values()));
+    }
+
+    private static Arguments c(String name, String fors, String... events) {
+        return Arguments.of(name, fors, Arrays.asList(events));
+    }
+
+    private static String fr(String method, String... patches) {
+        return "<FOR CLASS='" + T + "' METHOD='" + method + "'>" + String.join("", patches) + "</FOR>";
+    }
+
+    private static String p(String what, String mode) {
+        return "<PATCH WHAT='" + what + "' MODE='" + mode + "'/>";
+    }
+
+    private static String p(String what, String mode, String callee) {
+        return "<PATCH WHAT='" + what + "' MODE='" + mode + "'><WHEN CASE='METHOD' ARG='" + callee + "'/></PATCH>";
+    }
+}

@@ -1,0 +1,126 @@
+package org.dyper.samples.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.dyper.samples.bank.BankApp;
+import org.dyper.samples.bank.BankFacts;
+import org.dyper.samples.e2e.E2e.Jdk;
+import org.dyper.samples.e2e.E2e.Way;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The bank sample, woven at load time ({@code dyper run}) and by binary weaving ({@code dyper weave} then plain
+ * java), on JDK 17 and 25: the XML report has the exact numbers the program determines, and the program's own
+ * output is exactly what it prints unwoven.
+ */
+class BankEndToEndTest {
+    private static final int THREADS = BankApp.DEFAULT_THREADS;
+    private static final int PER_THREAD = BankApp.DEFAULT_TRANSFERS_PER_THREAD;
+
+    @TempDir
+    static Path shared;
+    private static final Map<String, Path> WOVEN = new HashMap<>();
+
+    static Stream<Arguments> waysAndJdks() {
+        List<Arguments> all = new ArrayList<>();
+        for (Way way : Way.values()) {
+            for (Jdk jdk : Jdk.values()) {
+                all.add(Arguments.of(way, jdk));
+            }
+        }
+        return all.stream();
+    }
+
+    @ParameterizedTest(name = "{0} on {1}")
+    @MethodSource("waysAndJdks")
+    void timingCountingAndReturnedValuesAreExact(Way way, Jdk jdk, @TempDir Path dir) throws Exception {
+        Path xml = dir.resolve("report.xml");
+        E2e.Run run = run(way, jdk, "bank.xml", null, xml);
+
+        assertEquals(0, run.exit(), run.err());
+        assertEquals(BankFacts.expectedOutput(THREADS, PER_THREAD), run.outLines(), "the program's output changed");
+        E2e.Report report = E2e.report(xml);
+        // EXIT runs on every exit: the 120 transfers that throw are timed too (the context reached EXIT)
+        assertEquals(BankFacts.transferCalls(THREADS, PER_THREAD), report.value("TIMING", BankFacts.TRANSFER, "COUNT"));
+        assertEquals(BankFacts.auditCalls(THREADS, PER_THREAD), report.value("TIMING", BankFacts.AUDIT, "COUNT"));
+        // EXIT bound to RETURN saw every value fee returned
+        assertEquals(BankFacts.feeCalls(THREADS, PER_THREAD), report.value("VALUES", BankFacts.FEE, "COUNT"));
+        assertEquals(BankFacts.feeReturnSum(THREADS, PER_THREAD), report.value("VALUES", BankFacts.FEE, "SUM"));
+        assertEquals(BankFacts.withdrawCalls(THREADS, PER_THREAD),
+                report.value("COUNTS", BankFacts.WITHDRAW, "COUNT"));
+        assertEquals(BankFacts.depositCalls(THREADS, PER_THREAD), report.value("COUNTS", BankFacts.DEPOSIT, "COUNT"));
+        assertEquals(BankFacts.accountConstructorCalls(), report.value("COUNTS", BankFacts.ACCOUNT_INIT, "COUNT"));
+        assertEquals("0", report.failures().get("TOTAL"));
+        assertTrue(report.value("TIMING", BankFacts.AUDIT, "MIN_NS") > 0);
+    }
+
+    @ParameterizedTest(name = "{0} on {1}")
+    @MethodSource("waysAndJdks")
+    void sampledTimingCallCountsAndAFailingHook(Way way, Jdk jdk, @TempDir Path dir) throws Exception {
+        Path xml = dir.resolve("report.xml");
+        E2e.Run run = run(way, jdk, "bank-sampled.xml", "hook-failure.xml", xml);
+
+        assertEquals(0, run.exit(), run.err());
+        assertEquals(BankFacts.expectedOutput(THREADS, PER_THREAD), run.outLines(),
+                "a failing hook changed the program's output");
+        E2e.Report report = E2e.report(xml);
+        Map<String, String> sampled = report.site("SAMPLED_TIMING", BankFacts.TRANSFER);
+        assertEquals(BankFacts.transferCalls(THREADS, PER_THREAD), Long.parseLong(sampled.get("COUNT")));
+        // one call in 64 per thread: each worker's 2500 transfers give 39 samples
+        assertEquals(THREADS * (PER_THREAD / 64), Long.parseLong(sampled.get("SAMPLES")));
+        assertEquals("false", sampled.get("EXACT"));
+        assertEquals(BankFacts.withdrawCalls(THREADS, PER_THREAD),
+                report.value("COUNTS", BankFacts.WITHDRAW, "COUNT"));
+        assertEquals(Long.toString(BankFacts.auditCalls(THREADS, PER_THREAD)), report.failures().get("TOTAL"));
+        assertEquals(BankFacts.auditCalls(THREADS, PER_THREAD), report.value("FAILURES", BankFacts.AUDIT, "COUNT"));
+        long lines = run.err().lines().filter(l -> l.startsWith("dyper: hook failed at " + BankFacts.AUDIT)).count();
+        assertEquals(1, lines, "the failure is printed once, then counted:\n" + run.err());
+    }
+
+    private static E2e.Run run(Way way, Jdk jdk, String model, String modes, Path xml) throws Exception {
+        List<String> inputs = new ArrayList<>(List.of("--model", E2e.MODELS.resolve(model).toString()));
+        if (modes != null) {
+            inputs.addAll(List.of("--modes", E2e.MODELS.resolve(modes).toString()));
+        }
+        String main = BankApp.class.getName();
+        if (way == Way.LOAD_TIME) {
+            List<String> args = new ArrayList<>(List.of("run"));
+            args.addAll(inputs);
+            args.addAll(List.of("--report", "none", "--xml", xml.toString(), "--cache", shared.resolve("cache")
+                    .toString(), "--", "-cp", E2e.appClasses().toString(), main));
+            return E2e.dyperProcess(jdk.home(), args);
+        }
+        Path jar = woven(model, inputs);
+        String runtime = E2e.dyper("classpath").out().trim();
+        List<String> cmd = List.of(jdk.java().toString(), "-Ddyper.report=none", "-Ddyper.report.xml=" + xml,
+                "-cp", jar + java.io.File.pathSeparator + runtime, main);
+        return E2e.exec(cmd, Map.of());
+    }
+
+    /** Weaves the sample classes once per model (the woven jar runs on both JDKs). */
+    private static synchronized Path woven(String model, List<String> inputs) throws Exception {
+        Path jar = WOVEN.get(model);
+        if (jar == null) {
+            jar = shared.resolve(model.replace(".xml", "") + "-woven.jar");
+            List<String> args = new ArrayList<>(List.of("weave"));
+            args.addAll(inputs);
+            args.addAll(List.of("--in", E2e.appClasses().toString(), "--out", jar.toString()));
+            E2e.Run weave = E2e.dyper(args.toArray(String[]::new));
+            assertEquals(0, weave.exit(), weave.err());
+            assertTrue(Files.isRegularFile(jar));
+            WOVEN.put(model, jar);
+        }
+        return jar;
+    }
+}

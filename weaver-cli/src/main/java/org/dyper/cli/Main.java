@@ -1,0 +1,429 @@
+package org.dyper.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.DefaultParser;
+import org.apache.commons.cli.HelpFormatter;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+import org.apache.commons.cli.ParseException;
+import org.dyper.patch.ModeCatalog;
+import org.dyper.patch.gen.GeneratedCode;
+import org.dyper.patch.model.InvalidInputException;
+import org.dyper.patch.model.Problem;
+import org.dyper.patch.weave.LoadTime;
+import org.dyper.patch.weave.WeaveException;
+import org.dyper.patch.weave.Weaver;
+
+/**
+ * The {@code dyper} command. Each failure kind maps to one exit code and short lines on stderr starting with
+ * {@code dyper: error:}; warnings start with {@code dyper: warning:}.
+ */
+public final class Main {
+    /** Success. */
+    public static final int OK = 0;
+    /** A command or option was wrong or missing. */
+    public static final int USAGE = 2;
+    /** A model or mode file breaks a rule (every problem is printed). */
+    public static final int INVALID_INPUT = 3;
+    /** ajc refused the generated aspects or the input classes. */
+    public static final int WEAVE_FAILED = 4;
+    /** A file could not be read or written. */
+    public static final int IO_ERROR = 5;
+    /** A bug in Dyper. */
+    public static final int INTERNAL = 70;
+
+    private static final String VERSION = "0.1.0";
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Map<String, String> env;
+
+    private Main(PrintStream out, PrintStream err, Map<String, String> env) {
+        this.out = out;
+        this.err = err;
+        this.env = env;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err, System.getenv()));
+    }
+
+    /** Runs one command; returns the exit code (for {@code run}, the program's own once it started). */
+    public static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) {
+        return new Main(out, err, env).dispatch(args);
+    }
+
+    /** A command's name, one-line purpose, usage line and options. */
+    private record Command(String name, String purpose, String usage, Options options, String details) {}
+
+    private static final Map<String, Command> COMMANDS = new LinkedHashMap<>();
+
+    static {
+        COMMANDS.put("generate", new Command("generate",
+                "turn models and modes into AspectJ source, aop.xml and the site table",
+                "dyper generate --model FILE [--modes FILE] --in JAR|DIR [--classpath PATH] --out DIR [--classes DIR]",
+                inputOptions(true)
+                        .addOption(Option.builder().longOpt("out").hasArg().argName("DIR")
+                                .desc("folder for the .aj sources, aop.xml and sites.tsv (required)").build())
+                        .addOption(Option.builder().longOpt("classes").hasArg().argName("DIR")
+                                .desc("also compile the aspects with ajc into DIR, with META-INF/aop.xml, ready for "
+                                        + "load-time weaving").build()),
+                "The classes given with --in are read to resolve every FOR to concrete methods; each patched method\n"
+                        + "and called method gets an integer id, listed in sites.tsv."));
+        COMMANDS.put("weave", new Command("weave",
+                "weave a jar or class folder with the generated aspects (binary weaving) into a new jar",
+                "dyper weave --model FILE [--modes FILE] --in JAR|DIR --out JAR [--classpath PATH]",
+                inputOptions(false)
+                        .addOption(Option.builder().longOpt("in").hasArg().argName("JAR|DIR")
+                                .desc("the jar or class folder to weave (required)").build())
+                        .addOption(Option.builder().longOpt("out").hasArg().argName("JAR")
+                                .desc("the woven jar to write (required; may not be the input)").build()),
+                "Run the result with: java -cp OUT.jar" + File.pathSeparator + "$(dyper classpath)"
+                        + File.pathSeparator + "<other jars> <main class>"));
+        COMMANDS.put("run", new Command("run",
+                "run a Java program with load-time weaving and print the report when it ends",
+                "dyper run --model FILE [--modes FILE] [options] -- <java arguments>",
+                inputOptions(false)
+                        .addOption(Option.builder().longOpt("report").hasArg().argName("WHERE")
+                                .desc("text report: stderr (default), stdout, none, or a file").build())
+                        .addOption(Option.builder().longOpt("xml").hasArg().argName("FILE")
+                                .desc("also write the XML report to FILE").build())
+                        .addOption(Option.builder().longOpt("cache").hasArg().argName("DIR")
+                                .desc("where compiled aspects are cached (default $XDG_CACHE_HOME/dyper or "
+                                        + "~/.cache/dyper)").build())
+                        .addOption(Option.builder().longOpt("verbose").desc("show what the weaver does").build()),
+                "Everything after -- is passed to java (JAVA_HOME's java when JAVA_HOME is set, else the one on the\n"
+                        + "PATH). The classes on its class path (-cp or -jar) are what the model can patch. The exit\n"
+                        + "code is the program's own once it started."));
+        COMMANDS.put("classpath", new Command("classpath",
+                "print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)",
+                "dyper classpath", new Options(), "Use it as: java -cp woven.jar:$(dyper classpath) Main"));
+        COMMANDS.put("modes", new Command("modes", "list the modes of Dyper's mode library", "dyper modes",
+                new Options(), "A PATCH names one of these in MODE without any --modes file."));
+    }
+
+    private static Options inputOptions(boolean withIn) {
+        Options o = new Options();
+        o.addOption(Option.builder().longOpt("model").hasArg().argName("FILE")
+                .desc("a patch model (<MODEL>); repeatable; required").build());
+        o.addOption(Option.builder().longOpt("modes").hasArg().argName("FILE")
+                .desc("a mode file (<DYPATCH> or <DYPATCH_MODE>); repeatable; library modes need none").build());
+        if (withIn) {
+            o.addOption(Option.builder().longOpt("in").hasArg().argName("JAR|DIR")
+                    .desc("classes the model patches; repeatable; required").build());
+        }
+        o.addOption(Option.builder().longOpt("classpath").hasArg().argName("PATH")
+                .desc("what the modes' code and the target need to compile against (" + File.pathSeparator
+                        + "-separated)").build());
+        o.addOption(Option.builder("h").longOpt("help").desc("show this help").build());
+        return o;
+    }
+
+    private int dispatch(String[] args) {
+        if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help") || args[0].equals("help")) {
+            if (args.length > 1 && COMMANDS.containsKey(args[1])) {
+                help(COMMANDS.get(args[1]));
+            } else {
+                overview();
+            }
+            return args.length == 0 ? USAGE : OK;
+        }
+        if (args[0].equals("--version") || args[0].equals("version")) {
+            out.println("dyper " + VERSION);
+            return OK;
+        }
+        Command command = COMMANDS.get(args[0]);
+        if (command == null) {
+            return usage("unknown command '" + args[0] + "' (commands: " + String.join(", ", COMMANDS.keySet())
+                    + "; see dyper --help)");
+        }
+        List<String> rest = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
+        List<String> javaArgs = List.of();
+        int dashes = rest.indexOf("--");
+        if (dashes >= 0) {
+            javaArgs = new ArrayList<>(rest.subList(dashes + 1, rest.size()));
+            rest = new ArrayList<>(rest.subList(0, dashes));
+        }
+        CommandLine line;
+        try {
+            line = new DefaultParser().parse(command.options(), rest.toArray(String[]::new));
+        } catch (ParseException e) {
+            return usage(command.name() + ": " + e.getMessage() + " (see dyper " + command.name() + " --help)");
+        }
+        if (line.hasOption("help")) {
+            help(command);
+            return OK;
+        }
+        if (!line.getArgList().isEmpty()) {
+            return usage(command.name() + ": unexpected argument '" + line.getArgList().get(0) + "'"
+                    + (command.name().equals("run") ? " (java arguments go after --)" : ""));
+        }
+        try {
+            return switch (command.name()) {
+                case "generate" -> generate(line);
+                case "weave" -> weave(line);
+                case "run" -> run(line, javaArgs);
+                case "classpath" -> classpath();
+                default -> modes();
+            };
+        } catch (UsageError e) {
+            return usage(command.name() + ": " + e.getMessage());
+        } catch (InvalidInputException e) {
+            for (Problem p : e.problems()) {
+                err.println("dyper: error: " + p);
+            }
+            err.println("dyper: " + e.problems().size() + " problem(s); nothing was written");
+            return INVALID_INPUT;
+        } catch (WeaveException e) {
+            err.println("dyper: error: " + e.getMessage().replace("\n", "\ndyper:   "));
+            return WEAVE_FAILED;
+        } catch (NoSuchFileException e) {
+            err.println("dyper: error: " + e.getFile() + ": no such file");
+            return IO_ERROR;
+        } catch (IOException e) {
+            err.println("dyper: error: " + e.getMessage());
+            return IO_ERROR;
+        } catch (RuntimeException e) {
+            err.println("dyper: internal error: " + e + " (please report it)");
+            e.printStackTrace(err);
+            return INTERNAL;
+        }
+    }
+
+    /** A usage mistake found after option parsing (missing required option, bad value). */
+    private static final class UsageError extends Exception {
+        UsageError(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private Weaver.Inputs inputs(CommandLine line, List<Path> targets) throws UsageError {
+        List<Path> models = files(line, "model");
+        if (models.isEmpty()) {
+            throw new UsageError("--model FILE is required");
+        }
+        List<Path> modes = files(line, "modes");
+        if (targets.isEmpty()) {
+            throw new UsageError("no classes to patch (--in JAR|DIR)");
+        }
+        for (Path t : targets) {
+            if (!Files.exists(t)) {
+                throw new UsageError("--in " + t + ": no such jar or folder");
+            }
+        }
+        return new Weaver.Inputs(models, modes, targets, pathList(line.getOptionValue("classpath")));
+    }
+
+    private static List<Path> files(CommandLine line, String option) throws UsageError {
+        List<Path> files = new ArrayList<>();
+        String[] values = line.getOptionValues(option);
+        if (values != null) {
+            for (String v : values) {
+                Path p = Path.of(v);
+                if (!Files.isRegularFile(p)) {
+                    throw new UsageError("--" + option + " " + v + ": no such file");
+                }
+                files.add(p);
+            }
+        }
+        return files;
+    }
+
+    private static List<Path> pathList(String value) {
+        List<Path> paths = new ArrayList<>();
+        if (value != null) {
+            for (String e : value.split(File.pathSeparator)) {
+                if (!e.isBlank()) {
+                    paths.add(Path.of(e));
+                }
+            }
+        }
+        return paths;
+    }
+
+    private static String required(CommandLine line, String option, String what) throws UsageError {
+        String v = line.getOptionValue(option);
+        if (v == null) {
+            throw new UsageError("--" + option + " " + what + " is required");
+        }
+        return v;
+    }
+
+    private int generate(CommandLine line) throws UsageError, InvalidInputException, IOException, WeaveException {
+        Path outDir = Path.of(required(line, "out", "DIR"));
+        List<Path> targets = new ArrayList<>();
+        if (line.getOptionValues("in") != null) {
+            for (String v : line.getOptionValues("in")) {
+                targets.add(Path.of(v));
+            }
+        }
+        Weaver.Inputs in = inputs(line, targets);
+        GeneratedCode code = Weaver.generate(in);
+        warnings(code);
+        List<Path> written = Weaver.writeSources(code, outDir);
+        out.println("dyper: generated " + code.adviceCount() + " advice for " + code.siteCount() + " site id(s) in "
+                + code.wovenClasses().size() + " class(es): " + written.size() + " aspect source(s), aop.xml and "
+                + "sites.tsv in " + outDir);
+        if (line.hasOption("classes")) {
+            Path classes = Path.of(line.getOptionValue("classes"));
+            List<Path> cp = new ArrayList<>(in.targets());
+            cp.addAll(in.classpath());
+            notes(Weaver.compileAspects(code, classes, cp));
+            out.println("dyper: compiled the aspects into " + classes + " (with META-INF/aop.xml)");
+        }
+        return OK;
+    }
+
+    private int weave(CommandLine line) throws UsageError, InvalidInputException, IOException, WeaveException {
+        Path input = Path.of(required(line, "in", "JAR|DIR"));
+        Path output = Path.of(required(line, "out", "JAR"));
+        if (Files.exists(input) && Files.exists(output) && Files.isSameFile(input, output)) {
+            throw new UsageError("--out " + output + " is the input: write the woven jar elsewhere");
+        }
+        Weaver.Inputs in = inputs(line, List.of(input));
+        long start = System.nanoTime();
+        err.println("dyper: generating aspects for " + input + " ...");
+        GeneratedCode code = Weaver.generate(in);
+        warnings(code);
+        err.println("dyper: weaving " + code.wovenClasses().size() + " patched class(es) with " + code.adviceCount()
+                + " advice (ajc) ...");
+        notes(Weaver.weaveBinary(code, input, output, in.classpath()));
+        out.printf("dyper: wrote %s (%d class(es) patched, %d advice, %d site id(s)) in %.1f s%n", output,
+                code.wovenClasses().size(), code.adviceCount(), code.siteCount(), (System.nanoTime() - start) / 1e9);
+        return OK;
+    }
+
+    private int run(CommandLine line, List<String> javaArgs)
+            throws UsageError, InvalidInputException, IOException, WeaveException {
+        if (javaArgs.isEmpty()) {
+            throw new UsageError("give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar Main");
+        }
+        List<Path> targets;
+        try {
+            targets = LoadTime.targets(javaArgs);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
+        }
+        Weaver.Inputs in = inputs(line, targets);
+        Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache();
+        LoadTime.Prepared prepared = LoadTime.prepare(in, cache);
+        if (prepared.code() != null) {
+            warnings(prepared.code());
+            notes(prepared.notes());
+        }
+        if (line.hasOption("verbose")) {
+            err.println("dyper: aspects " + (prepared.cached() ? "reused from " : "compiled into ") + prepared.aspects());
+        }
+        Path java = LoadTime.java(env);
+        List<String> command;
+        try {
+            command = LoadTime.command(java, prepared.aspects(), new LoadTime.Report(line.getOptionValue("report"),
+                    line.getOptionValue("xml")), line.hasOption("verbose"), javaArgs);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
+        }
+        if (line.hasOption("verbose")) {
+            err.println("dyper: " + String.join(" ", command));
+        }
+        Process process = new ProcessBuilder(command).inheritIO().start();
+        Thread killer = new Thread(process::destroy, "dyper-stop-child");
+        Runtime.getRuntime().addShutdownHook(killer);
+        try {
+            return process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroy();
+            return INTERNAL;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(killer);
+            } catch (IllegalStateException shuttingDown) {
+                // the JVM is already exiting; the hook will stop the child
+            }
+        }
+    }
+
+    private Path defaultCache() {
+        String xdg = env.get("XDG_CACHE_HOME");
+        if (xdg != null && !xdg.isBlank()) {
+            return Path.of(xdg, "dyper");
+        }
+        return Path.of(System.getProperty("user.home"), ".cache", "dyper");
+    }
+
+    private int classpath() {
+        List<String> entries = new ArrayList<>();
+        Weaver.runtimeClasspath().forEach(p -> entries.add(p.toString()));
+        out.println(String.join(File.pathSeparator, entries));
+        return OK;
+    }
+
+    private int modes() {
+        out.println("Dyper's mode library (use these names in PATCH MODE='...'):");
+        List<ModeCatalog.Entry> entries = ModeCatalog.library().libraryModes();
+        int width = entries.stream().mapToInt(e -> e.name().length()).max().orElse(0);
+        for (ModeCatalog.Entry e : entries) {
+            out.printf("  %-" + width + "s  %s%n", e.name(), e.description());
+        }
+        return OK;
+    }
+
+    private void warnings(GeneratedCode code) {
+        for (Problem p : code.warnings()) {
+            err.println("dyper: " + p);
+        }
+    }
+
+    private void notes(List<String> notes) {
+        for (String n : notes) {
+            err.println("dyper: note: " + n);
+        }
+    }
+
+    private int usage(String message) {
+        err.println("dyper: error: " + message);
+        return USAGE;
+    }
+
+    private void overview() {
+        out.println("dyper " + VERSION + ": instrument Java programs from DYPATCH XML models, woven with AspectJ.");
+        out.println();
+        out.println("Usage: dyper <command> [options]   (dyper <command> --help for details)");
+        out.println();
+        int width = COMMANDS.keySet().stream().mapToInt(String::length).max().orElse(0);
+        for (Command c : COMMANDS.values()) {
+            out.printf("  %-" + width + "s  %s%n", c.name(), c.purpose());
+        }
+        out.println();
+        out.println("Exit codes: 0 ok, 2 usage, 3 invalid model or mode file, 4 weaving failed, 5 file error,");
+        out.println("70 internal error; dyper run returns the program's own exit code once it started.");
+    }
+
+    private void help(Command c) {
+        PrintWriter w = new PrintWriter(out);
+        HelpFormatter f = new HelpFormatter();
+        f.setWidth(100);
+        w.println(c.purpose());
+        w.println();
+        w.println("Usage: " + c.usage());
+        if (!c.options().getOptions().isEmpty()) {
+            w.println();
+            f.printOptions(w, 100, c.options(), 2, 2);
+        }
+        w.println();
+        w.println(c.details());
+        w.flush();
+    }
+}
