@@ -2,7 +2,11 @@ package org.dyper.runtime;
 
 import org.dyper.runtime.internal.ThreadData;
 
-/** Counts events per site, exactly across threads; allocation-free and lock-free after a thread's first event. */
+/**
+ * Counts events per site, and calls per called method at call sites, exactly across threads; allocation-free and
+ * lock-free after a thread's first event at an id. The two are kept apart: {@link #count} and {@link #countCall} on
+ * the same id never add up.
+ */
 public final class Counting {
     private Counting() {
     }
@@ -13,6 +17,18 @@ public final class Counting {
             ThreadData.current().count(id);
         } catch (Throwable t) {
             Dyper.hookFailed(id, t);
+        }
+    }
+
+    /**
+     * One more call of the method {@code calleeId}, counted at a call site (reported in the Calls section, apart from
+     * {@link #count}). Never throws.
+     */
+    public static void countCall(int calleeId) {
+        try {
+            ThreadData.current().countCall(calleeId);
+        } catch (Throwable t) {
+            Dyper.hookFailed(calleeId, t);
         }
     }
 }

@@ -25,6 +25,26 @@ class AgentsConcurrencyTest {
             @Override
             void check(Totals t) {
                 assertEquals((long) THREADS * CALLS, t.count(ID));
+                assertEquals(0, t.calls(ID), "count does not reach the call-site counts");
+            }
+        },
+        COUNTING_CALLS(i -> Counting.countCall(ID)) {
+            @Override
+            void check(Totals t) {
+                assertEquals((long) THREADS * CALLS, t.calls(ID));
+                assertEquals(0, t.count(ID), "countCall does not reach the event counts");
+            }
+        },
+        BOTH_COUNTERS(i -> {
+            Counting.count(ID);
+            if ((i & 3) == 0) {
+                Counting.countCall(ID);
+            }
+        }) {
+            @Override
+            void check(Totals t) {
+                assertEquals((long) THREADS * CALLS, t.count(ID));
+                assertEquals((long) THREADS * CALLS / 4, t.calls(ID));
             }
         },
         TIMING(i -> Timing.exit(ID, Timing.enter(ID))) {

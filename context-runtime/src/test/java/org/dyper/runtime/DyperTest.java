@@ -96,11 +96,12 @@ class DyperTest {
         for (int id : absurd) {
             Counting.count(id);
             Counting.count(id);
+            Counting.countCall(id);
             Timing.exit(id, Timing.enter(id));
             assertEquals(0, SampledTiming.enter(id));
             Values.record(id, 1);
             Values.recordRef(id, null);
-            assertEquals(6, Failures.count(id), "id " + id);
+            assertEquals(7, Failures.count(id), "id " + id);
             assertTrue(Failures.first(id).startsWith("java.lang.IndexOutOfBoundsException: site id " + id),
                     Failures.first(id));
         }
@@ -112,20 +113,28 @@ class DyperTest {
     void resetClearsEveryThreadIncludingEndedOnes() throws InterruptedException {
         Thread t = new Thread(() -> {
             Counting.count(5);
+            Counting.countCall(5);
+            Counting.countCall(5);
             Values.record(5, 9);
         });
         t.start();
         t.join();
         Counting.count(5);
+        Counting.countCall(5);
         Dyper.hookFailed(5, new RuntimeException("x"));
         assertEquals(2, Registry.snapshot().count(5));
+        assertEquals(3, Registry.snapshot().calls(5));
 
         Dyper.reset();
         assertTrue(Registry.snapshot().isEmpty());
+        assertEquals(0, Registry.snapshot().calls(5));
         assertEquals(0, Failures.count(5));
 
         Counting.count(5);
         assertEquals(1, Registry.snapshot().count(5));
+        assertEquals(0, Registry.snapshot().calls(5), "this thread's call counts were cleared by the reset");
+        Counting.countCall(5);
+        assertEquals(1, Registry.snapshot().calls(5));
         Dyper.hookFailed(5, new RuntimeException("again"));
         assertEquals(1, stderr().lines().count(), "a site announced before a reset is not announced again");
     }

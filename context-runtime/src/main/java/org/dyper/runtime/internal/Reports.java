@@ -116,10 +116,19 @@ public final class Reports {
     }
 
     static List<CountSite> counts(Totals t) {
+        return countSites(t.counts);
+    }
+
+    /** Calls counted at call sites, per called method. */
+    static List<CountSite> calls(Totals t) {
+        return countSites(t.calls);
+    }
+
+    private static List<CountSite> countSites(long[] counts) {
         List<CountSite> sites = new ArrayList<>();
-        for (int i = 0; i < t.counts.length; i++) {
-            if (t.counts[i] > 0) {
-                sites.add(new CountSite(Ids.id(i), t.counts[i]));
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] > 0) {
+                sites.add(new CountSite(Ids.id(i), counts[i]));
             }
         }
         sites.sort(Comparator.comparingLong(CountSite::count).reversed().thenComparingInt(CountSite::id));
@@ -176,8 +185,9 @@ public final class Reports {
         List<TimingSite> timing = timing(t);
         List<SampledSite> sampled = sampled(t);
         List<CountSite> counts = counts(t);
+        List<CountSite> calls = calls(t);
         List<ValueSite> values = values(t);
-        if (timing.isEmpty() && sampled.isEmpty() && counts.isEmpty() && values.isEmpty()) {
+        if (timing.isEmpty() && sampled.isEmpty() && counts.isEmpty() && calls.isEmpty() && values.isEmpty()) {
             out.append("\nNo events were recorded.\n");
         }
         if (!timing.isEmpty()) {
@@ -207,6 +217,13 @@ public final class Reports {
                 table.row(SiteTable.name(s.id()), Units.count(s.count()));
             }
             section(out, "Counts", null, table);
+        }
+        if (!calls.isEmpty()) {
+            Table table = new Table("site", "calls");
+            for (CountSite s : calls) {
+                table.row(SiteTable.name(s.id()), Units.count(s.count()));
+            }
+            section(out, "Calls", "counted at call sites", table);
         }
         if (!values.isEmpty()) {
             Table table = new Table("site", "count", "sum", "min", "max", "nulls", "non-nulls");
@@ -313,6 +330,11 @@ public final class Reports {
             site(x, s.id()).append(" COUNT='").append(s.count()).append("'/>\n");
         }
         x.append("  </COUNTS>\n");
+        x.append("  <CALLS>\n");
+        for (CountSite s : calls(t)) {
+            site(x, s.id()).append(" COUNT='").append(s.count()).append("'/>\n");
+        }
+        x.append("  </CALLS>\n");
         x.append("  <TIMING>\n");
         for (TimingSite s : timing(t)) {
             site(x, s.id()).append(" COUNT='").append(s.count()).append("' TOTAL_NS='").append(s.total())

@@ -8,7 +8,9 @@ import java.lang.invoke.VarHandle;
  * every store is a release store and report readers use acquire loads, so a report sees the writes without
  * stopping the writer. Storage grows on demand, by the owner only, and is reused in steady state.
  *
- * <p>Counts are one flat {@code long[]} indexed by the zig-zag index of the id. The other agents keep one small
+ * <p>Counts are one flat {@code long[]} indexed by the zig-zag index of the id, and so are the calls counted at call
+ * sites ({@link #countCall}), kept in a second flat array so they never mix with the events counted at the same id.
+ * The other agents keep one small
  * row per (thread, site), created the first time the thread reaches that site, so a thread pays only for the sites
  * it uses; a grown index array shares its rows with the old one, so a reader holding the old array still sees them.
  */
@@ -17,6 +19,7 @@ public final class ThreadData {
     static final VarHandle ROWS = MethodHandles.arrayElementVarHandle(long[][].class);
     private static final VarHandle EPOCH;
     private static final VarHandle COUNTS;
+    private static final VarHandle CALLS;
     private static final VarHandle TIMING;
     private static final VarHandle SAMPLED;
     private static final VarHandle VALUES;
@@ -26,6 +29,7 @@ public final class ThreadData {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             EPOCH = lookup.findVarHandle(ThreadData.class, "epoch", int.class);
             COUNTS = lookup.findVarHandle(ThreadData.class, "counts", long[].class);
+            CALLS = lookup.findVarHandle(ThreadData.class, "calls", long[].class);
             TIMING = lookup.findVarHandle(ThreadData.class, "timing", long[][].class);
             SAMPLED = lookup.findVarHandle(ThreadData.class, "sampled", long[][].class);
             VALUES = lookup.findVarHandle(ThreadData.class, "values", long[][].class);
@@ -52,6 +56,8 @@ public final class ThreadData {
     /** The {@link Registry#epoch} this slab's data belongs to; data of an older epoch was cleared by a reset. */
     int epoch;
     long[] counts = NO_COUNTS;
+    /** Calls counted at call sites, by the zig-zag index of the called method's id. */
+    long[] calls = NO_COUNTS;
     long[][] timing = NO_ROWS;
     long[][] sampled = NO_ROWS;
     long[][] values = NO_ROWS;
@@ -81,6 +87,7 @@ public final class ThreadData {
 
     private void restart(int newEpoch) {
         COUNTS.setRelease(this, NO_COUNTS);
+        CALLS.setRelease(this, NO_COUNTS);
         TIMING.setRelease(this, NO_ROWS);
         SAMPLED.setRelease(this, NO_ROWS);
         VALUES.setRelease(this, NO_ROWS);
@@ -93,7 +100,20 @@ public final class ThreadData {
         int i = Ids.index(id);
         long[] c = counts;
         if (Integer.compareUnsigned(i, c.length) >= 0) {
-            c = growCounts(id, i);
+            c = growCounts(id, i, false);
+            if (c == null) {
+                return;
+            }
+        }
+        LONGS.setRelease(c, i, c[i] + 1);
+    }
+
+    /** One more call of the method {@code calleeId}, counted at a call site; kept apart from {@link #count}. */
+    public void countCall(int calleeId) {
+        int i = Ids.index(calleeId);
+        long[] c = calls;
+        if (Integer.compareUnsigned(i, c.length) >= 0) {
+            c = growCounts(calleeId, i, true);
             if (c == null) {
                 return;
             }
@@ -188,15 +208,20 @@ public final class ThreadData {
 
     // ---- slow path: first use of a site by this thread ----
 
-    private long[] growCounts(int id, int i) {
+    /** Grows {@link #calls} when {@code callSites}, else {@link #counts}, to hold index {@code i}; null if out of range. */
+    private long[] growCounts(int id, int i, boolean callSites) {
         if (!Ids.inRange(i)) {
             Failures.outOfRange(id);
             return null;
         }
-        long[] old = counts;
+        long[] old = callSites ? calls : counts;
         long[] grown = new long[newLength(old.length, i)];
         System.arraycopy(old, 0, grown, 0, old.length);
-        COUNTS.setRelease(this, grown);
+        if (callSites) {
+            CALLS.setRelease(this, grown);
+        } else {
+            COUNTS.setRelease(this, grown);
+        }
         return grown;
     }
 
@@ -254,6 +279,10 @@ public final class ThreadData {
 
     long[] publishedCounts() {
         return (long[]) COUNTS.getAcquire(this);
+    }
+
+    long[] publishedCalls() {
+        return (long[]) CALLS.getAcquire(this);
     }
 
     long[][] publishedTiming() {

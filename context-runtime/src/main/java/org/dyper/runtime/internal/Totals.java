@@ -8,6 +8,7 @@ import static org.dyper.runtime.internal.ThreadData.*;
  */
 public final class Totals {
     long[] counts = new long[0];
+    long[] calls = new long[0];
     long[][] timing = new long[0][];
     long[][] sampled = new long[0][];
     long[][] values = new long[0][];
@@ -20,24 +21,27 @@ public final class Totals {
 
     /** Adds a live or ended thread's slab, read with acquire loads. */
     void add(ThreadData d) {
-        long[] c = d.publishedCounts();
-        counts = ensure(counts, c.length);
-        for (int i = 0; i < c.length; i++) {
-            counts[i] += ThreadData.read(c, i);
-        }
+        counts = addCounts(counts, d.publishedCounts(), true);
+        calls = addCounts(calls, d.publishedCalls(), true);
         timing = addRows(timing, d.publishedTiming(), T_LENGTH, true);
         sampled = addRows(sampled, d.publishedSampled(), S_LENGTH, true);
         values = addRows(values, d.publishedValues(), V_LENGTH, true);
     }
 
     void add(Totals other) {
-        counts = ensure(counts, other.counts.length);
-        for (int i = 0; i < other.counts.length; i++) {
-            counts[i] += other.counts[i];
-        }
+        counts = addCounts(counts, other.counts, false);
+        calls = addCounts(calls, other.calls, false);
         timing = addRows(timing, other.timing, T_LENGTH, false);
         sampled = addRows(sampled, other.sampled, S_LENGTH, false);
         values = addRows(values, other.values, V_LENGTH, false);
+    }
+
+    private static long[] addCounts(long[] into, long[] from, boolean acquire) {
+        into = ensure(into, from.length);
+        for (int i = 0; i < from.length; i++) {
+            into[i] += acquire ? ThreadData.read(from, i) : from[i];
+        }
+        return into;
     }
 
     private static long[][] addRows(long[][] into, long[][] from, int length, boolean acquire) {
@@ -116,6 +120,12 @@ public final class Totals {
         return Integer.compareUnsigned(i, counts.length) < 0 ? counts[i] : 0;
     }
 
+    /** Calls of the method {@code id} counted at call sites ({@code Counting.countCall}). */
+    public long calls(int id) {
+        int i = Ids.index(id);
+        return Integer.compareUnsigned(i, calls.length) < 0 ? calls[i] : 0;
+    }
+
     /** A copy of the timing row of {@code id} (see {@link ThreadData#T_COUNT} and following), or null. */
     public long[] timing(int id) {
         return rowCopy(timing, id);
@@ -142,6 +152,11 @@ public final class Totals {
     /** Whether any agent recorded anything. */
     public boolean isEmpty() {
         for (long c : counts) {
+            if (c != 0) {
+                return false;
+            }
+        }
+        for (long c : calls) {
             if (c != 0) {
                 return false;
             }

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class AllocationTest {
     enum Call {
         COUNT(id -> Counting.count(id)),
+        COUNT_CALL(id -> Counting.countCall(id)),
         TIME(id -> Timing.exit(id, Timing.enter(id))),
         SAMPLED_TIME(id -> SampledTiming.exit(id, SampledTiming.enter(id))),
         RECORD(id -> Values.record(id, id)),

@@ -159,9 +159,18 @@ class ReportsTest {
     @Test
     void emptyReportsStillHaveEverySection() throws Exception {
         Document doc = parse(Dyper.xmlReport());
-        for (String section : List.of("COUNTS", "TIMING", "SAMPLED_TIMING", "VALUES", "FAILURES")) {
+        List<String> sections = List.of("COUNTS", "CALLS", "TIMING", "SAMPLED_TIMING", "VALUES", "FAILURES");
+        for (String section : sections) {
             assertEquals(1, doc.getElementsByTagName(section).getLength(), section);
         }
+        List<String> order = new ArrayList<>();
+        NodeList children = doc.getDocumentElement().getChildNodes();
+        for (int i = 0; i < children.getLength(); i++) {
+            if (children.item(i) instanceof Element e) {
+                order.add(e.getTagName());
+            }
+        }
+        assertEquals(sections, order);
         assertEquals(0, doc.getElementsByTagName("SITE").getLength());
         assertEquals("0", ((Element) doc.getElementsByTagName("FAILURES").item(0)).getAttribute("TOTAL"));
 
@@ -216,6 +225,68 @@ class ReportsTest {
         assertTrue(lines.get(failures).startsWith("Failures (2 hook failures;"), lines.get(failures));
         assertEquals("  org.x.Bank.transfer(int,int,long)         2  java.lang.IllegalStateException: boom <1>",
                 lines.get(failures + 2));
+    }
+
+    @Test
+    void callsCountedAtCallSitesStayApartFromCountsInBothReports() throws Exception {
+        for (int i = 0; i < 7; i++) {
+            Counting.count(TRANSFER);
+        }
+        for (int i = 0; i < 3; i++) {
+            Counting.countCall(TRANSFER);
+        }
+        for (int i = 0; i < 3; i++) {
+            Counting.countCall(AUDIT);
+        }
+        for (int i = 0; i < 11; i++) {
+            Counting.countCall(FEE);
+        }
+
+        Document doc = parse(Dyper.xmlReport());
+        List<Element> counts = sites(doc, "COUNTS");
+        assertEquals(List.of("60001"), counts.stream().map(e -> e.getAttribute("ID")).toList());
+        assertEquals("7", counts.get(0).getAttribute("COUNT"));
+        List<Element> calls = sites(doc, "CALLS");
+        // by count descending, ties by ascending id
+        assertEquals(List.of("60003", "60001", "60002"), calls.stream().map(e -> e.getAttribute("ID")).toList());
+        assertEquals(List.of("11", "3", "3"), calls.stream().map(e -> e.getAttribute("COUNT")).toList());
+        assertEquals(NASTY, calls.get(0).getAttribute("NAME"));
+        assertEquals("org.x.Bank.transfer(int,int,long)", calls.get(1).getAttribute("NAME"));
+        assertEquals(List.of("COUNT", "ID", "NAME"), attributeNames(calls.get(1)));
+
+        String text = Dyper.textReport();
+        List<String> lines = text.lines().toList();
+        int countsAt = lines.indexOf("Counts");
+        assertTrue(countsAt > 0, text);
+        String countRow = "  %-33s  %5s";
+        assertEquals(String.format(countRow, "site", "count"), lines.get(countsAt + 1));
+        assertEquals(String.format(countRow, "org.x.Bank.transfer(int,int,long)", "7"), lines.get(countsAt + 2));
+        assertEquals("", lines.get(countsAt + 3));
+        int callsAt = lines.indexOf("Calls (counted at call sites)");
+        assertTrue(callsAt > countsAt, text);
+        String callRow = "  %-33s  %5s";
+        assertEquals(String.format(callRow, "site", "calls"), lines.get(callsAt + 1));
+        assertEquals(String.format(callRow, NASTY, "11"), lines.get(callsAt + 2));
+        assertEquals(String.format(callRow, "org.x.Bank.transfer(int,int,long)", "3"), lines.get(callsAt + 3));
+        assertEquals(String.format(callRow, "org.x.Bank.audit()", "3"), lines.get(callsAt + 4));
+        assertTrue(callsAt + 5 == lines.size() || lines.get(callsAt + 5).isEmpty(), "three call rows:\n" + text);
+    }
+
+    @Test
+    void noCallsSectionInTheTextReportWithoutCallSiteCounts() {
+        Counting.count(TRANSFER);
+        String text = Dyper.textReport();
+        assertTrue(text.contains("\nCounts\n"), text);
+        assertFalse(text.contains("Calls"), text);
+    }
+
+    private static List<String> attributeNames(Element e) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < e.getAttributes().getLength(); i++) {
+            names.add(e.getAttributes().item(i).getNodeName());
+        }
+        names.sort(null);
+        return names;
     }
 
     private static int indexStartingWith(List<String> lines, String prefix) {
