@@ -54,6 +54,8 @@ public final class Generator {
     private static final Set<ArgType> LATER_ARGS =
             Set.of(ArgType.LOCAL, ArgType.INSNO, ArgType.BLOCKID, ArgType.REFBLOCKID);
     private static final String RUNTIME = "org.dyper.runtime.Dyper";
+    /** ARG types whose Java type depends on the patched method, so a mismatch skips that method only. */
+    private static final Set<ArgType> VARYING = Set.of(ArgType.RETURN, ArgType.ARG, ArgType.FIELD);
 
     private final ModeCatalog catalog;
     private final ClassIndex targets;
@@ -134,7 +136,7 @@ public final class Generator {
                 List<MethodInfo> matched = match(f);
                 if (matched.isEmpty() && !(f.update() == Update.NEW && f.patches().isEmpty())) {
                     warnings.add(Problem.warning(f.at(), "FOR", f.describe() + " matches no method in the woven code ("
-                            + targets.size() + " classes scanned)"));
+                            + targets.size() + " class(es) scanned)"));
                 }
                 for (MethodInfo m : matched) {
                     List<Use> list = plan.computeIfAbsent(m, k -> new ArrayList<>());
@@ -175,8 +177,10 @@ public final class Generator {
                 continue;
             }
             for (MethodInfo m : c.methods()) {
-                boolean nameMatches = names.matcher(m.name()).matches()
-                        || (m.isConstructor() && (f.method().equals("new") || f.method().equals("*")));
+                // constructors are selected by new, <init> or *, never by a name pattern such as *i*
+                boolean nameMatches = m.isConstructor()
+                        ? f.method().equals("new") || f.method().equals("<init>") || f.method().equals("*")
+                        : names.matcher(m.name()).matches();
                 if (m.hasUserBody() && nameMatches) {
                     result.add(m);
                 }
@@ -625,16 +629,16 @@ public final class Generator {
         }
         boolean valuePrimitive = Types.isPrimitive(v.type());
         boolean paramPrimitive = Types.isPrimitive(paramType);
-        if (valuePrimitive && paramPrimitive) {
-            if (Types.primitiveWidens(v.type(), paramType)) {
-                return v.expression();
+        boolean fits = valuePrimitive && paramPrimitive ? Types.primitiveWidens(v.type(), paramType)
+                : valuePrimitive == paramPrimitive;
+        if (!fits) {
+            String reason = "ARG TYPE='" + a.type() + "' is a " + v.type() + " but the mode method takes a " + paramType
+                    + (valuePrimitive != paramPrimitive ? " (Dyper never boxes)" : "");
+            if (!VARYING.contains(a.type())) {
+                // the value's type is the same at every site: the mode itself is wrong
+                error(a.at(), "ARG", reason + where);
             }
-            throw new Skip("ARG TYPE='" + a.type() + "' is a " + v.type() + " but the mode method takes a "
-                    + paramType);
-        }
-        if (valuePrimitive != paramPrimitive) {
-            throw new Skip("ARG TYPE='" + a.type() + "' is a " + v.type() + " but the mode method takes a "
-                    + paramType + " (Dyper never boxes)");
+            throw new Skip(reason);
         }
         if (paramType.equals("java.lang.Object") || paramType.equals(v.type())) {
             return v.expression();

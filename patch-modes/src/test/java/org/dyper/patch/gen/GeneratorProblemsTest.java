@@ -1,0 +1,148 @@
+package org.dyper.patch.gen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.dyper.patch.model.InvalidInputException;
+import org.dyper.patch.model.Problem;
+import org.dyper.patch.weave.Weaver;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * What the generator refuses, and what it warns about, with the exact text a user reads. Every element starts a
+ * line of its own at column 1, so the positions are easy to check.
+ */
+class GeneratorProblemsTest {
+    private static final String R = "org.dyper.patch.gentest.Recorder";
+    private static final String T = "org.example.fixture.Target";
+
+    static Stream<Arguments> errors() {
+        return Stream.of(
+                e("unknown mode", forMethod("add", "<PATCH WHAT='ENTER' MODE='NOPE'/>"), mode("M", null, "id", "(int)",
+                        "<ARG TYPE='METHODID'/>"),
+                        "model.xml:3:1: PATCH: unknown MODE 'NOPE': not in the mode library nor in the given mode files "
+                                + "(known: COUNT, COUNT_CALLS, M, RECORD_ARG1, RECORD_RETURN, RECORD_RETURN_REF, "
+                                + "SAMPLE_ENTER, SAMPLE_EXIT, TIME_ENTER, TIME_EXIT)"),
+                e("RETURN at ENTER", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
+                        mode("M", null, "value", "(int,long)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='RETURN'/>"),
+                        "modes.xml:5:1: ARG: TYPE='RETURN' has no value at WHAT='ENTER' (use it at EXIT or CALL) "
+                                + "(PATCH WHAT='ENTER' MODE='M' at model.xml:3:1)"),
+                e("REFMETHODID outside CALL", forMethod("add", "<PATCH WHAT='EXIT' MODE='M'/>"),
+                        mode("M", null, "id", "(int)", "<ARG TYPE='REFMETHODID'/>"),
+                        "modes.xml:4:1: ARG: TYPE='REFMETHODID' names the called method and applies to WHAT='CALL' "
+                                + "only, not WHAT='EXIT' (PATCH WHAT='EXIT' MODE='M' at model.xml:3:1)"),
+                e("CONTEXT that no patch sets", forMethod("add", "<PATCH WHAT='EXIT' MODE='M'/>"),
+                        mode("M", "long", "stop", "(int,long)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='CONTEXT'/>"),
+                        "modes.xml:3:1: CODE: uses CONTEXT but no earlier patch of the same invocation sets it with "
+                                + "<RETURN TYPE='CONTEXT'/> (an ENTER patch for EXIT, an earlier CALL patch for CALL) "
+                                + "(PATCH WHAT='EXIT' MODE='M' at model.xml:3:1)"),
+                e("SIGNATURE that matches no method", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
+                        mode("M", null, "value", "(int,int)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='INTEGER' VALUE='1'/>"),
+                        "modes.xml:3:1: CODE: SIGNATURE '(int,int)' does not match any method " + R + ".value (found: "
+                                + "value(int,long))"),
+                e("mode class not found", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
+                        "<DYPATCH>\n<DYPATCH_MODE NAME='M'>\n<CODE TYPE='CALL' CLASS='com.nope.Missing' METHOD='m' "
+                                + "SIGNATURE='()'>\n</CODE>\n</DYPATCH_MODE>\n</DYPATCH>\n",
+                        "modes.xml:3:1: CODE: class com.nope.Missing not found: put the jar or folder that holds it on "
+                                + "the class path (--classpath)"),
+                e("WHAT not supported yet", forMethod("add", "<PATCH WHAT='SYNC_ENTER' MODE='M'/>"),
+                        mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
+                        "model.xml:3:1: PATCH: WHAT='SYNC_ENTER' is not supported yet: this Dyper patches ENTER, EXIT "
+                                + "and CALL; the other join points come with the bytecode pass"),
+                e("LOCAL not supported yet", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
+                        mode("M", null, "value", "(int,long)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='LOCAL' VALUE='1'/>"),
+                        "modes.xml:5:1: ARG: TYPE='LOCAL' is not supported yet (it comes with the bytecode pass) "
+                                + "(PATCH WHAT='ENTER' MODE='M' at model.xml:3:1)"),
+                e("WHEN METHOD outside CALL", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'>\n"
+                                + "<WHEN CASE='METHOD' ARG='twice'/>\n</PATCH>"),
+                        mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
+                        "model.xml:4:1: WHEN: CASE='METHOD' selects called methods and applies to WHAT='CALL' only, not "
+                                + "WHAT='ENTER'"),
+                e("null to a primitive parameter", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
+                        mode("M", null, "id", "(int)", "<ARG TYPE='NULL'/>"),
+                        "modes.xml:4:1: ARG: TYPE='NULL' is null but the mode method's parameter is int "
+                                + "(PATCH WHAT='ENTER' MODE='M' at model.xml:3:1)"),
+                e("a value that would need boxing", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
+                        mode("M", null, "ref", "(int,java.lang.Object)", "<ARG TYPE='METHODID'/>\n"
+                                + "<ARG TYPE='INTEGER' VALUE='5'/>"),
+                        "modes.xml:5:1: ARG: ARG TYPE='INTEGER' is a int but the mode method takes a java.lang.Object "
+                                + "(Dyper never boxes) (PATCH WHAT='ENTER' MODE='M' at model.xml:3:1)"),
+                e("a non-static mode method on a primitive context", forMethod("risky",
+                                "<PATCH WHAT='ENTER' MODE='S'/>\n<PATCH WHAT='EXIT' MODE='C'/>"),
+                        "<DYPATCH>\n<DYPATCH_MODE NAME='S' CONTEXT='long'>\n<CODE TYPE='CALL' CLASS='" + R
+                                + "' METHOD='start' SIGNATURE='(int)'>\n<ARG TYPE='METHODID'/>\n<RETURN TYPE='CONTEXT'/>\n"
+                                + "</CODE>\n</DYPATCH_MODE>\n<DYPATCH_MODE NAME='C' CONTEXT='long'>\n<CODE TYPE='CALL' "
+                                + "CLASS='" + R + "' METHOD='close' SIGNATURE='(long)'>\n<ARG TYPE='RETURN'/>\n</CODE>\n"
+                                + "</DYPATCH_MODE>\n</DYPATCH>\n",
+                        "modes.xml:9:1: CODE: " + R + ".close is not static, so it is called on the context, but "
+                                + "CONTEXT='long' is a primitive type (PATCH WHAT='EXIT' MODE='C' at model.xml:4:1)"),
+                e("all problems at once", forMethod("add", "<PATCH WHAT='BLOCK_START' MODE='M'/>\n"
+                                + "<PATCH WHAT='ENTER' MODE='GONE'/>"),
+                        mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
+                        "model.xml:3:1: PATCH: WHAT='BLOCK_START' is not supported yet: this Dyper patches ENTER, EXIT "
+                                + "and CALL; the other join points come with the bytecode pass",
+                        "model.xml:4:1: PATCH: unknown MODE 'GONE': not in the mode library nor in the given mode files "
+                                + "(known: COUNT, COUNT_CALLS, M, RECORD_ARG1, RECORD_RETURN, RECORD_RETURN_REF, "
+                                + "SAMPLE_ENTER, SAMPLE_EXIT, TIME_ENTER, TIME_EXIT)"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("errors")
+    void refusedWithExactMessages(String name, String model, String modes, List<String> expected, @TempDir Path dir)
+            throws Exception {
+        Weaver.Inputs in = Woven.inputs(dir, modes, model);
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> Weaver.generate(in));
+        assertEquals(expected, e.problems().stream().map(p -> relative(p, dir)).toList());
+    }
+
+    @Test
+    void forThatMatchesNothingIsAWarning(@TempDir Path dir) throws Exception {
+        Weaver.Inputs in = Woven.inputs(dir, mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
+                forMethod("nothing", "<PATCH WHAT='ENTER' MODE='M'/>"));
+        GeneratedCode code = Weaver.generate(in);
+        assertEquals(List.of("model.xml:2:1: warning: FOR: FOR CLASS='" + T + "' METHOD='nothing' matches no method in "
+                + "the woven code (1 class(es) scanned)"), code.warnings().stream().map(p -> relative(p, dir)).toList());
+        assertEquals(0, code.adviceCount());
+    }
+
+    @Test
+    void returnOfVoidMethodsIsSkippedWithAWarning(@TempDir Path dir) throws Exception {
+        Weaver.Inputs in = Woven.inputs(dir, mode("M", null, "value", "(int,long)",
+                "<ARG TYPE='METHODID'/>\n<ARG TYPE='RETURN'/>"), forMethod("*i*", "<PATCH WHAT='EXIT' MODE='M'/>"));
+        GeneratedCode code = Weaver.generate(in);
+        // *i* matches fail(int) (void), risky(int), twice(int) and script() (String), not the constructor
+        assertEquals(List.of("model.xml:3:1: warning: PATCH: WHAT='EXIT' MODE='M' skipped at 1 method(s) because "
+                + "RETURN has no value where the method returns void: " + T + ".fail(int)",
+                "model.xml:3:1: warning: PATCH: WHAT='EXIT' MODE='M' skipped at 1 method(s) because ARG TYPE='RETURN' "
+                + "is a java.lang.String but the mode method takes a long (Dyper never boxes): " + T + ".script()"),
+                code.warnings().stream().map(p -> relative(p, dir)).toList());
+        assertEquals(2, code.adviceCount());
+    }
+
+    private static String relative(Problem p, Path dir) {
+        return p.toString().replace(dir.resolve("x").toString().replace("x", ""), "");
+    }
+
+    private static Arguments e(String name, String model, String modes, String... messages) {
+        return Arguments.of(name, model, modes, Arrays.asList(messages));
+    }
+
+    private static String forMethod(String method, String patches) {
+        return "<MODEL NAME='t'>\n<FOR CLASS='" + T + "' METHOD='" + method + "'>\n" + patches + "\n</FOR>\n</MODEL>\n";
+    }
+
+    /** A one-mode file: DYPATCH on line 1, DYPATCH_MODE on 2, CODE on 3, its children from line 4. */
+    private static String mode(String name, String context, String method, String signature, String children) {
+        return "<DYPATCH>\n<DYPATCH_MODE NAME='" + name + "'" + (context == null ? "" : " CONTEXT='" + context + "'")
+                + ">\n<CODE TYPE='CALL' CLASS='" + R + "' METHOD='" + method + "' SIGNATURE='" + signature + "'>\n"
+                + children + "\n</CODE>\n</DYPATCH_MODE>\n</DYPATCH>\n";
+    }
+}
