@@ -109,9 +109,9 @@ public final class Main {
                         + "code is the program's own once it started."));
         COMMANDS.put("classpath", new Command("classpath",
                 "print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)",
-                "dyper classpath", new Options(), "Use it as: java -cp woven.jar:$(dyper classpath) Main"));
+                "dyper classpath", helpOption(new Options()), "Use it as: java -cp woven.jar:$(dyper classpath) Main"));
         COMMANDS.put("modes", new Command("modes", "list the modes of Dyper's mode library", "dyper modes",
-                new Options(), "A PATCH names one of these in MODE without any --modes file."));
+                helpOption(new Options()), "A PATCH names one of these in MODE without any --modes file."));
     }
 
     private static Options inputOptions(boolean withIn) {
@@ -127,14 +127,20 @@ public final class Main {
         o.addOption(Option.builder().longOpt("classpath").hasArg().argName("PATH")
                 .desc("what the modes' code and the target need to compile against (" + File.pathSeparator
                         + "-separated)").build());
-        o.addOption(Option.builder("h").longOpt("help").desc("show this help").build());
-        return o;
+        return helpOption(o);
+    }
+
+    private static Options helpOption(Options o) {
+        return o.addOption(Option.builder("h").longOpt("help").desc("show this help").build());
     }
 
     private int dispatch(String[] args) {
         if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help") || args[0].equals("help")) {
             if (args.length > 1 && COMMANDS.containsKey(args[1])) {
                 help(COMMANDS.get(args[1]));
+            } else if (args.length > 1) {
+                return usage("help: unknown command '" + args[1] + "' (commands: " + String.join(", ",
+                        COMMANDS.keySet()) + ")");
             } else {
                 overview();
             }
@@ -153,6 +159,10 @@ public final class Main {
         List<String> javaArgs = List.of();
         int dashes = rest.indexOf("--");
         if (dashes >= 0) {
+            if (!command.name().equals("run")) {
+                // only run passes arguments on; anything after -- would otherwise be dropped without a word
+                return usage(command.name() + ": unexpected argument '--' (only dyper run takes java arguments)");
+            }
             javaArgs = new ArrayList<>(rest.subList(dashes + 1, rest.size()));
             rest = new ArrayList<>(rest.subList(0, dashes));
         }
@@ -210,13 +220,17 @@ public final class Main {
     }
 
     private Weaver.Inputs inputs(CommandLine line, List<Path> targets) throws UsageError {
+        return inputs(line, targets, "no classes to patch (--in JAR|DIR)");
+    }
+
+    private Weaver.Inputs inputs(CommandLine line, List<Path> targets, String noTargets) throws UsageError {
         List<Path> models = files(line, "model");
         if (models.isEmpty()) {
             throw new UsageError("--model FILE is required");
         }
         List<Path> modes = files(line, "modes");
         if (targets.isEmpty()) {
-            throw new UsageError("no classes to patch (--in JAR|DIR)");
+            throw new UsageError(noTargets);
         }
         for (Path t : targets) {
             if (!Files.exists(t)) {
@@ -316,7 +330,8 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
-        Weaver.Inputs in = inputs(line, targets);
+        Weaver.Inputs in = inputs(line, targets, "no classes to patch: the java class path (-cp or -jar) names no "
+                + "existing jar or folder");
         Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache();
         LoadTime.Prepared prepared = LoadTime.prepare(in, cache);
         if (prepared.code() != null) {

@@ -1,0 +1,571 @@
+package org.dyper.cli;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.acme.cli.App;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * The {@code dyper} command as a user meets it: exit codes and the exact lines on stdout and stderr. Commands run
+ * in-process, except where the program under test inherits the terminal ({@code run}) or must run woven; those run
+ * in a child JVM. The patched code is the fixture in {@code com.acme.cli}: {@link App} calls {@code Tally.add}
+ * five times and prints {@code total 15}.
+ */
+class CliTest {
+    private static final String SEP = File.pathSeparator;
+    private static final String ADD = "com.acme.cli.Tally.add(int)";
+
+    @TempDir
+    static Path dir;
+    /** Only the fixture package's classes, so the scanner sees exactly App and Tally. */
+    static Path classes;
+    /** Counts every execution of Tally.add. */
+    static Path model;
+
+    @BeforeAll
+    static void fixture() throws Exception {
+        Path compiled = Path.of(App.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path pkg = Path.of("com", "acme", "cli");
+        classes = dir.resolve("classes");
+        Files.createDirectories(classes.resolve(pkg));
+        for (String name : List.of("App.class", "Tally.class")) {
+            Files.copy(compiled.resolve(pkg).resolve(name), classes.resolve(pkg).resolve(name));
+        }
+        model = write("count.xml", """
+                <MODEL NAME='count'>
+                  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>
+                    <PATCH WHAT='ENTER' MODE='COUNT'/>
+                  </FOR>
+                </MODEL>
+                """);
+    }
+
+    private static Path write(String name, String text) throws IOException {
+        return Files.writeString(dir.resolve(name), text, UTF_8);
+    }
+
+    record Result(int code, String out, String err) {
+        List<String> errLines() {
+            return err.isEmpty() ? List.of() : List.of(err.split("\n"));
+        }
+    }
+
+    /** Runs {@code dyper} in-process; {@code {dir}}, {@code {classes}} and {@code {model}} stand for the fixtures. */
+    static Result dyper(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] resolved = Arrays.stream(args).map(CliTest::at).toArray(String[]::new);
+        int code;
+        try (PrintStream o = new PrintStream(out, true, UTF_8); PrintStream e = new PrintStream(err, true, UTF_8)) {
+            code = Main.run(resolved, o, e, Map.of());
+        }
+        return new Result(code, out.toString(UTF_8), err.toString(UTF_8));
+    }
+
+    static String at(String s) {
+        return s.replace("{dir}", dir.toString()).replace("{classes}", classes.toString())
+                .replace("{model}", model.toString());
+    }
+
+    private static String[] split(String line) {
+        return line.isEmpty() ? new String[0] : line.split(" ");
+    }
+
+    // ---- help and version ----
+
+    private static final String OVERVIEW = """
+            dyper 0.1.0: instrument Java programs from DYPATCH XML models, woven with AspectJ.
+
+            Usage: dyper <command> [options]   (dyper <command> --help for details)
+
+              generate   turn models and modes into AspectJ source, aop.xml and the site table
+              weave      weave a jar or class folder with the generated aspects (binary weaving) into a new jar
+              run        run a Java program with load-time weaving and print the report when it ends
+              classpath  print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)
+              modes      list the modes of Dyper's mode library
+
+            Exit codes: 0 ok, 2 usage, 3 invalid model or mode file, 4 weaving failed, 5 file error,
+            70 internal error; dyper run returns the program's own exit code once it started.
+            """;
+
+    @ParameterizedTest(name = "dyper {0} -> {1}")
+    @MethodSource("overviews")
+    void overviewListsTheFiveCommands(String args, int code) {
+        assertEquals(new Result(code, OVERVIEW, ""), dyper(split(args)));
+    }
+
+    static Stream<Arguments> overviews() {
+        return Stream.of(Arguments.of("", Main.USAGE), Arguments.of("--help", Main.OK), Arguments.of("-h", Main.OK),
+                Arguments.of("help", Main.OK));
+    }
+
+    @Test
+    void weaveHelpShowsItsUsageAndEveryOption() {
+        String weave = """
+                weave a jar or class folder with the generated aspects (binary weaving) into a new jar
+
+                Usage: dyper weave --model FILE [--modes FILE] --in JAR|DIR --out JAR [--classpath PATH]
+
+                     --classpath <PATH>  what the modes' code and the target need to compile against (:-separated)
+                  -h,--help              show this help
+                     --in <JAR|DIR>      the jar or class folder to weave (required)
+                     --model <FILE>      a patch model (<MODEL>); repeatable; required
+                     --modes <FILE>      a mode file (<DYPATCH> or <DYPATCH_MODE>); repeatable; library modes need
+                                         none
+                     --out <JAR>         the woven jar to write (required; may not be the input)
+
+                Run the result with: java -cp OUT.jar:$(dyper classpath):<other jars> <main class>
+                """.replace(":", SEP);
+        assertEquals(new Result(Main.OK, weave, ""), dyper("help", "weave"));
+        assertEquals(new Result(Main.OK, weave, ""), dyper("weave", "--help"));
+        // --help wins over missing or wrong options
+        assertEquals(new Result(Main.OK, weave, ""), dyper("weave", "--in", "nowhere", "-h"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"generate", "weave", "run", "classpath", "modes"})
+    void everyCommandHasHelp(String command) {
+        Result help = dyper("help", command);
+        assertEquals(Main.OK, help.code());
+        assertTrue(help.out().contains("\nUsage: dyper " + command), help.out());
+        assertEquals(help, dyper(command, "--help"));
+    }
+
+    @Test
+    void version() {
+        assertEquals(new Result(Main.OK, "dyper 0.1.0\n", ""), dyper("--version"));
+    }
+
+    // ---- usage errors: exit 2, one line ----
+
+    static Stream<Arguments> usageErrors() {
+        String commands = "(commands: generate, weave, run, classpath, modes";
+        return Stream.of(
+                Arguments.of("frob", "unknown command 'frob' " + commands + "; see dyper --help)"),
+                Arguments.of("help frob", "help: unknown command 'frob' " + commands + ")"),
+                Arguments.of("weave --bogus", "weave: Unrecognized option: --bogus (see dyper weave --help)"),
+                Arguments.of("generate --model", "generate: Missing argument for option: model (see dyper generate --help)"),
+                Arguments.of("weave --in {classes} --out {dir}/x.jar", "weave: --model FILE is required"),
+                Arguments.of("weave --model {dir}/nope.xml --in {classes} --out {dir}/x.jar",
+                        "weave: --model {dir}/nope.xml: no such file"),
+                Arguments.of("weave --model {model} --modes {dir}/nope.xml --in {classes} --out {dir}/x.jar",
+                        "weave: --modes {dir}/nope.xml: no such file"),
+                Arguments.of("weave --model {model} --out {dir}/x.jar", "weave: --in JAR|DIR is required"),
+                Arguments.of("weave --model {model} --in {classes}", "weave: --out JAR is required"),
+                Arguments.of("weave --model {model} --in {dir}/nowhere --out {dir}/x.jar",
+                        "weave: --in {dir}/nowhere: no such jar or folder"),
+                Arguments.of("weave --model {model} --in {classes} --out {classes}",
+                        "weave: --out {classes} is the input: write the woven jar elsewhere"),
+                Arguments.of("weave --model {model} --in {classes} --out {dir}/x.jar -- extra",
+                        "weave: unexpected argument '--' (only dyper run takes java arguments)"),
+                Arguments.of("generate --model {model} --in {classes}", "generate: --out DIR is required"),
+                Arguments.of("generate --model {model} --out {dir}/gen", "generate: no classes to patch (--in JAR|DIR)"),
+                Arguments.of("generate --model {model} --in {classes} --out {dir}/gen stray",
+                        "generate: unexpected argument 'stray'"),
+                Arguments.of("run --model {model}",
+                        "run: give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar Main"),
+                Arguments.of("run --model {model} -- ",
+                        "run: give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar Main"),
+                Arguments.of("run --model {model} foo -- -cp {classes} com.acme.cli.App",
+                        "run: unexpected argument 'foo' (java arguments go after --)"),
+                Arguments.of("run --model {model} -- -cp x",
+                        "run: no main class after the java options (give -cp PATH MAIN or -jar JAR)"),
+                Arguments.of("run --model {model} -- -m mod/Main",
+                        "run: running a module (-m) is not supported: use -cp and a main class, or -jar"),
+                Arguments.of("run -- -cp {classes} com.acme.cli.App", "run: --model FILE is required"),
+                Arguments.of("run --model {model} -- -cp {dir}/nowhere com.acme.cli.App",
+                        "run: no classes to patch: the java class path (-cp or -jar) names no existing jar or folder"),
+                Arguments.of("classpath extra", "classpath: unexpected argument 'extra'"),
+                Arguments.of("modes --model {model}", "modes: Unrecognized option: --model (see dyper modes --help)"));
+    }
+
+    @ParameterizedTest(name = "dyper {0}")
+    @MethodSource("usageErrors")
+    void usageErrorsAreOneLineAndExit2(String args, String message) {
+        assertEquals(new Result(Main.USAGE, "", "dyper: error: " + at(message) + "\n"), dyper(split(args)));
+        assertFalse(Files.exists(dir.resolve("x.jar")));
+    }
+
+    // ---- invalid input: exit 3, every problem as FILE:LINE:COL: ELEMENT: message ----
+
+    static Stream<Arguments> invalidInputs() {
+        String forAdd = "<MODEL NAME='m'>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n    ";
+        String end = "\n  </FOR>\n</MODEL>\n";
+        return Stream.of(
+                Arguments.of("malformed XML", forAdd.strip() + "\n</MODEL>\n", null,
+                        List.of("{model}:3:3: XML: not well-formed: The element type \"FOR\" must be terminated by "
+                                + "the matching end-tag \"</FOR>\".")),
+                Arguments.of("DOCTYPE", "<?xml version='1.0'?>\n<!DOCTYPE MODEL [<!ENTITY x 'y'>]>\n<MODEL NAME='m'/>\n",
+                        null, List.of("{model}:2:10: DOCTYPE: DTDs and entities are not allowed in Dyper XML")),
+                Arguments.of("unknown MODE", forAdd + "<PATCH WHAT='ENTER' MODE='NOPE'/>" + end, null,
+                        List.of("{model}:3:5: PATCH: unknown MODE 'NOPE': not in the mode library nor in the given "
+                                + "mode files (known: ")),
+                Arguments.of("user mode SIGNATURE matching no method", forAdd + "<PATCH WHAT='ENTER' MODE='PARSE'/>" + end,
+                        """
+                        <DYPATCH>
+                          <DYPATCH_MODE NAME='PARSE'>
+                            <CODE TYPE='CALL' CLASS='java.lang.Integer' METHOD='parseInt' SIGNATURE='(long)'>
+                              <ARG TYPE='NULL'/>
+                            </CODE>
+                          </DYPATCH_MODE>
+                        </DYPATCH>
+                        """,
+                        List.of("{modes}:3:5: CODE: SIGNATURE '(long)' does not match any method "
+                                + "java.lang.Integer.parseInt (found: ")),
+                Arguments.of("CONTEXT that no patch sets", forAdd + "<PATCH WHAT='EXIT' MODE='ABS_CONTEXT'/>" + end,
+                        """
+                        <DYPATCH>
+                          <DYPATCH_MODE NAME='ABS_CONTEXT' CONTEXT='long'>
+                            <CODE TYPE='CALL' CLASS='java.lang.Math' METHOD='abs' SIGNATURE='long (long)'>
+                              <ARG TYPE='CONTEXT'/>
+                            </CODE>
+                          </DYPATCH_MODE>
+                        </DYPATCH>
+                        """,
+                        List.of("{modes}:3:5: CODE: uses CONTEXT but no earlier patch of the same invocation sets it "
+                                + "with <RETURN TYPE='CONTEXT'/> (an ENTER patch for EXIT, an earlier CALL patch for "
+                                + "CALL) (PATCH WHAT='EXIT' MODE='ABS_CONTEXT' at {model}:3:5)")),
+                Arguments.of("ARG RETURN at ENTER", forAdd + "<PATCH WHAT='ENTER' MODE='ABS_RETURN'/>" + end,
+                        """
+                        <DYPATCH>
+                          <DYPATCH_MODE NAME='ABS_RETURN'>
+                            <CODE TYPE='CALL' CLASS='java.lang.Math' METHOD='abs' SIGNATURE='long (long)'>
+                              <ARG TYPE='RETURN'/>
+                            </CODE>
+                          </DYPATCH_MODE>
+                        </DYPATCH>
+                        """,
+                        List.of("{modes}:4:7: ARG: TYPE='RETURN' has no value at WHAT='ENTER' (use it at EXIT or CALL) "
+                                + "(PATCH WHAT='ENTER' MODE='ABS_RETURN' at {model}:3:5)")),
+                Arguments.of("SYNC_ENTER", forAdd + "<PATCH WHAT='SYNC_ENTER' MODE='COUNT'/>" + end, null,
+                        List.of("{model}:3:5: PATCH: WHAT='SYNC_ENTER' is not supported yet: this Dyper patches "
+                                + "ENTER, EXIT and CALL; the other join points come with the bytecode pass")));
+    }
+
+    /**
+     * Each expected line is the start of the printed line (the unknown-MODE and SIGNATURE lists go on); the last
+     * line is the count.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invalidInputs")
+    void invalidInputExits3WithEveryProblemPinned(String name, String modelXml, String modesXml, List<String> expected)
+            throws IOException {
+        Path m = write("invalid-model.xml", modelXml);
+        Path modes = modesXml == null ? null : write("invalid-modes.xml", modesXml);
+        for (String command : List.of("generate", "weave")) {
+            Path out = dir.resolve("invalid-out-" + command);
+            List<String> args = new ArrayList<>(List.of(command, "--model", m.toString(), "--in", classes.toString(),
+                    "--out", out.toString()));
+            if (modes != null) {
+                args.addAll(List.of("--modes", modes.toString()));
+            }
+            Result r = dyper(args.toArray(String[]::new));
+            assertEquals(Main.INVALID_INPUT, r.code(), r.err());
+            assertEquals("", r.out());
+            List<String> lines = r.errLines();
+            int first = command.equals("weave") ? 1 : 0;  // weave says what it is doing first
+            if (first == 1) {
+                assertEquals("dyper: generating aspects for " + classes + " ...", lines.get(0));
+            }
+            assertEquals(first + expected.size() + 1, lines.size(), r.err());
+            for (int i = 0; i < expected.size(); i++) {
+                String want = "dyper: error: " + expected.get(i).replace("{model}", m.toString())
+                        .replace("{modes}", String.valueOf(modes));
+                assertTrue(lines.get(first + i).startsWith(want), "expected\n" + want + "\ngot\n" + lines.get(first + i));
+            }
+            assertEquals("dyper: " + expected.size() + " problem(s); nothing was written", lines.get(lines.size() - 1));
+            assertFalse(Files.exists(out), out + " was written");
+        }
+    }
+
+    /** Reading problems of every file come together; generation problems of every patch come together. */
+    @Test
+    void problemsOfEveryFileAreReportedTogether() throws IOException {
+        Path a = write("broken-a.xml", "<MODEL NAME='a'>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n</MODEL>\n");
+        Path b = write("broken-b.xml", "<MODEL NAME='b'>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n"
+                + "    <PATCH WHAT='NOPE' MODE='COUNT'/>\n  </FOR>\n  <BAR/>\n</MODEL>\n");
+        Result r = dyper("generate", "--model", a.toString(), "--model", b.toString(), "--in", "{classes}",
+                "--out", "{dir}/together");
+        assertEquals(new Result(Main.INVALID_INPUT, "", String.join("\n",
+                "dyper: error: " + a + ":3:3: XML: not well-formed: The element type \"FOR\" must be terminated by "
+                        + "the matching end-tag \"</FOR>\".",
+                "dyper: error: " + b + ":3:5: PATCH: WHAT='NOPE' is not one of ENTER, EXIT, BLOCK_START, SYNC_TEST, "
+                        + "SYNC_ENTER, SYNC_EXIT, STATIC_ACCESS, FIELD_ACCESS, STATIC_WRITE, FIELD_WRITE, OBJECT_ALLOC, "
+                        + "ARRAY_ALLOC, BASE_ARRAY_ALLOC, CALL",
+                "dyper: error: " + b + ":5:3: BAR: unknown element in MODEL (allowed: FOR)",
+                "dyper: 3 problem(s); nothing was written", "")), r);
+
+        Path c = write("broken-c.xml", "<MODEL NAME='c'>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n"
+                + "    <PATCH WHAT='SYNC_ENTER' MODE='COUNT'/>\n    <PATCH WHAT='ENTER' MODE='NOPE'/>\n  </FOR>\n"
+                + "</MODEL>\n");
+        r = dyper("generate", "--model", c.toString(), "--in", "{classes}", "--out", "{dir}/together");
+        assertEquals(Main.INVALID_INPUT, r.code(), r.err());
+        assertEquals(List.of("dyper: error: " + c + ":3:5: PATCH", "dyper: error: " + c + ":4:5: PATCH",
+                        "dyper: 2 problem(s); nothing was written"),
+                r.errLines().stream().map(l -> l.replaceFirst("^(dyper: error: [^ ]+: [A-Z_]+): .*", "$1")).toList(),
+                r.err());
+        assertFalse(Files.exists(dir.resolve("together")));
+    }
+
+    @Test
+    void forMatchingNothingIsAWarning() throws IOException {
+        Path m = write("nomatch.xml", """
+                <MODEL NAME='nomatch'>
+                  <FOR CLASS='com.acme.cli.Tally' METHOD='subtract'>
+                    <PATCH WHAT='ENTER' MODE='COUNT'/>
+                  </FOR>
+                </MODEL>
+                """);
+        Path out = dir.resolve("gen-nomatch");
+        Result r = dyper("generate", "--model", m.toString(), "--in", "{classes}", "--out", out.toString());
+        assertEquals(new Result(Main.OK,
+                "dyper: generated 0 advice for 0 site id(s) in 0 class(es): 1 aspect source(s), aop.xml and sites.tsv in "
+                        + out + "\n",
+                "dyper: " + m + ":2:3: warning: FOR: FOR CLASS='com.acme.cli.Tally' METHOD='subtract' matches no "
+                        + "method in the woven code (2 class(es) scanned)\n"), r);
+    }
+
+    // ---- generate ----
+
+    private static final List<String> SITES = List.of("# Dyper site table: id\tkind\tclass\tmethod\tparameters",
+            "1\tMETHOD\tcom.acme.cli.Tally\tadd\tint");
+
+    @Test
+    void generateWritesSourcesAndCompilesThemForLoadTimeWeaving() throws IOException {
+        Path out = dir.resolve("gen");
+        Path compiled = dir.resolve("gen-classes");
+        Result r = dyper("generate", "--model", "{model}", "--in", "{classes}", "--out", out.toString(),
+                "--classes", compiled.toString());
+        assertEquals(new Result(Main.OK,
+                "dyper: generated 1 advice for 1 site id(s) in 1 class(es): 1 aspect source(s), aop.xml and "
+                        + "sites.tsv in " + out + "\n"
+                        + "dyper: compiled the aspects into " + compiled + " (with META-INF/aop.xml)\n", ""), r);
+        assertTrue(Files.readString(out.resolve("org/dyper/generated/DyperPatches1.aj"))
+                .contains("aspect DyperPatches1"));
+        assertTrue(Files.readString(out.resolve("aop.xml")).contains("<include within=\"com.acme.cli.Tally\"/>"));
+        assertEquals(SITES, Files.readAllLines(out.resolve("sites.tsv")));
+        assertTrue(Files.isRegularFile(compiled.resolve("org/dyper/generated/DyperPatches1.class")));
+        assertEquals(Files.readString(out.resolve("aop.xml")), Files.readString(compiled.resolve("META-INF/aop.xml")));
+        assertEquals(SITES, Files.readAllLines(compiled.resolve("META-INF/dyper/sites.tsv")));
+    }
+
+    // ---- weave ----
+
+    @Test
+    void weaveKeepsResourcesAndManifestDropsSignaturesAndTheWovenJarCounts() throws Exception {
+        Path input = dir.resolve("app.jar");
+        jar(input, "com.acme.cli.App", Map.of("com/acme/cli/greeting.txt", "hello\n", "META-INF/TEST.SF",
+                "Signature-Version: 1.0\n"));
+        Path woven = dir.resolve("woven.jar");
+        Result r = dyper("weave", "--model", "{model}", "--in", input.toString(), "--out", woven.toString());
+        assertEquals(Main.OK, r.code(), r.err());
+        assertTrue(Pattern.matches("dyper: wrote " + Pattern.quote(woven.toString())
+                + " \\(1 class\\(es\\) patched, 1 advice, 1 site id\\(s\\)\\) in \\d+\\.\\d s\n", r.out()), r.out());
+        assertEquals(List.of("dyper: generating aspects for " + input + " ...",
+                "dyper: weaving 1 patched class(es) with 1 advice (ajc) ...",
+                "dyper: note: dropped signature file META-INF/TEST.SF: woven classes no longer match the signature"),
+                r.errLines());
+        try (JarFile jar = new JarFile(woven.toFile())) {
+            assertEquals(SITES, List.of(read(jar, "META-INF/dyper/sites.tsv").split("\n")));
+            assertEquals("hello\n", read(jar, "com/acme/cli/greeting.txt"));
+            assertEquals("com.acme.cli.App", jar.getManifest().getMainAttributes().getValue(Attributes.Name.MAIN_CLASS));
+            assertNull(jar.getEntry("META-INF/TEST.SF"));
+            assertTrue(read(jar, "META-INF/dyper/aop.xml").contains("org.dyper.generated.DyperPatches1"));
+        }
+
+        Path report = dir.resolve("weave-report.xml");
+        String runtime = dyper("classpath").out().strip();
+        Child plain = java(List.of("-cp", classes.toString(), "com.acme.cli.App"));
+        Child patched = java(List.of("-Ddyper.report=none", "-Ddyper.report.xml=" + report, "-cp",
+                woven + SEP + runtime, "com.acme.cli.App"));
+        assertEquals(new Child(0, "total 15\n", ""), plain);
+        assertEquals(plain, patched);
+        assertEquals(Map.of(ADD, "5"), counts(report));
+    }
+
+    @Test
+    void weavesAClassFolderToo() throws IOException {
+        Path woven = dir.resolve("from-folder.jar");
+        Result r = dyper("weave", "--model", "{model}", "--in", "{classes}", "--out", woven.toString());
+        assertEquals(Main.OK, r.code(), r.err());
+        try (JarFile jar = new JarFile(woven.toFile())) {
+            assertEquals(SITES, List.of(read(jar, "META-INF/dyper/sites.tsv").split("\n")));
+            assertTrue(jar.getEntry("com/acme/cli/App.class") != null);
+        }
+    }
+
+    private static String read(JarFile jar, String name) throws IOException {
+        JarEntry e = jar.getJarEntry(name);
+        assertTrue(e != null, name + " is missing");
+        try (InputStream in = jar.getInputStream(e)) {
+            return new String(in.readAllBytes(), UTF_8);
+        }
+    }
+
+    /** A jar of the fixture classes with a Main-Class manifest and the given extra files. */
+    private static void jar(Path file, String mainClass, Map<String, String> extra) throws IOException {
+        Manifest mf = new Manifest();
+        mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        mf.getMainAttributes().put(Attributes.Name.MAIN_CLASS, mainClass);
+        try (OutputStream out = Files.newOutputStream(file); JarOutputStream jar = new JarOutputStream(out, mf)) {
+            try (Stream<Path> walk = Files.walk(classes)) {
+                for (Path f : walk.filter(Files::isRegularFile).sorted().toList()) {
+                    jar.putNextEntry(new JarEntry(classes.relativize(f).toString().replace(File.separatorChar, '/')));
+                    jar.write(Files.readAllBytes(f));
+                    jar.closeEntry();
+                }
+            }
+            for (Map.Entry<String, String> e : extra.entrySet()) {
+                jar.putNextEntry(new JarEntry(e.getKey()));
+                jar.write(e.getValue().getBytes(UTF_8));
+                jar.closeEntry();
+            }
+        }
+    }
+
+    /** COUNTS of the XML report, site name to COUNT. */
+    private static Map<String, String> counts(Path report) throws Exception {
+        Element counts = (Element) DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(report.toFile())
+                .getElementsByTagName("COUNTS").item(0);
+        NodeList sites = counts.getElementsByTagName("SITE");
+        Map<String, String> result = new java.util.TreeMap<>();
+        for (int i = 0; i < sites.getLength(); i++) {
+            Element s = (Element) sites.item(i);
+            result.put(s.getAttribute("NAME"), s.getAttribute("COUNT"));
+        }
+        return result;
+    }
+
+    // ---- classpath and modes ----
+
+    @Test
+    void classpathPrintsExistingRuntimeJars() {
+        Result r = dyper("classpath");
+        assertEquals(Main.OK, r.code());
+        assertEquals("", r.err());
+        assertTrue(r.out().endsWith("\n") && r.out().indexOf('\n') == r.out().length() - 1, r.out());
+        List<String> entries = List.of(r.out().strip().split(SEP));
+        assertEquals(2, entries.size(), r.out());
+        for (String e : entries) {
+            assertTrue(Path.of(e).isAbsolute() && Files.exists(Path.of(e)), e);
+        }
+    }
+
+    @Test
+    void modesListsTheLibrary() {
+        Result r = dyper("modes");
+        assertEquals(Main.OK, r.code());
+        assertEquals("", r.err());
+        List<String> lines = List.of(r.out().split("\n"));
+        assertEquals("Dyper's mode library (use these names in PATCH MODE='...'):", lines.get(0));
+        List<String> names = lines.subList(1, lines.size()).stream().map(l -> l.strip().split(" ")[0]).toList();
+        assertTrue(names.containsAll(List.of("COUNT", "TIME_ENTER", "TIME_EXIT", "SAMPLE_ENTER", "SAMPLE_EXIT",
+                "RECORD_RETURN")), names.toString());
+        assertTrue(lines.contains("  COUNT              count executions, one counter per patched method"),
+                r.out());
+    }
+
+    // ---- run (child JVM: the program inherits stdout and the exit code) ----
+
+    record Child(int code, String out, String err) {}
+
+    private static Child java(List<String> args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).start();
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
+        String out = drain(p.getInputStream());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not end: " + cmd);
+        return new Child(p.exitValue(), out, err.join());
+    }
+
+    private static String drain(InputStream in) {
+        try (in) {
+            return new String(in.readAllBytes(), UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static Child cli(List<String> args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(args);
+        return java(cmd);
+    }
+
+    private static final Pattern ASPECTS = Pattern.compile("^dyper: aspects (compiled into|reused from) (\\S+)$",
+            Pattern.MULTILINE);
+
+    @Test
+    void runPassesOutputAndExitCodeThroughAndCachesTheAspects() throws Exception {
+        Path app = dir.resolve("run-app.jar");
+        jar(app, "com.acme.cli.App", Map.of());
+        Path runModel = Files.copy(model, dir.resolve("run-model.xml"));
+        Path cache = dir.resolve("cache");
+        Path report = dir.resolve("run-report.xml");
+        List<String> args = List.of("run", "--model", runModel.toString(), "--cache", cache.toString(), "--verbose",
+                "--report", "none", "--xml", report.toString(), "--", "-jar", app.toString(), "a", "b");
+
+        Child first = cli(args);
+        assertEquals(7, first.code(), first.err());
+        assertEquals("total 15\nargs a,b\n", first.out());
+        assertEquals(Map.of(ADD, "5"), counts(report));
+        Matcher compiled = ASPECTS.matcher(first.err());
+        assertTrue(compiled.find(), first.err());
+        assertEquals("compiled into", compiled.group(1));
+        assertTrue(Files.isRegularFile(Path.of(compiled.group(2), "META-INF/aop.xml")));
+
+        Files.delete(report);
+        Child second = cli(args);
+        assertEquals(new Child(7, "total 15\nargs a,b\n", second.err()), second);
+        Matcher reused = ASPECTS.matcher(second.err());
+        assertTrue(reused.find(), second.err());
+        assertEquals(List.of("reused from", compiled.group(2)), List.of(reused.group(1), reused.group(2)));
+        assertEquals(Map.of(ADD, "5"), counts(report));
+
+        Files.writeString(runModel, Files.readString(runModel) + "<!-- changed -->\n");
+        Child third = cli(args.subList(0, args.size() - 2));  // no program arguments: exit 0
+        assertEquals(new Child(0, "total 15\n", third.err()), third);
+        Matcher again = ASPECTS.matcher(third.err());
+        assertTrue(again.find(), third.err());
+        assertEquals("compiled into", again.group(1));
+        assertNotEquals(compiled.group(2), again.group(2));
+    }
+}
