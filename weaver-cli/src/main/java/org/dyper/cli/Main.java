@@ -334,10 +334,8 @@ public final class Main {
                 + "existing jar or folder");
         Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache();
         LoadTime.Prepared prepared = LoadTime.prepare(in, cache);
-        if (prepared.code() != null) {
-            warnings(prepared.code());
-            notes(prepared.notes());
-        }
+        prepared.warnings().forEach(w -> err.println("dyper: " + w));
+        notes(prepared.notes());
         if (line.hasOption("verbose")) {
             err.println("dyper: aspects " + (prepared.cached() ? "reused from " : "compiled into ") + prepared.aspects());
         }

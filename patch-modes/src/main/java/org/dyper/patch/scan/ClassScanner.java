@@ -130,8 +130,13 @@ public final class ClassScanner {
         public MethodVisitor visitMethod(int methodAccess, String methodName, String descriptor, String signature,
                                          String[] exceptions) {
             List<CallInfo> calls = new ArrayList<>();
+            List<FieldAccess> fieldAccesses = new ArrayList<>();
+            List<Allocation> allocations = new ArrayList<>();
             return new MethodVisitor(Opcodes.ASM9) {
                 private int line;
+                private boolean monitors;
+                /** Types of NEW instructions whose constructor call has not been seen yet. */
+                private final java.util.ArrayDeque<String> pendingNew = new java.util.ArrayDeque<>();
 
                 @Override
                 public void visitLineNumber(int lineNumber, Label start) {
@@ -141,14 +146,63 @@ public final class ClassScanner {
                 @Override
                 public void visitMethodInsn(int opcode, String owner, String callee, String calleeDescriptor,
                                             boolean isInterface) {
-                    if (!owner.startsWith("[")) {
-                        calls.add(new CallInfo(dots(owner), callee, calleeDescriptor, opcode, line));
+                    if (owner.startsWith("[")) {
+                        return;
+                    }
+                    if (opcode == Opcodes.INVOKESPECIAL && callee.equals("<init>") && owner.equals(pendingNew.peek())) {
+                        pendingNew.pop();
+                        allocations.add(new Allocation(Allocation.Kind.OBJECT, dots(owner), calleeDescriptor, 0, line));
+                    }
+                    calls.add(new CallInfo(dots(owner), callee, calleeDescriptor, opcode, line));
+                }
+
+                @Override
+                public void visitFieldInsn(int opcode, String owner, String field, String fieldDescriptor) {
+                    fieldAccesses.add(new FieldAccess(opcode, dots(owner), field, fieldDescriptor, line));
+                }
+
+                @Override
+                public void visitTypeInsn(int opcode, String type) {
+                    if (opcode == Opcodes.NEW) {
+                        pendingNew.push(type);
+                    } else if (opcode == Opcodes.ANEWARRAY) {
+                        String array = Types.typeName(type.startsWith("[") ? "[" + type : "[L" + type + ";");
+                        allocations.add(new Allocation(Allocation.Kind.ARRAY, array, null, 1, line));
                     }
                 }
 
                 @Override
+                public void visitIntInsn(int opcode, int operand) {
+                    if (opcode == Opcodes.NEWARRAY) {
+                        String element = switch (operand) {
+                            case Opcodes.T_BOOLEAN -> "boolean";
+                            case Opcodes.T_CHAR -> "char";
+                            case Opcodes.T_FLOAT -> "float";
+                            case Opcodes.T_DOUBLE -> "double";
+                            case Opcodes.T_BYTE -> "byte";
+                            case Opcodes.T_SHORT -> "short";
+                            case Opcodes.T_INT -> "int";
+                            default -> "long";
+                        };
+                        allocations.add(new Allocation(Allocation.Kind.BASE_ARRAY, element + "[]", null, 1, line));
+                    }
+                }
+
+                @Override
+                public void visitMultiANewArrayInsn(String arrayDescriptor, int dimensions) {
+                    allocations.add(new Allocation(Allocation.Kind.ARRAY, Types.typeName(arrayDescriptor), null,
+                            dimensions, line));
+                }
+
+                @Override
+                public void visitInsn(int opcode) {
+                    monitors |= opcode == Opcodes.MONITORENTER;
+                }
+
+                @Override
                 public void visitEnd() {
-                    methods.add(new MethodInfo(name, methodName, descriptor, methodAccess, calls));
+                    methods.add(new MethodInfo(name, methodName, descriptor, methodAccess, calls, fieldAccesses,
+                            allocations, monitors || (methodAccess & Opcodes.ACC_SYNCHRONIZED) != 0));
                 }
             };
         }

@@ -3,10 +3,20 @@ package org.dyper.patch.scan;
 import java.util.List;
 import org.objectweb.asm.Opcodes;
 
-/** A method or constructor of a scanned class, with the method calls its body makes (in bytecode order). */
-public record MethodInfo(String owner, String name, String descriptor, int access, List<CallInfo> calls) {
+/**
+ * A method or constructor of a scanned class, with what its body does that Dyper can patch (in bytecode order):
+ * method calls, field reads and writes, allocations, and whether it enters monitors.
+ */
+public record MethodInfo(String owner, String name, String descriptor, int access, List<CallInfo> calls,
+                         List<FieldAccess> fieldAccesses, List<Allocation> allocations, boolean entersMonitors) {
     public MethodInfo {
         calls = List.copyOf(calls);
+        fieldAccesses = List.copyOf(fieldAccesses);
+        allocations = List.copyOf(allocations);
+    }
+
+    public boolean isSynchronized() {
+        return (access & Opcodes.ACC_SYNCHRONIZED) != 0;
     }
 
     public boolean isStatic() {

@@ -28,8 +28,12 @@ public final class LoadTime {
 
     private LoadTime() {}
 
-    /** The prepared aspects folder; {@code cached} is true when it was reused. */
-    public record Prepared(Path aspects, boolean cached, GeneratedCode code, List<String> notes) {}
+    /**
+     * The prepared aspects folder; {@code cached} is true when it was reused (then {@code code} is null).
+     * {@code warnings} are the generator's warnings, kept with the cache so a reused folder shows them again.
+     */
+    public record Prepared(Path aspects, boolean cached, GeneratedCode code, List<String> notes,
+                           List<String> warnings) {}
 
     /**
      * Returns a folder holding the compiled aspects and {@code META-INF/aop.xml} for {@code in}, reusing the one in
@@ -41,7 +45,9 @@ public final class LoadTime {
         Path dir = cacheRoot.resolve(key);
         Path done = dir.resolve("complete");
         if (Files.isRegularFile(done)) {
-            return new Prepared(dir.resolve("classes"), true, null, List.of());
+            Path saved = dir.resolve("warnings.txt");
+            List<String> warnings = Files.isRegularFile(saved) ? Files.readAllLines(saved) : List.of();
+            return new Prepared(dir.resolve("classes"), true, null, List.of(), warnings);
         }
         GeneratedCode code = Weaver.generate(in);
         Files.createDirectories(cacheRoot);
@@ -50,6 +56,8 @@ public final class LoadTime {
             List<String> notes = Weaver.compileAspects(code, tmp.resolve("classes"), in.classpath().isEmpty()
                     ? in.targets() : concat(in.targets(), in.classpath()));
             Weaver.writeSources(code, tmp.resolve("sources"));
+            List<String> warnings = code.warnings().stream().map(Object::toString).toList();
+            Files.write(tmp.resolve("warnings.txt"), warnings);
             Files.writeString(tmp.resolve("complete"), key + "\n");
             try {
                 Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
@@ -60,7 +68,7 @@ public final class LoadTime {
                     throw e;
                 }
             }
-            return new Prepared(dir.resolve("classes"), false, code, notes);
+            return new Prepared(dir.resolve("classes"), false, code, notes, warnings);
         } finally {
             Weaver.deleteTree(tmp);
         }

@@ -252,6 +252,10 @@ public final class ModeReader {
                 }
                 return new Arg(type, null, e.at);
             }
+            if (value == null && type == ArgType.FIELD) {
+                // no VALUE: the field a FIELD_ACCESS/FIELD_WRITE patch is about (checked by the generator)
+                return new Arg(type, null, e.at);
+            }
             if (value == null || value.isEmpty()) {
                 check.error(e, "TYPE='" + type + "' needs a VALUE (" + needs + ")");
                 return new Arg(type, null, e.at);

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class ModeReaderTest {
     private static final String ALL_ARG_TYPES = "THIS, INTEGER, CURTHREAD, FIELD, RETURN, LOCAL, INSNO, BLOCKID, "
-            + "METHODID, CLASSID, REFMETHODID, REFCLASSID, REFBLOCKID, ARG, CONTEXT, NULL";
+            + "METHODID, CLASSID, REFMETHODID, REFCLASSID, REFBLOCKID, ARG, CONTEXT, NULL, TARGET";
 
     /**
      * A mode file with one mode M (at 2:3, with {@code modeAttributes} added) holding one CODE (at 3:5) with
@@ -107,7 +107,7 @@ class ModeReaderTest {
                         List.of("modes.xml:4:7: ARG: VALUE='2147483648' is not an int as TYPE='INTEGER' needs")),
                 arguments("FIELD not a name", file("", "(int)", "<ARG TYPE='FIELD' VALUE='1st'/>"),
                         List.of("modes.xml:4:7: ARG: VALUE='1st' is not a field name as TYPE='FIELD' needs")),
-                arguments("FIELD without VALUE", file("", "(int)", "<ARG TYPE='FIELD'/>"),
+                arguments("FIELD with an empty VALUE", file("", "(int)", "<ARG TYPE='FIELD' VALUE=''/>"),
                         List.of("modes.xml:4:7: ARG: TYPE='FIELD' needs a VALUE (a field name)")),
                 arguments("LOCAL negative", file("", "(int)", "<ARG TYPE='LOCAL' VALUE='-1'/>"),
                         List.of("modes.xml:4:7: ARG: VALUE='-1' is not a local variable number or name as TYPE='LOCAL' needs")),
