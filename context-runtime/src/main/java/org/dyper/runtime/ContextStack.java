@@ -42,6 +42,16 @@ public final class ContextStack {
         return s;
     }
 
+    /**
+     * This thread's top entry without popping it, described like {@link #pop()}'s result (for after returning
+     * advice that runs before the after advice that pops).
+     */
+    public static ContextStack peek() {
+        ContextStack s = CURRENT.get();
+        s.popped = s.depth - 1;
+        return s;
+    }
+
     private int popped = -1;
 
     private void push(boolean on, long value, Object object) {
@@ -65,13 +75,15 @@ public final class ContextStack {
         return popped >= 0 ? longs[popped * 2 + 1] : 0L;
     }
 
-    /** The popped reference context; the stack forgets it so the object can be collected. */
+    /** The popped (or peeked) reference context; once popped, the stack forgets it so it can be collected. */
     public Object objectValue() {
         if (popped < 0) {
             return null;
         }
         Object o = objects[popped];
-        objects[popped] = null;
+        if (popped >= depth) {
+            objects[popped] = null;
+        }
         return o;
     }
 }

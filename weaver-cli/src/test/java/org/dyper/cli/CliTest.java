@@ -273,9 +273,9 @@ class CliTest {
                         """,
                         List.of("{modes}:4:7: ARG: TYPE='RETURN' has no value at WHAT='ENTER' (use it at EXIT or CALL) "
                                 + "(PATCH WHAT='ENTER' MODE='ABS_RETURN' at {model}:3:5)")),
-                Arguments.of("SYNC_ENTER", forAdd + "<PATCH WHAT='SYNC_ENTER' MODE='COUNT'/>" + end, null,
-                        List.of("{model}:3:5: PATCH: WHAT='SYNC_ENTER' is not supported yet: this Dyper patches "
-                                + "ENTER, EXIT and CALL; the other join points come with the bytecode pass")));
+                Arguments.of("BLOCK_START", forAdd + "<PATCH WHAT='BLOCK_START' MODE='COUNT'/>" + end, null,
+                        List.of("{model}:3:5: PATCH: WHAT='BLOCK_START' is not supported yet: it comes with the "
+                                + "bytecode pass")));
     }
 
     /**
@@ -332,7 +332,7 @@ class CliTest {
                 "dyper: 3 problem(s); nothing was written", "")), r);
 
         Path c = write("broken-c.xml", "<MODEL NAME='c'>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n"
-                + "    <PATCH WHAT='SYNC_ENTER' MODE='COUNT'/>\n    <PATCH WHAT='ENTER' MODE='NOPE'/>\n  </FOR>\n"
+                + "    <PATCH WHAT='BLOCK_START' MODE='COUNT'/>\n    <PATCH WHAT='ENTER' MODE='NOPE'/>\n  </FOR>\n"
                 + "</MODEL>\n");
         r = dyper("generate", "--model", c.toString(), "--in", "{classes}", "--out", "{dir}/together");
         assertEquals(Main.INVALID_INPUT, r.code(), r.err());

@@ -11,11 +11,13 @@ import org.dyper.patch.model.Problem;
 /**
  * What the generator produced: AspectJ sources by fully qualified aspect name, the {@code aop.xml} for load-time
  * weaving, the site table (TAB-separated, the format of {@code Sites.define}), the classes that will be woven,
- * and warnings (a FOR that matched nothing, a patch skipped at some methods).
+ * warnings (a FOR that matched nothing, a patch skipped at some methods), and the options ajc needs to weave them
+ * ({@code -Xjoinpoints:synchronization,arrayconstruction} when the advice uses those join points).
  */
 public record GeneratedCode(Map<String, String> aspects, String aopXml, String siteTable, Set<String> wovenClasses,
-                            int siteCount, int adviceCount, List<Problem> warnings) {
+                            int siteCount, int adviceCount, List<Problem> warnings, List<String> weaverOptions) {
     public GeneratedCode {
+        weaverOptions = List.copyOf(weaverOptions);
         aspects = Collections.unmodifiableMap(new LinkedHashMap<>(aspects));
         wovenClasses = Collections.unmodifiableSet(new TreeSet<>(wovenClasses));
         warnings = List.copyOf(warnings);

@@ -30,9 +30,11 @@ import org.dyper.patch.model.Update;
 import org.dyper.patch.model.What;
 import org.dyper.patch.model.When;
 import org.dyper.patch.model.WhenCase;
+import org.dyper.patch.scan.Allocation;
 import org.dyper.patch.scan.CallInfo;
 import org.dyper.patch.scan.ClassIndex;
 import org.dyper.patch.scan.ClassInfo;
+import org.dyper.patch.scan.FieldAccess;
 import org.dyper.patch.scan.FieldInfo;
 import org.dyper.patch.scan.MethodInfo;
 import org.dyper.patch.scan.Types;
@@ -50,7 +52,10 @@ public final class Generator {
     /** Base name of generated aspects; they are numbered from 1. */
     public static final String ASPECT_NAME = "DyperPatches";
     private static final int ADVICE_PER_ASPECT = 200;
-    private static final Set<What> SUPPORTED = Set.of(What.ENTER, What.EXIT, What.CALL);
+    private static final Set<What> SUPPORTED = java.util.EnumSet.complementOf(java.util.EnumSet.of(What.BLOCK_START));
+    private static final Set<What> FIELD_WHATS =
+            Set.of(What.FIELD_ACCESS, What.STATIC_ACCESS, What.FIELD_WRITE, What.STATIC_WRITE);
+    private static final Set<What> ALLOC_WHATS = Set.of(What.OBJECT_ALLOC, What.ARRAY_ALLOC, What.BASE_ARRAY_ALLOC);
     private static final Set<ArgType> LATER_ARGS =
             Set.of(ArgType.LOCAL, ArgType.INSNO, ArgType.BLOCKID, ArgType.REFBLOCKID);
     private static final String RUNTIME = "org.dyper.runtime.Dyper";
@@ -66,6 +71,8 @@ public final class Generator {
     private final Map<Code, Optional<ModeMethod>> methods = new LinkedHashMap<>();
     private final Map<Patch, Skips> skips = new LinkedHashMap<>();
     private final Map<String, Optional<Mode>> externals = new LinkedHashMap<>();
+    /** The -Xjoinpoints kinds the generated advice needs (synchronization, arrayconstruction). */
+    private final StringBuilder joinpoints = new StringBuilder();
 
     public Generator(ModeCatalog catalog, ClassIndex targets, ClassLookup lookup) {
         this.catalog = catalog;
@@ -83,7 +90,7 @@ public final class Generator {
     record ModeMethod(String className, String name, boolean isStatic, List<String> parameters, String returnType) {}
 
     /** The patches of one join point group, in the order they run. */
-    private record Group(MethodInfo method, CallInfo call, List<Use> uses, List<CallInfo> siblings) {}
+    private record Group(Shadow shadow, List<Use> uses) {}
 
     /** Thrown while building one patch at one method when it cannot apply there (e.g. RETURN of a void method). */
     private static final class Skip extends Exception {
@@ -105,8 +112,9 @@ public final class Generator {
             for (Group group : groups(e.getKey(), e.getValue())) {
                 String text = adviceFor(group);
                 if (text != null) {
+                    needJoinpoints(group.shadow().kind);
                     advice.add(text);
-                    woven.add(group.method().owner());
+                    woven.add(group.shadow().method.owner());
                 }
             }
         }
@@ -208,17 +216,23 @@ public final class Generator {
     private Mode checkPatch(Patch p) {
         boolean ok = true;
         if (!SUPPORTED.contains(p.what())) {
-            error(p.at(), "PATCH", "WHAT='" + p.what() + "' is not supported yet: this Dyper patches ENTER, EXIT and "
-                    + "CALL; the other join points come with the bytecode pass");
+            error(p.at(), "PATCH", "WHAT='" + p.what() + "' is not supported yet: it comes with the bytecode pass");
             ok = false;
         }
         for (When w : p.whens()) {
-            if (w.kind() != WhenCase.METHOD) {
-                error(w.at(), "WHEN", "CASE='" + w.kind() + "' is not supported yet: only CASE='METHOD' (with WHAT='CALL')");
-                ok = false;
-            } else if (p.what() != What.CALL) {
-                error(w.at(), "WHEN", "CASE='METHOD' selects called methods and applies to WHAT='CALL' only, not WHAT='"
-                        + p.what() + "'");
+            String applies = switch (w.kind()) {
+                case METHOD -> p.what() == What.CALL ? null : "selects called methods and applies to WHAT='CALL' only";
+                case FIELD -> FIELD_WHATS.contains(p.what()) ? null
+                        : "selects a field and applies to WHAT='FIELD_ACCESS', 'STATIC_ACCESS', 'FIELD_WRITE' and "
+                        + "'STATIC_WRITE' only";
+                case CLASS -> ALLOC_WHATS.contains(p.what()) ? null
+                        : "selects the allocated type and applies to WHAT='OBJECT_ALLOC', 'ARRAY_ALLOC' and "
+                        + "'BASE_ARRAY_ALLOC' only";
+                case BLOCK -> "is not supported yet (it comes with the bytecode pass)";
+            };
+            if (applies != null) {
+                error(w.at(), "WHEN", "CASE='" + w.kind() + "' " + applies
+                        + (w.kind() == WhenCase.BLOCK ? "" : ", not WHAT='" + p.what() + "'"));
                 ok = false;
             }
         }
@@ -276,31 +290,84 @@ public final class Generator {
     private List<Group> groups(MethodInfo method, List<Use> uses) {
         List<Group> result = new ArrayList<>();
         // ENTER patches run before EXIT patches whatever their order in the model, so a context set at ENTER
-        // reaches EXIT
-        List<Use> exec = new ArrayList<>(uses.stream().filter(u -> u.patch().what() == What.ENTER).toList());
-        exec.addAll(uses.stream().filter(u -> u.patch().what() == What.EXIT).toList());
-        if (!exec.isEmpty()) {
-            result.add(new Group(method, null, exec, List.of()));
+        // reaches EXIT; likewise SYNC_TEST before SYNC_ENTER
+        add(result, Shadow.execution(method), uses, What.ENTER, What.EXIT);
+        if (method.entersMonitors()) {
+            add(result, Shadow.lock(method, false), uses, What.SYNC_TEST, What.SYNC_ENTER);
+            add(result, Shadow.lock(method, true), uses, What.SYNC_EXIT);
         }
-        List<Use> callUses = uses.stream().filter(u -> u.patch().what() == What.CALL).toList();
-        if (callUses.isEmpty()) {
-            return result;
-        }
-        Map<String, CallInfo> callees = new LinkedHashMap<>();
-        for (CallInfo c : method.calls()) {
-            if (isCallJoinPoint(method, c)) {
-                callees.putIfAbsent(c.key(), c);
+        if (has(uses, What.CALL)) {
+            Map<String, CallInfo> callees = new LinkedHashMap<>();
+            for (CallInfo c : method.calls()) {
+                if (isCallJoinPoint(method, c)) {
+                    callees.putIfAbsent(c.key(), c);
+                }
             }
-        }
-        for (CallInfo callee : callees.values()) {
-            List<Use> matching = callUses.stream().filter(u -> calleeMatches(u.patch(), callee)).toList();
-            if (!matching.isEmpty()) {
+            for (CallInfo callee : callees.values()) {
                 List<CallInfo> siblings = callees.values().stream().filter(o -> o != callee
                         && o.name().equals(callee.name()) && o.descriptor().equals(callee.descriptor())).toList();
-                result.add(new Group(method, callee, matching, siblings));
+                add(result, Shadow.call(method, callee, siblings),
+                        uses.stream().filter(u -> u.patch().what() == What.CALL && matches(u.patch(), callee.owner(),
+                                callee.name())).toList());
+            }
+        }
+        if (uses.stream().anyMatch(u -> FIELD_WHATS.contains(u.patch().what()))) {
+            Map<String, FieldInfo> seen = new LinkedHashMap<>();
+            for (FieldAccess fa : method.fieldAccesses()) {
+                FieldInfo declared = targets.field(fa.owner(), fa.name()).orElse(new FieldInfo(fa.owner(), fa.name(),
+                        fa.descriptor(), fa.isStatic() ? Opcodes.ACC_STATIC : 0));
+                if (seen.putIfAbsent(fa.isWrite() + " " + declared.owner() + "." + declared.name(), declared) != null) {
+                    continue;
+                }
+                What what = fa.isStatic() ? (fa.isWrite() ? What.STATIC_WRITE : What.STATIC_ACCESS)
+                        : (fa.isWrite() ? What.FIELD_WRITE : What.FIELD_ACCESS);
+                add(result, Shadow.fieldAccess(method, declared, fa.isWrite()), uses.stream().filter(u ->
+                        u.patch().what() == what && matches(u.patch(), declared.owner(), declared.name())).toList());
+            }
+        }
+        if (uses.stream().anyMatch(u -> ALLOC_WHATS.contains(u.patch().what()))) {
+            Map<String, Allocation> seen = new LinkedHashMap<>();
+            for (Allocation a : method.allocations()) {
+                if (seen.putIfAbsent(a.key(), a) != null) {
+                    continue;
+                }
+                What what = switch (a.kind()) {
+                    case OBJECT -> What.OBJECT_ALLOC;
+                    case ARRAY -> What.ARRAY_ALLOC;
+                    case BASE_ARRAY -> What.BASE_ARRAY_ALLOC;
+                };
+                add(result, Shadow.allocation(method, a), uses.stream().filter(u -> u.patch().what() == what
+                        && matches(u.patch(), a.type(), null)).toList());
             }
         }
         return result;
+    }
+
+    private void needJoinpoints(Shadow.Kind kind) {
+        String name = kind == Shadow.Kind.LOCK || kind == Shadow.Kind.UNLOCK ? "synchronization"
+                : kind == Shadow.Kind.NEW_ARRAY ? "arrayconstruction" : null;
+        if (name != null && joinpoints.indexOf(name) < 0) {
+            joinpoints.append(joinpoints.length() == 0 ? "" : ",").append(name);
+        }
+    }
+
+    private static boolean has(List<Use> uses, What what) {
+        return uses.stream().anyMatch(u -> u.patch().what() == what);
+    }
+
+    /** Adds a group for {@code shadow} with the uses of the given WHATs, in the order the WHATs are given. */
+    private static void add(List<Group> groups, Shadow shadow, List<Use> uses, What... whats) {
+        List<Use> selected = new ArrayList<>();
+        for (What w : whats) {
+            uses.stream().filter(u -> u.patch().what() == w).forEach(selected::add);
+        }
+        add(groups, shadow, selected);
+    }
+
+    private static void add(List<Group> groups, Shadow shadow, List<Use> selected) {
+        if (!selected.isEmpty()) {
+            groups.add(new Group(shadow, selected));
+        }
     }
 
     /** Calls AspectJ has a call join point for: not constructors, super calls, or signature-polymorphic calls. */
@@ -314,11 +381,16 @@ public final class Generator {
         return !(c.owner().equals("java.lang.invoke.MethodHandle") || c.owner().equals("java.lang.invoke.VarHandle"));
     }
 
-    private static boolean calleeMatches(Patch p, CallInfo callee) {
+    /**
+     * Whether every WHEN of {@code p} selects the member {@code owner.name} (a called method or a field; for an
+     * allocation {@code owner} is the allocated type and {@code name} null). A WHEN ARG with a dot is matched against
+     * the qualified name.
+     */
+    private static boolean matches(Patch p, String owner, String name) {
         for (When w : p.whens()) {
             String arg = w.arg();
-            String subject = arg.contains(".") ? callee.owner() + "." + callee.name() : callee.name();
-            if (!glob(arg).matcher(subject).matches()) {
+            String subject = name == null ? owner : arg.contains(".") ? owner + "." + name : name;
+            if (!glob(arg).matcher(subject).matches() && !glob(arg).matcher(Types.sourceName(subject)).matches()) {
                 return false;
             }
         }
@@ -330,26 +402,26 @@ public final class Generator {
     /** Per-group state while its advice is written. */
     private final class Site {
         final Group group;
+        final Shadow shadow;
         final MethodInfo method;
-        final CallInfo call;
         final boolean selfBound;
         final String selfType;
         final List<String> params;
         final String returnType;
         final Set<Integer> argsUsed = new LinkedHashSet<>();
         boolean usesSelf;
-        boolean usesRet;
+        boolean usesTarget;
         String contextType;
         boolean contextSet;
 
         Site(Group group) {
             this.group = group;
-            this.method = group.method();
-            this.call = group.call();
+            this.shadow = group.shadow();
+            this.method = shadow.method;
             this.selfBound = !method.isStatic();
             this.selfType = formalType(method.owner());
-            this.params = call == null ? method.parameterTypes() : Types.parameterTypes(call.descriptor());
-            this.returnType = call == null ? method.returnType() : Types.returnType(call.descriptor());
+            this.params = shadow.params;
+            this.returnType = shadow.returnType;
         }
 
         int methodId() {
@@ -405,8 +477,9 @@ public final class Generator {
             }
         }
         return switch (use.patch().what()) {
-            case ENTER -> Phase.BEFORE;
+            case ENTER, SYNC_TEST, SYNC_EXIT, FIELD_WRITE, STATIC_WRITE -> Phase.BEFORE;
             case EXIT -> bindsReturn ? Phase.AFTER_RETURNING : Phase.AFTER;
+            case SYNC_ENTER -> Phase.AFTER;
             default -> bindsReturn ? Phase.AFTER_RETURNING
                     : usesContext && site.contextSet ? Phase.AFTER : Phase.BEFORE;
         };
@@ -506,6 +579,7 @@ public final class Generator {
                     + where);
             throw new Skip("ARG TYPE='" + a.type() + "' is not supported yet");
         }
+        Shadow.Kind kind = site.shadow.kind;
         switch (a.type()) {
             case THIS:
                 if (!site.selfBound) {
@@ -518,24 +592,62 @@ public final class Generator {
             case CURTHREAD:
                 return new Value("java.lang.Thread.currentThread()", "java.lang.Thread");
             case FIELD:
-                return field(a.value(), site, a.at(), "ARG", where);
+                if (a.value() == null) {
+                    return joinPointField(site, a.at(), "ARG", what, where);
+                }
+                return field(a.value(), site);
             case RETURN:
                 return returnValue(a.at(), "ARG", use, site, where);
             case ARG:
-                return argument(Integer.parseInt(a.value().trim()), site);
+                return argument(Integer.parseInt(a.value().trim()), a.at(), "ARG", site, what, where);
             case METHODID:
                 return new Value(Integer.toString(site.methodId()), "int");
             case CLASSID:
                 return new Value(Integer.toString(ids.type(site.method.owner())), "int");
-            case REFMETHODID:
-            case REFCLASSID:
-                if (site.call == null) {
-                    error(a.at(), "ARG", "TYPE='" + a.type() + "' names the called method and applies to WHAT='CALL' "
-                            + "only, not WHAT='" + what + "'" + where);
-                    throw new Skip("REF ids need a CALL");
+            case REFMETHODID: {
+                Shadow sh = site.shadow;
+                Integer id = switch (kind) {
+                    case CALL -> ids.callee(sh.call);
+                    case NEW -> ids.method(sh.allocation.type(), "<init>", sh.allocation.descriptor());
+                    case GET, SET -> ids.field(sh.field);
+                    default -> null;
+                };
+                if (id == null) {
+                    error(a.at(), "ARG", "TYPE='REFMETHODID' names the called method, constructor or field and applies "
+                            + "to WHAT='CALL', 'OBJECT_ALLOC' and the field WHATs only, not WHAT='" + what + "'" + where);
+                    throw new Skip("REFMETHODID does not apply");
                 }
-                int id = a.type() == ArgType.REFMETHODID ? ids.callee(site.call) : ids.type(site.call.owner());
                 return new Value(Integer.toString(id), "int");
+            }
+            case REFCLASSID: {
+                Shadow sh = site.shadow;
+                Integer id = switch (kind) {
+                    case CALL -> ids.type(sh.call.owner());
+                    case NEW -> ids.type(sh.allocation.type());
+                    case NEW_ARRAY -> ids.typeName(sh.allocation.type());
+                    case GET, SET -> ids.type(sh.field.owner());
+                    default -> null;
+                };
+                if (id == null) {
+                    error(a.at(), "ARG", "TYPE='REFCLASSID' names the class of the called method, allocation or field "
+                            + "and applies to WHAT='CALL', the *_ALLOC and the field WHATs only, not WHAT='" + what
+                            + "'" + where);
+                    throw new Skip("REFCLASSID does not apply");
+                }
+                return new Value(Integer.toString(id), "int");
+            }
+            case TARGET:
+                if (kind != Shadow.Kind.CALL && kind != Shadow.Kind.GET && kind != Shadow.Kind.SET) {
+                    error(a.at(), "ARG", "TYPE='TARGET' is the object a called method runs on or whose field is "
+                            + "accessed; it applies to WHAT='CALL' and the field WHATs only, not WHAT='" + what + "'"
+                            + where);
+                    throw new Skip("TARGET does not apply");
+                }
+                if (site.shadow.targetType == null) {
+                    return new Value("null", null);
+                }
+                site.usesTarget = true;
+                return new Value("target", formalType(site.shadow.targetType));
             case CONTEXT:
                 return new Value("ctx", site.contextType);
             case NULL:
@@ -545,8 +657,21 @@ public final class Generator {
         }
     }
 
-    private Value argument(int n, Site site) throws Skip {
+    /** ARG n: a parameter at ENTER/EXIT, an argument passed at CALL and OBJECT_ALLOC, a dimension's length at an
+     *  array allocation, the value written at a field write, the monitor at SYNC_*. */
+    private Value argument(int n, org.dyper.patch.model.Location at, String element, Site site, What what,
+                           String where) throws Skip {
+        if (site.shadow.kind == Shadow.Kind.GET) {
+            error(at, element, "TYPE='ARG' has no value at WHAT='" + what + "' (a field read has no arguments; "
+                    + "RETURN is the value read)" + where);
+            throw new Skip("ARG does not apply");
+        }
         if (n < 1 || n > site.params.size()) {
+            if (site.shadow.kind != Shadow.Kind.EXECUTION && site.shadow.kind != Shadow.Kind.CALL
+                    && site.shadow.kind != Shadow.Kind.NEW) {
+                error(at, element, "TYPE='ARG' number " + n + " does not exist at WHAT='" + what + "', which has "
+                        + site.params.size() + where);
+            }
             throw new Skip("ARG " + n + " is past the " + site.params.size() + " parameter(s)");
         }
         site.argsUsed.add(n);
@@ -555,19 +680,25 @@ public final class Generator {
 
     private Value returnValue(org.dyper.patch.model.Location at, String element, Use use, Site site, String where)
             throws Skip {
-        if (use.patch().what() == What.ENTER) {
+        What what = use.patch().what();
+        if (what == What.ENTER) {
             error(at, element, "TYPE='RETURN' has no value at WHAT='ENTER' (use it at EXIT or CALL)" + where);
             throw new Skip("RETURN has no value at ENTER");
+        }
+        Shadow.Kind kind = site.shadow.kind;
+        if (kind == Shadow.Kind.LOCK || kind == Shadow.Kind.UNLOCK || kind == Shadow.Kind.SET) {
+            error(at, element, "TYPE='RETURN' has no value at WHAT='" + what + "' (it is the value returned at EXIT "
+                    + "and CALL, read at a field read, and allocated at an allocation)" + where);
+            throw new Skip("RETURN has no value here");
         }
         if (site.returnType.equals("void")) {
             throw new Skip("RETURN has no value where the method returns void");
         }
-        site.usesRet = true;
         return new Value("ret", site.returnType);
     }
 
-    private Value field(String name, Site site, org.dyper.patch.model.Location at, String element, String where)
-            throws Skip {
+    /** FIELD with a VALUE: a field of the patched method's class (or a superclass), read directly. */
+    private Value field(String name, Site site) throws Skip {
         Optional<FieldInfo> f = targets.field(site.method.owner(), name);
         if (f.isEmpty()) {
             throw new Skip("its class has no field '" + name + "'");
@@ -583,6 +714,22 @@ public final class Generator {
         return new Value("self." + name, field.type());
     }
 
+    /** FIELD without a VALUE at a field read or write: the accessed field's current value (before a write). */
+    private Value joinPointField(Site site, org.dyper.patch.model.Location at, String element, What what, String where)
+            throws Skip {
+        FieldInfo f = site.shadow.field;
+        if (f == null) {
+            error(at, element, "TYPE='FIELD' without a VALUE means the accessed field, which exists at the field "
+                    + "WHATs only, not WHAT='" + what + "'" + where);
+            throw new Skip("FIELD without VALUE does not apply");
+        }
+        if (f.isStatic()) {
+            return new Value(formalType(f.owner()) + "." + f.name(), f.type());
+        }
+        site.usesTarget = true;
+        return new Value("target." + f.name(), f.type());
+    }
+
     private String condition(Condition c, Use use, Site site, Phase phase, String where) throws Skip {
         if (c.type() == ConditionType.LOCAL) {
             error(c.at(), "CONDITION", "TYPE='LOCAL' is not supported yet (it comes with the bytecode pass)" + where);
@@ -596,9 +743,10 @@ public final class Generator {
             return t.equals("boolean") ? "ctx" : "ctx != " + Types.zero(t);
         }
         Value v = switch (c.type()) {
-            case FIELD -> field(c.lvalue(), site, c.at(), "CONDITION", where);
+            case FIELD -> field(c.lvalue(), site);
             case RETURN -> returnValue(c.at(), "CONDITION", use, site, where);
-            default -> argument(Integer.parseInt(c.lvalue().trim()), site);
+            default -> argument(Integer.parseInt(c.lvalue().trim()), c.at(), "CONDITION", site, use.patch().what(),
+                    where);
         };
         String rvalue = c.rvalue().trim();
         boolean reference = v.type() == null || !Types.isPrimitive(v.type());
@@ -688,24 +836,18 @@ public final class Generator {
 
     private String writeAdvice(Site site, List<String> before, List<String> after, boolean anyReturning,
                                boolean anyAfterAll) {
-        MethodInfo m = site.method;
         List<String> formals = new ArrayList<>();
         List<String> actuals = new ArrayList<>();
-        String pointcut;
-        if (site.call == null) {
-            pointcut = "execution(" + signaturePattern(m) + ") && within(" + m.owner() + ")";
-        } else {
-            pointcut = "call(" + callPattern(site.call) + ") && withincode(" + signaturePattern(m) + ") && within("
-                    + m.owner() + ")";
-            for (CallInfo s : site.group.siblings()) {
-                pointcut += " && !call(" + callPattern(s) + ")";
-            }
-        }
-        boolean bindSelf = site.usesSelf && site.selfBound;
-        if (bindSelf) {
+        String pointcut = site.shadow.pointcut;
+        if (site.usesSelf && site.selfBound) {
             formals.add(site.selfType + " self");
             actuals.add("self");
             pointcut += " && this(self)";
+        }
+        if (site.usesTarget) {
+            formals.add(formalType(site.shadow.targetType) + " target");
+            actuals.add("target");
+            pointcut += " && target(target)";
         }
         if (!site.argsUsed.isEmpty()) {
             List<String> pattern = new ArrayList<>();
@@ -720,47 +862,43 @@ public final class Generator {
             }
             pointcut += " && args(" + String.join(", ", pattern) + ")";
         }
+        String header = "(" + String.join(", ", formals) + ")";
         String ret = formalType(site.returnType);
         boolean isVoid = site.returnType.equals("void");
-        String ctxDecl = site.contextType == null ? ""
-                : formalType(site.contextType) + " ctx = " + Types.zero(site.contextType) + ";\n";
+        String t = site.contextType;
+        String ctxDecl = t == null ? "" : formalType(t) + " ctx = " + Types.zero(t) + ";\n";
         StringBuilder out = new StringBuilder();
         out.append("    // ").append(describe(site)).append('\n');
         boolean around = !before.isEmpty() && !after.isEmpty() || anyReturning && anyAfterAll;
-        if (around && site.call == null && m.isConstructor()) {
-            // around advice on a constructor that assigns a final field fails verification (the body moves to
-            // another method): carry the context from before to after advice on a per-thread stack instead
+        if (around && !site.shadow.aroundAllowed()) {
+            // no around advice here: the before advice pushes the context on a per-thread stack, an after
+            // returning advice (declared first, so it runs first) reads it, the after advice pops it
             String stack = "org.dyper.runtime.ContextStack";
-            String t = site.contextType;
             String push = t == null ? stack + ".pushLong(on$, 0L);"
                     : Types.isPrimitive(t) ? stack + ".pushLong(on$, " + toLong(t, "ctx") + ");"
                     : stack + ".pushObject(on$, ctx);";
-            out.append("    before(").append(String.join(", ", formals)).append(") : ").append(pointcut).append(" {\n");
-            out.append(indent(indent("final boolean on$ = " + RUNTIME + ".on();\n" + ctxDecl + "if (on$) {\n"
-                    + indent(String.join("\n", before)) + "\n}\n" + push))).append("\n    }\n");
-            String pop = t == null ? "" : formalType(t) + " ctx = " + (Types.isPrimitive(t)
+            String read = t == null ? "" : formalType(t) + " ctx = " + (Types.isPrimitive(t)
                     ? fromLong(t, "s$.longValue()") : "(" + formalType(t) + ") s$.objectValue()") + ";\n";
-            out.append("    after(").append(String.join(", ", formals)).append(") : ").append(pointcut).append(" {\n");
-            out.append(indent(indent(stack + " s$ = " + stack + ".pop();\nif (s$.on()) {\n"
-                    + indent(pop + String.join("\n", after)) + "\n}"))).append("\n    }\n");
+            advice(out, "before" + header + " : " + pointcut, "final boolean on$ = " + RUNTIME + ".on();\n" + ctxDecl
+                    + "if (on$) {\n" + indent(String.join("\n", before)) + "\n}\n" + push);
+            List<String> returning = after.stream().filter(a -> a.startsWith("if (normal$) {")).toList();
+            List<String> always = after.stream().filter(a -> !a.startsWith("if (normal$) {")).toList();
+            if (!returning.isEmpty()) {
+                String binding = isVoid ? "returning" : "returning(" + ret + " ret)";
+                advice(out, "after" + header + " " + binding + " : " + pointcut, stack + " s$ = " + stack
+                        + ".peek();\nif (s$.on()) {\n" + indent(read + unwrap(returning)) + "\n}");
+            }
+            advice(out, "after" + header + " : " + pointcut, stack + " s$ = " + stack + ".pop();\nif (s$.on()) {\n"
+                    + indent((always.isEmpty() ? "" : read) + String.join("\n", always)) + "\n}");
         } else if (!around && after.isEmpty()) {
-            out.append("    before(").append(String.join(", ", formals)).append(") : ").append(pointcut).append(" {\n");
-            out.append(indent(indent("if (" + RUNTIME + ".on()) {\n" + indent(ctxDecl + String.join("\n", before))
-                    + "\n}"))).append("\n    }\n");
+            advice(out, "before" + header + " : " + pointcut, guarded(ctxDecl + String.join("\n", before)));
         } else if (!around && !anyReturning) {
-            out.append("    after(").append(String.join(", ", formals)).append(") : ").append(pointcut).append(" {\n");
-            out.append(indent(indent("if (" + RUNTIME + ".on()) {\n" + indent(ctxDecl + String.join("\n", after))
-                    + "\n}"))).append("\n    }\n");
+            advice(out, "after" + header + " : " + pointcut, guarded(ctxDecl + String.join("\n", after)));
         } else if (!around) {
             // after returning only: the returned value is bound by the advice, every exit is a normal one
-            out.append("    after(").append(String.join(", ", formals)).append(") returning(").append(ret)
-                    .append(" ret) : ").append(pointcut).append(" {\n");
-            String body = String.join("\n", after).replace("if (normal$) {\n", "{\n");
-            out.append(indent(indent("if (" + RUNTIME + ".on()) {\n" + indent(ctxDecl + body) + "\n}")))
-                    .append("\n    }\n");
+            String binding = isVoid ? "returning" : "returning(" + ret + " ret)";
+            advice(out, "after" + header + " " + binding + " : " + pointcut, guarded(ctxDecl + unwrap(after)));
         } else {
-            out.append("    ").append(ret).append(" around(").append(String.join(", ", formals)).append(") : ")
-                    .append(pointcut).append(" {\n");
             StringBuilder b = new StringBuilder();
             b.append("final boolean on$ = ").append(RUNTIME).append(".on();\n").append(ctxDecl);
             if (!before.isEmpty()) {
@@ -773,11 +911,24 @@ public final class Generator {
             String proceed = "proceed(" + String.join(", ", actuals) + ");";
             b.append("try {\n").append(indent((isVoid ? "" : "ret = ") + proceed + "\nnormal$ = true;"
                     + (isVoid ? "" : "\nreturn ret;"))).append("\n} finally {\n");
-            b.append(indent("if (on$) {\n" + indent(after.isEmpty() ? "" : String.join("\n", after)) + "\n}"));
+            b.append(indent("if (on$) {\n" + indent(String.join("\n", after)) + "\n}"));
             b.append("\n}");
-            out.append(indent(indent(b.toString()))).append("\n    }\n");
+            advice(out, ret + " around" + header + " : " + pointcut, b.toString());
         }
         return out.toString();
+    }
+
+    private static void advice(StringBuilder out, String declaration, String body) {
+        out.append("    ").append(declaration).append(" {\n").append(indent(indent(body))).append("\n    }\n");
+    }
+
+    private static String guarded(String body) {
+        return "if (" + RUNTIME + ".on()) {\n" + indent(body) + "\n}";
+    }
+
+    /** Statements of returning patches without their {@code if (normal$)} guard, for advice that only runs then. */
+    private static String unwrap(List<String> returning) {
+        return String.join("\n", returning).replace("if (normal$) {\n", "{\n");
     }
 
     private static String toLong(String type, String v) {
@@ -800,9 +951,7 @@ public final class Generator {
     }
 
     private String describe(Site site) {
-        StringBuilder s = new StringBuilder();
-        s.append(site.call == null ? "execution of " : "calls of " + site.call.owner() + "." + site.call.name()
-                + " from ").append(site.method.displayName()).append(':');
+        StringBuilder s = new StringBuilder(site.shadow.describe()).append(':');
         for (Use u : site.group.uses()) {
             s.append(' ').append(u.patch().what()).append(' ').append(u.patch().mode()).append(" (")
                     .append(u.patch().at()).append(')');
@@ -811,8 +960,7 @@ public final class Generator {
     }
 
     private static String where(Site site) {
-        return site.call == null ? site.method.displayName()
-                : site.method.displayName() + " -> " + site.call.owner() + "." + site.call.name();
+        return site.shadow.subject;
     }
 
     private static String abbreviate(List<String> items) {
@@ -831,29 +979,6 @@ public final class Generator {
             }
         }
         return Types.sourceType(javaType);
-    }
-
-    private static String parameterPattern(MethodInfo m) {
-        List<String> params = new ArrayList<>(m.parameterTypes());
-        if ((m.access() & Opcodes.ACC_VARARGS) != 0 && !params.isEmpty()) {
-            String last = params.get(params.size() - 1);
-            params.set(params.size() - 1, last.substring(0, last.length() - 2) + "...");
-        }
-        return String.join(", ", params);
-    }
-
-    /** Patterns use binary names ({@code Outer$Inner}), which AspectJ accepts and which also fit anonymous classes. */
-    static String signaturePattern(MethodInfo m) {
-        if (m.isConstructor()) {
-            return m.owner() + ".new(" + parameterPattern(m) + ")";
-        }
-        return m.returnType() + " " + m.owner() + "." + m.name() + "(" + parameterPattern(m)
-                + ")";
-    }
-
-    private static String callPattern(CallInfo c) {
-        return Types.returnType(c.descriptor()) + " " + c.owner() + "." + c.name() + "("
-                + String.join(", ", Types.parameterTypes(c.descriptor())) + ")";
     }
 
     private static String indent(String text) {
@@ -884,8 +1009,12 @@ public final class Generator {
                     + "privileged aspect " + name + " {\n" + define + String.join("\n", part) + "}\n";
             aspects.put(PACKAGE + "." + name, src);
         }
-        return new GeneratedCode(aspects, aopXml(aspects.keySet(), woven), table, woven, ids.size(), advice.size(),
-                warnings);
+        List<String> options = new ArrayList<>();
+        if (joinpoints.length() > 0) {
+            options.add("-Xjoinpoints:" + joinpoints);
+        }
+        return new GeneratedCode(aspects, aopXml(aspects.keySet(), woven, options), table, woven, ids.size(),
+                advice.size(), warnings, options);
     }
 
     /** Class-file string constants hold at most 65535 bytes: define the table in parts well below that. */
@@ -903,7 +1032,7 @@ public final class Generator {
         return parts;
     }
 
-    private static String aopXml(Set<String> aspects, Set<String> woven) {
+    private static String aopXml(Set<String> aspects, Set<String> woven, List<String> options) {
         StringBuilder x = new StringBuilder();
         x.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         x.append("<!-- Generated by Dyper: load-time weaving of the generated aspects into the patched classes. -->\n");
@@ -911,7 +1040,8 @@ public final class Generator {
         for (String a : aspects) {
             x.append("    <aspect name=\"").append(a).append("\"/>\n");
         }
-        x.append("  </aspects>\n  <weaver options=\"-Xlint:ignore\">\n");
+        x.append("  </aspects>\n  <weaver options=\"").append(String.join(" ", options)).append(options.isEmpty() ? ""
+                : " ").append("-Xlint:ignore\">\n");
         for (String c : new java.util.TreeSet<>(woven)) {
             x.append("    <include within=\"").append(xmlEscape(c)).append("\"/>\n");
         }

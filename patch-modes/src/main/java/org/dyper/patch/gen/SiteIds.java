@@ -26,7 +26,18 @@ final class SiteIds {
         return byKey.computeIfAbsent("C " + className, k -> add("CLASS\t" + className + "\t\t"));
     }
 
-    private int method(String owner, String name, String descriptor) {
+    /** A field, as the field join points' REFMETHODID names it. */
+    int field(org.dyper.patch.scan.FieldInfo f) {
+        return byKey.computeIfAbsent("F " + f.owner() + "." + f.name(), k -> add("FIELD\t" + f.owner() + "\t"
+                + f.name() + "\t" + f.type()));
+    }
+
+    /** A type that is not a scanned class, such as an array type ({@code int[]}). */
+    int typeName(String javaType) {
+        return byKey.computeIfAbsent("T " + javaType, k -> add("TYPE\t" + javaType + "\t\t"));
+    }
+
+    int method(String owner, String name, String descriptor) {
         return byKey.computeIfAbsent("M " + owner + "." + name + descriptor, k -> add("METHOD\t" + owner + "\t" + name
                 + "\t" + String.join(",", Types.parameterTypes(descriptor))));
     }

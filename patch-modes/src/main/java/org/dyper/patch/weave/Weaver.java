@@ -79,7 +79,7 @@ public final class Weaver {
         List<Problem> warnings = new ArrayList<>(catalog.warnings());
         warnings.addAll(code.warnings());
         return new GeneratedCode(code.aspects(), code.aopXml(), code.siteTable(), code.wovenClasses(),
-                code.siteCount(), code.adviceCount(), warnings);
+                code.siteCount(), code.adviceCount(), warnings, code.weaverOptions());
     }
 
     /** Writes the aspect sources under {@code dir} (package folders), plus {@code aop.xml} and the site table. */
@@ -107,6 +107,7 @@ public final class Weaver {
             List<Path> files = writeSources(code, sources);
             List<String> args = new ArrayList<>(List.of("-d", classesDir.toString(), "-classpath",
                     Ajc.path(compileClasspath(classpath))));
+            args.addAll(code.weaverOptions());
             files.forEach(f -> args.add(f.toString()));
             Ajc.Result result = Ajc.run(args, "compiling the generated aspects");
             Path aop = classesDir.resolve(AOP_XML);
@@ -135,6 +136,7 @@ public final class Weaver {
             List<Path> cp = new ArrayList<>(classpath);
             List<String> args = new ArrayList<>(List.of("-inpath", input.toString(), "-outjar", raw.toString(),
                     "-classpath", Ajc.path(compileClasspath(cp))));
+            args.addAll(code.weaverOptions());
             files.forEach(f -> args.add(f.toString()));
             Ajc.Result result = Ajc.run(args, "weaving " + input);
             List<String> notes = new ArrayList<>(result.warnings());

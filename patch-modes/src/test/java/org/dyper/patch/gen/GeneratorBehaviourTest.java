@@ -79,6 +79,48 @@ class GeneratorBehaviourTest {
                 c("UPDATE ADD keeps earlier patches", fr("scale", p("ENTER", "ID"))
                         + "<FOR CLASS='" + T + "' METHOD='scale' UPDATE='ADD'>" + p("ENTER", "NUMBER") + "</FOR>",
                         "id Target.scale(long)", "number 42"),
+                c("SYNC_TEST of a synchronized method: ARG 1 is the monitor", fr("locked", p("SYNC_TEST",
+                        "SAME_THIS_ARG1")), "same true"),
+                c("SYNC_TEST of a synchronized block: the monitor is the lock object", fr("block", p("SYNC_TEST",
+                        "SAME_THIS_ARG1")), "same false"),
+                c("SYNC_TEST to SYNC_ENTER share a context", fr("locked", p("SYNC_ENTER", "STOP"),
+                        p("SYNC_TEST", "START")), "stop Target.locked(int) true"),
+                c("SYNC_EXIT of a block", fr("block", p("SYNC_EXIT", "ID")), "id Target.block(int)"),
+                c("SYNC_EXIT also when an exception releases the monitor", fr("lockedFail", p("SYNC_EXIT", "ID")),
+                        "id Target.lockedFail(int)"),
+                c("FIELD_WRITE: old value (FIELD) and new value (ARG 1)", fr("locked", p("FIELD_WRITE",
+                        "WRITE_OLD_NEW")), "change Target.locked(int) 10 -> 15"),
+                // locked reads counter twice: for counter += v, and to return it
+                c("FIELD_ACCESS: RETURN is the value read", fr("locked", p("FIELD_ACCESS", "VALUE_RET")),
+                        "value Target.locked(int) 10", "value Target.locked(int) 15"),
+                c("FIELD_ACCESS: TARGET is the object read", fr("locked", p("FIELD_ACCESS", "SAME_THIS_TARGET")),
+                        "same true", "same true"),
+                c("FIELD_ACCESS narrowed by WHEN FIELD", fr("block", pw("FIELD_ACCESS", "ID", "FIELD", "lock")),
+                        "id Target.block(int)"),
+                c("STATIC_WRITE: old and new value", fr("block", p("STATIC_WRITE", "WRITE_OLD_NEW")),
+                        "change Target.block(int) 40 -> 42"),
+                c("STATIC_ACCESS: RETURN is the value read", fr("block", p("STATIC_ACCESS", "VALUE_RET")),
+                        "value Target.block(int) 40"),
+                c("FIELD_WRITE with REFCLASSID", fr("locked", p("FIELD_WRITE", "PAIR_CLASS")),
+                        "pair Target.locked(int) -> Target"),
+                c("OBJECT_ALLOC: ARG is the constructor argument", fr("text", p("OBJECT_ALLOC", "REF_ARG1")),
+                        "ref Target.text(java.lang.String) x"),
+                c("OBJECT_ALLOC: RETURN is the new object", fr("text", p("OBJECT_ALLOC", "REF_RET")),
+                        "ref Target.text(java.lang.String) x"),
+                c("OBJECT_ALLOC with REFCLASSID, narrowed by WHEN CLASS", fr("text", pw("OBJECT_ALLOC",
+                        "PAIR_CLASS", "CLASS", "java.lang.StringBuilder")),
+                        "pair Target.text(java.lang.String) -> java.lang.StringBuilder"),
+                c("WHEN CLASS that matches no allocation", fr("text", pw("OBJECT_ALLOC", "ID", "CLASS", "*Map"))),
+                c("BASE_ARRAY_ALLOC: ARG 1 is the length", fr("numbers", p("BASE_ARRAY_ALLOC", "VALUE_ARG1")),
+                        "value Target.numbers(int) 3"),
+                c("BASE_ARRAY_ALLOC: RETURN is the array", fr("numbers", p("BASE_ARRAY_ALLOC", "LENGTH_RET")),
+                        "length 3"),
+                c("ARRAY_ALLOC of references", fr("objects", p("ARRAY_ALLOC", "VALUE_ARG1")),
+                        "value Target.objects(int) 4"),
+                c("ARRAY_ALLOC of a two-dimensional array: ARG 2 is the second length", fr("table",
+                        p("ARRAY_ALLOC", "VALUE_ARG1"), p("ARRAY_ALLOC", "VALUE_ARG2")),
+                        "value Target.table(int,int) 2", "value Target.table(int,int) 3"),
+                c("BASE_ARRAY_ALLOC does not see reference arrays", fr("table", p("BASE_ARRAY_ALLOC", "ID"))),
                 c("patterns in FOR", "<FOR CLASS='org.example.fix*' METHOD='sc*'>" + p("ENTER", "ID") + "</FOR>",
                         "id Target.script()", "id Target.scale(long)"));
     }
@@ -110,6 +152,10 @@ class GeneratorBehaviourTest {
 
     private static String p(String what, String mode) {
         return "<PATCH WHAT='" + what + "' MODE='" + mode + "'/>";
+    }
+
+    private static String pw(String what, String mode, String kind, String arg) {
+        return "<PATCH WHAT='" + what + "' MODE='" + mode + "'><WHEN CASE='" + kind + "' ARG='" + arg + "'/></PATCH>";
     }
 
     private static String p(String what, String mode, String callee) {

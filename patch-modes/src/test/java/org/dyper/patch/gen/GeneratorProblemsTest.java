@@ -37,8 +37,9 @@ class GeneratorProblemsTest {
                                 + "(PATCH WHAT='ENTER' MODE='M' at model.xml:3:1)"),
                 e("REFMETHODID outside CALL", forMethod("add", "<PATCH WHAT='EXIT' MODE='M'/>"),
                         mode("M", null, "id", "(int)", "<ARG TYPE='REFMETHODID'/>"),
-                        "modes.xml:4:1: ARG: TYPE='REFMETHODID' names the called method and applies to WHAT='CALL' "
-                                + "only, not WHAT='EXIT' (PATCH WHAT='EXIT' MODE='M' at model.xml:3:1)"),
+                        "modes.xml:4:1: ARG: TYPE='REFMETHODID' names the called method, constructor or field and "
+                                + "applies to WHAT='CALL', 'OBJECT_ALLOC' and the field WHATs only, not WHAT='EXIT' "
+                                + "(PATCH WHAT='EXIT' MODE='M' at model.xml:3:1)"),
                 e("CONTEXT that no patch sets", forMethod("add", "<PATCH WHAT='EXIT' MODE='M'/>"),
                         mode("M", "long", "stop", "(int,long)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='CONTEXT'/>"),
                         "modes.xml:3:1: CODE: uses CONTEXT but no earlier patch of the same invocation sets it with "
@@ -53,10 +54,25 @@ class GeneratorProblemsTest {
                                 + "SIGNATURE='()'>\n</CODE>\n</DYPATCH_MODE>\n</DYPATCH>\n",
                         "modes.xml:3:1: CODE: class com.nope.Missing not found: put the jar or folder that holds it on "
                                 + "the class path (--classpath)"),
-                e("WHAT not supported yet", forMethod("add", "<PATCH WHAT='SYNC_ENTER' MODE='M'/>"),
+                e("WHAT not supported yet", forMethod("add", "<PATCH WHAT='BLOCK_START' MODE='M'/>"),
                         mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
-                        "model.xml:3:1: PATCH: WHAT='SYNC_ENTER' is not supported yet: this Dyper patches ENTER, EXIT "
-                                + "and CALL; the other join points come with the bytecode pass"),
+                        "model.xml:3:1: PATCH: WHAT='BLOCK_START' is not supported yet: it comes with the bytecode "
+                                + "pass"),
+                e("RETURN at a monitor acquisition", forMethod("locked", "<PATCH WHAT='SYNC_ENTER' MODE='M'/>"),
+                        mode("M", null, "value", "(int,long)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='RETURN'/>"),
+                        "modes.xml:5:1: ARG: TYPE='RETURN' has no value at WHAT='SYNC_ENTER' (it is the value returned "
+                                + "at EXIT and CALL, read at a field read, and allocated at an allocation) (PATCH "
+                                + "WHAT='SYNC_ENTER' MODE='M' at model.xml:3:1)"),
+                e("TARGET outside CALL and fields", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
+                        mode("M", null, "ref", "(int,java.lang.Object)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='TARGET'/>"),
+                        "modes.xml:5:1: ARG: TYPE='TARGET' is the object a called method runs on or whose field is "
+                                + "accessed; it applies to WHAT='CALL' and the field WHATs only, not WHAT='ENTER' "
+                                + "(PATCH WHAT='ENTER' MODE='M' at model.xml:3:1)"),
+                e("WHEN FIELD on an allocation", forMethod("script", "<PATCH WHAT='OBJECT_ALLOC' MODE='M'>\n"
+                                + "<WHEN CASE='FIELD' ARG='counter'/>\n</PATCH>"),
+                        mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
+                        "model.xml:4:1: WHEN: CASE='FIELD' selects a field and applies to WHAT='FIELD_ACCESS', "
+                                + "'STATIC_ACCESS', 'FIELD_WRITE' and 'STATIC_WRITE' only, not WHAT='OBJECT_ALLOC'"),
                 e("LOCAL not supported yet", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
                         mode("M", null, "value", "(int,long)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='LOCAL' VALUE='1'/>"),
                         "modes.xml:5:1: ARG: TYPE='LOCAL' is not supported yet (it comes with the bytecode pass) "
@@ -87,8 +103,8 @@ class GeneratorProblemsTest {
                 e("all problems at once", forMethod("add", "<PATCH WHAT='BLOCK_START' MODE='M'/>\n"
                                 + "<PATCH WHAT='ENTER' MODE='GONE'/>"),
                         mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
-                        "model.xml:3:1: PATCH: WHAT='BLOCK_START' is not supported yet: this Dyper patches ENTER, EXIT "
-                                + "and CALL; the other join points come with the bytecode pass",
+                        "model.xml:3:1: PATCH: WHAT='BLOCK_START' is not supported yet: it comes with the bytecode "
+                                + "pass",
                         "model.xml:4:1: PATCH: unknown MODE 'GONE': not in the mode library nor in the given mode files "
                                 + "(known: COUNT, COUNT_CALLS, M, RECORD_ARG1, RECORD_RETURN, RECORD_RETURN_REF, "
                                 + "SAMPLE_ENTER, SAMPLE_EXIT, TIME_ENTER, TIME_EXIT)"));
@@ -118,9 +134,10 @@ class GeneratorProblemsTest {
         Weaver.Inputs in = Woven.inputs(dir, mode("M", null, "value", "(int,long)",
                 "<ARG TYPE='METHODID'/>\n<ARG TYPE='RETURN'/>"), forMethod("*i*", "<PATCH WHAT='EXIT' MODE='M'/>"));
         GeneratedCode code = Weaver.generate(in);
-        // *i* matches fail(int) (void), risky(int), twice(int) and script() (String), not the constructor
-        assertEquals(List.of("model.xml:3:1: warning: PATCH: WHAT='EXIT' MODE='M' skipped at 1 method(s) because "
-                + "RETURN has no value where the method returns void: " + T + ".fail(int)",
+        // *i* matches fail(int) and lockedFail(int) (void), risky(int), twice(int) and script() (String), not the
+        // constructor
+        assertEquals(List.of("model.xml:3:1: warning: PATCH: WHAT='EXIT' MODE='M' skipped at 2 method(s) because "
+                + "RETURN has no value where the method returns void: " + T + ".fail(int), " + T + ".lockedFail(int)",
                 "model.xml:3:1: warning: PATCH: WHAT='EXIT' MODE='M' skipped at 1 method(s) because ARG TYPE='RETURN' "
                 + "is a java.lang.String but the mode method takes a long (Dyper never boxes): " + T + ".script()"),
                 code.warnings().stream().map(p -> relative(p, dir)).toList());

@@ -76,6 +76,18 @@ public final class Recorder {
         add("close " + site(id) + " " + v);
     }
 
+    public static void same(Object a, Object b) {
+        add("same " + (a == b));
+    }
+
+    public static void change(int id, long before, long after) {
+        add("change " + site(id) + " " + before + " -> " + after);
+    }
+
+    public static void length(Object array) {
+        add("length " + java.lang.reflect.Array.getLength(array));
+    }
+
     public static void boom(int id) {
         throw new IllegalStateException("hook failure at " + site(id));
     }
