@@ -50,7 +50,11 @@ final class Woven {
 
     /** Loads the woven fixture child-first (the runtime and the recorder stay shared) and runs its script. */
     static String runScript(Path wovenJar) throws Exception {
-        try (URLClassLoader loader = new ChildFirst(new URL[] {wovenJar.toUri().toURL()}, Woven.class.getClassLoader())) {
+        return runScript(new URL[] {wovenJar.toUri().toURL()});
+    }
+
+    static String runScript(URL[] urls) throws Exception {
+        try (URLClassLoader loader = new ChildFirst(urls, Woven.class.getClassLoader())) {
             Class<?> target = Class.forName(Target.class.getName(), true, loader);
             if (target == Target.class) {
                 throw new AssertionError("the woven fixture was not loaded");
