@@ -458,9 +458,10 @@ public final class Reports {
         }
         for (FieldRow r : fields) {
             out.append("\n  last writes of ").append(SiteTable.name(r.id())).append(" (oldest first):\n");
-            Table last = new Table("old", "new", "thread", "owner's monitor").lastLeft();
+            Table last = new Table("#", "old", "new", "thread", "owner's monitor").lastLeft();
+            int n = 0;
             for (Write w : r.last()) {
-                last.row(w.oldValue(), w.newValue(), w.thread(),
+                last.row(Integer.toString(++n), w.oldValue(), w.newValue(), w.thread(),
                         w.locked().equals("none") ? "static field" : w.locked().equals("true") ? "held" : "NOT HELD");
             }
             StringBuilder rows = new StringBuilder();
