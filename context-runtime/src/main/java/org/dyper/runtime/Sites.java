@@ -11,8 +11,16 @@ public final class Sites {
     }
 
     /**
-     * Defines sites from a table, one line per id: {@code id TAB KIND TAB className TAB methodName TAB parameters},
-     * KIND {@code METHOD} or {@code CLASS}. Blank lines and {@code #} comments are ignored; malformed lines are
+     * Defines sites from a table, one line per id, fields separated by TAB:
+     * <ul>
+     *   <li>{@code id METHOD className methodName parameters}: named {@code className.methodName(parameters)};</li>
+     *   <li>{@code id CLASS className}: named {@code className};</li>
+     *   <li>{@code id FIELD className fieldName type}: named {@code className.fieldName};</li>
+     *   <li>{@code id TYPE typeName}: an array or other type, named {@code typeName} (e.g. {@code int[]});</li>
+     *   <li>{@code id BLOCK className methodName parameters block line}: a basic block, named
+     *       {@code className.methodName(parameters) block N (line L)} (the line part left out when empty).</li>
+     * </ul>
+     * Blank lines and {@code #} comments are ignored; malformed lines are
      * skipped and counted (the text report mentions them), never thrown. A null table is ignored. When an id is
      * defined again with another name, the latest definition wins (a class loader that loads a newer generation of
      * aspects renames its ids).
@@ -28,15 +36,16 @@ public final class Sites {
     /**
      * Returns the negative id of a site, the same one for the same key, from any thread. Nulls are taken as empty.
      *
-     * @param kind {@code METHOD} or {@code CLASS} (any case)
+     * @param kind {@code METHOD}, {@code CLASS}, {@code FIELD} (methodName is the field name, parameters its type)
+     *        or {@code TYPE} (className is the type name), any case; BLOCK sites come from {@link #define} only
      * @throws IllegalArgumentException if the parts do not name a site: an unknown kind, no class name, a METHOD
-     *         without method name, or a CLASS with a method name or parameters
+     *         or FIELD without method or field name, or a CLASS or TYPE with a method name or parameters
      */
     public static int register(String kind, String className, String methodName, String parameters) {
         return SiteTable.register(kind, className, methodName, parameters);
     }
 
-    /** {@code className.methodName(parameters)} for a METHOD, {@code className} for a CLASS, {@code #id} if unknown. */
+    /** The site's name as {@link #define} describes it per kind; {@code #id} if unknown. */
     public static String name(int id) {
         return SiteTable.name(id);
     }

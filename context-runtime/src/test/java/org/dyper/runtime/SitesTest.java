@@ -27,6 +27,15 @@ class SitesTest {
             80004\tCLASS\torg.x.Account                      | 80004 | org.x.Account
             80005\tMETHOD\torg.x.Bank\trun                   | 80005 | org.x.Bank.run()
             80006\tMETHOD\torg.x.A\tf\tjava.lang.String[]\r  | 80006 | org.x.A.f(java.lang.String[])
+            80007\tFIELD\torg.x.Stats\thits\tlong          | 80007 | org.x.Stats.hits
+            80008\tFIELD\torg.x.Stats\tname                | 80008 | org.x.Stats.name
+            80009\tTYPE\tint[]                             | 80009 | int[]
+            80010\tTYPE\tjava.lang.String[][]\t\t          | 80010 | java.lang.String[][]
+            80011\tTYPE\torg.x.Order                       | 80011 | org.x.Order
+            80012\tBLOCK\torg.x.A\tf\tint,long\t3\t42     | 80012 | org.x.A.f(int,long) block 3 (line 42)
+            80013\tBLOCK\torg.x.A\t<init>\t\t0\t7         | 80013 | org.x.A.<init>() block 0 (line 7)
+            80014\tBLOCK\torg.x.A\tg\t\t5                 | 80014 | org.x.A.g() block 5
+            80015\tBLOCK\torg.x.A\tg\t\t6\t              | 80015 | org.x.A.g() block 6
             """)
     void validLinesDefineNames(String line, int id, String name) {
         assertEquals(0, SiteTable.define(line));
@@ -36,7 +45,18 @@ class SitesTest {
     @ParameterizedTest(name = "[{index}] {0}")
     @CsvSource(delimiter = '|', textBlock = """
             not-a-number\tMETHOD\torg.x.A\tf\t
-            80101\tFIELD\torg.x.A\tf\t
+            80101\tFIELD\torg.x.A\t\tlong
+            80108\tFIELD\t\tf\tlong
+            80109\tTYPE\tint[]\tlength
+            80110\tTYPE\t\t
+            80111\tBLOCK\torg.x.A\tf\tint\t
+            80112\tBLOCK\torg.x.A\tf\tint\tx\t42
+            80113\tBLOCK\torg.x.A\tf\tint\t-1\t42
+            80114\tBLOCK\torg.x.A\tf\tint\t3\tline
+            80115\tBLOCK\torg.x.A\t\tint\t3\t42
+            80116\tBLOCK\torg.x.A\tf\tint\t3\t42\textra
+            80117\tMETHOD\torg.x.A\tf\tint\t3
+            80118\tSTATEMENT\torg.x.A\tf\tint
             80102\tMETHOD\torg.x.A\t\tint
             80103\tCLASS\torg.x.A\tf\t
             80104\tMETHOD\t\tf\t
@@ -92,6 +112,11 @@ class SitesTest {
         assertEquals("org.x.Reg.a(int)", Sites.name(a));
         assertEquals("org.x.Reg.b()", Sites.name(b));
         assertEquals("org.x.Reg", Sites.name(c));
+        int field = Sites.register("field", "org.x.Reg", "hits", "long");
+        int type = Sites.register("TYPE", "java.lang.String[][]", "", "");
+        assertEquals("org.x.Reg.hits", Sites.name(field));
+        assertEquals("java.lang.String[][]", Sites.name(type));
+        assertEquals(5, Set.of(a, b, c, field, type).size());
     }
 
     @Test
@@ -117,7 +142,9 @@ class SitesTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', nullValues = "NULL", value = {
-            "FIELD  | org.x.A | f    | ''",
+            "FIELD  | org.x.A | ''   | long",
+            "TYPE   | int[]   | f    | ''",
+            "BLOCK  | org.x.A | f    | int",
             "METHOD | ''      | f    | ''",
             "METHOD | org.x.A | ''   | ''",
             "CLASS  | org.x.A | f    | ''",

@@ -7,9 +7,14 @@ public final class Config {
     public static final String REPORT_XML = "dyper.report.xml";
     public static final String SAMPLE_EVERY_PROPERTY = "dyper.sample.every";
     public static final int DEFAULT_SAMPLE_EVERY = 64;
+    public static final String LOCK_CONTENDED_PROPERTY = "dyper.lock.contended.ns";
+    public static final long DEFAULT_LOCK_CONTENDED_NS = 20_000;
 
     /** One call in this many (per thread and site) is timed by {@code SampledTiming}; at least 1. */
     public static final int SAMPLE_EVERY = parseSampleEvery(property(SAMPLE_EVERY_PROPERTY));
+
+    /** A lock acquisition that waited longer than this many ns counts as contended; at least 0. */
+    public static final long LOCK_CONTENDED_NS = parseContendedNs(property(LOCK_CONTENDED_PROPERTY));
 
     private Config() {
     }
@@ -30,6 +35,19 @@ public final class Config {
             return n >= 1 ? n : DEFAULT_SAMPLE_EVERY;
         } catch (NumberFormatException e) {
             return DEFAULT_SAMPLE_EVERY;
+        }
+    }
+
+    /** A missing, malformed or negative value means the default. */
+    static long parseContendedNs(String value) {
+        if (value == null) {
+            return DEFAULT_LOCK_CONTENDED_NS;
+        }
+        try {
+            long n = Long.parseLong(value.trim());
+            return n >= 0 ? n : DEFAULT_LOCK_CONTENDED_NS;
+        } catch (NumberFormatException e) {
+            return DEFAULT_LOCK_CONTENDED_NS;
         }
     }
 

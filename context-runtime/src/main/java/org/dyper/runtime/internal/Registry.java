@@ -48,6 +48,8 @@ public final class Registry {
                 ThreadData d = slabs[i];
                 if (d.publishedEpoch() == current) {
                     totals.add(d);
+                } else {
+                    totals.name(d);  // it may hold a monitor another thread waited for
                 }
             }
             return totals;
@@ -75,15 +77,20 @@ public final class Registry {
     private static void foldEnded() {
         int current = epoch;
         int kept = 0;
+        boolean folded = false;
         for (int i = 0; i < size; i++) {
             ThreadData d = slabs[i];
             if (d.thread.isAlive()) {
                 slabs[kept++] = d;
             } else if (d.publishedEpoch() == current) {
                 ended.add(d);
+                folded = true;
             }
         }
         Arrays.fill(slabs, kept, size, null);
         size = kept;
+        if (folded) {
+            ended.pruneThreadNames();
+        }
     }
 }

@@ -90,8 +90,8 @@ public final class Reports {
 
     static List<TimingSite> timing(Totals t) {
         List<TimingSite> sites = new ArrayList<>();
-        for (int i = 0; i < t.timing.length; i++) {
-            long[] r = t.timing[i];
+        for (int i = 0; i < t.tables[TIMING].length; i++) {
+            long[] r = t.tables[TIMING][i];
             if (r != null && r[T_COUNT] > 0) {
                 long[] buckets = new long[BUCKETS];
                 System.arraycopy(r, T_HIST, buckets, 0, BUCKETS);
@@ -104,8 +104,8 @@ public final class Reports {
 
     static List<SampledSite> sampled(Totals t) {
         List<SampledSite> sites = new ArrayList<>();
-        for (int i = 0; i < t.sampled.length; i++) {
-            long[] r = t.sampled[i];
+        for (int i = 0; i < t.tables[SAMPLED].length; i++) {
+            long[] r = t.tables[SAMPLED][i];
             if (r != null && r[S_COUNT] > 0) {
                 sites.add(new SampledSite(Ids.id(i), r[S_COUNT], r[S_SAMPLES], r[S_TOTAL],
                         Double.longBitsToDouble(r[S_SUMSQ])));
@@ -137,8 +137,8 @@ public final class Reports {
 
     static List<ValueSite> values(Totals t) {
         List<ValueSite> sites = new ArrayList<>();
-        for (int i = 0; i < t.values.length; i++) {
-            long[] r = t.values[i];
+        for (int i = 0; i < t.tables[VALUES].length; i++) {
+            long[] r = t.tables[VALUES][i];
             if (r != null && r[V_COUNT] + r[V_NULLS] + r[V_NONNULLS] > 0) {
                 boolean any = r[V_COUNT] > 0;
                 sites.add(new ValueSite(Ids.id(i), r[V_COUNT], r[V_SUM], any ? r[V_MIN] : 0, any ? r[V_MAX] : 0,
@@ -147,6 +147,117 @@ public final class Reports {
         }
         sites.sort(Comparator.comparingLong(ValueSite::events).reversed().thenComparingInt(ValueSite::id));
         return sites;
+    }
+
+    /** A lock site (id, or -1 for a lock class) or lock class (name), with thread names resolved. */
+    record LockRow(int id, String name, long acquisitions, long contended, long waitNs, long maxWait, long holdNs,
+                   long maxHold, String waiter, String holder) {
+    }
+
+    record AllocationRow(int id, long count, long arrays, long totalLength, long maxLength) {
+    }
+
+    /** A field (with its last writes, oldest first) or a writing site (no writes listed). */
+    record FieldRow(int id, long writes, long unlocked, long noOwner, List<Write> last) {
+    }
+
+    /** One kept write: values as the report prints them. */
+    record Write(String oldValue, String newValue, String thread, String locked) {
+    }
+
+    static final Comparator<LockRow> LOCK_ORDER = Comparator.comparingLong(LockRow::waitNs).reversed()
+            .thenComparing(Comparator.comparingLong(LockRow::holdNs).reversed())
+            .thenComparingInt(LockRow::id).thenComparing(LockRow::name);
+
+    static List<LockRow> lockSites(Totals t) {
+        List<LockRow> rows = new ArrayList<>();
+        long[][] table = t.tables[LOCK_SITES];
+        for (int i = 0; i < table.length; i++) {
+            if (table[i] != null && table[i][L_ACQUISITIONS] + table[i][L_HOLDS] > 0) {
+                int id = Ids.id(i);
+                rows.add(lockRow(t, id, SiteTable.name(id), table[i]));
+            }
+        }
+        rows.sort(LOCK_ORDER);
+        return rows;
+    }
+
+    static List<LockRow> lockClasses(Totals t) {
+        List<LockRow> rows = new ArrayList<>();
+        long[][] table = t.tables[LOCK_CLASSES];
+        for (int i = 0; i < table.length; i++) {
+            if (table[i] != null && table[i][L_ACQUISITIONS] + table[i][L_HOLDS] > 0) {
+                rows.add(lockRow(t, -1, LockClasses.name(i), table[i]));
+            }
+        }
+        rows.sort(LOCK_ORDER);
+        return rows;
+    }
+
+    /** Waiter and holder are named only for a contended longest wait; "" when unknown. */
+    private static LockRow lockRow(Totals t, int id, String name, long[] r) {
+        boolean contended = r[L_CONTENDED] > 0;
+        return new LockRow(id, name, r[L_ACQUISITIONS], r[L_CONTENDED], r[L_WAIT], r[L_MAX_WAIT], r[L_HOLD],
+                r[L_MAX_HOLD], contended ? t.threadName(r[L_WAITER]) : "", contended ? t.threadName(r[L_HOLDER]) : "");
+    }
+
+    static List<AllocationRow> allocations(Totals t, int kind) {
+        List<AllocationRow> rows = new ArrayList<>();
+        long[][] table = t.tables[kind];
+        for (int i = 0; i < table.length; i++) {
+            long[] r = table[i];
+            if (r != null && r[A_COUNT] > 0) {
+                rows.add(new AllocationRow(Ids.id(i), r[A_COUNT], r[A_ARRAYS], r[A_TOTAL_LENGTH], r[A_MAX_LENGTH]));
+            }
+        }
+        rows.sort(Comparator.comparingLong(AllocationRow::count).reversed()
+                .thenComparing(Comparator.comparingLong(AllocationRow::totalLength).reversed())
+                .thenComparingInt(AllocationRow::id));
+        return rows;
+    }
+
+    static List<FieldRow> fields(Totals t, int kind) {
+        List<FieldRow> rows = new ArrayList<>();
+        long[][] table = t.tables[kind];
+        for (int i = 0; i < table.length; i++) {
+            long[] r = table[i];
+            if (r != null && r[F_WRITES] > 0) {
+                rows.add(new FieldRow(Ids.id(i), r[F_WRITES], r[F_UNLOCKED], r[F_NO_OWNER],
+                        kind == FIELDS ? lastWrites(t, r) : List.of()));
+            }
+        }
+        rows.sort(Comparator.comparingLong(FieldRow::unlocked).reversed()
+                .thenComparing(Comparator.comparingLong(FieldRow::writes).reversed())
+                .thenComparingInt(FieldRow::id));
+        return rows;
+    }
+
+    /** The ring of a merged field row, oldest first (merged rows keep it sorted; a live copy may not be). */
+    private static List<Write> lastWrites(Totals t, long[] r) {
+        List<long[]> entries = new ArrayList<>();
+        for (int e = 0; e < RING; e++) {
+            int base = F_RING + e * E_LENGTH;
+            if (r[base + E_SEQ] != 0) {
+                entries.add(java.util.Arrays.copyOfRange(r, base, base + E_LENGTH));
+            }
+        }
+        entries.sort(Comparator.comparingLong(e -> e[E_SEQ]));
+        List<Write> writes = new ArrayList<>();
+        for (long[] e : entries) {
+            long flags = e[E_FLAGS];
+            boolean ref = (flags & W_REF) != 0;
+            writes.add(new Write(
+                    ref ? reference(e[E_OLD], (flags & W_OLD_NULL) != 0) : Long.toString(e[E_OLD]),
+                    ref ? reference(e[E_NEW], (flags & W_NEW_NULL) != 0) : Long.toString(e[E_NEW]),
+                    t.threadName(e[E_THREAD]),
+                    (flags & W_NO_OWNER) != 0 ? "none" : Boolean.toString((flags & W_LOCKED) != 0)));
+        }
+        return writes;
+    }
+
+    /** {@code null}, or {@code @} and the identity hash in hex, as {@code Object.toString} shows it. */
+    private static String reference(long hash, boolean isNull) {
+        return isNull ? "null" : "@" + Integer.toHexString((int) hash);
     }
 
     /**
@@ -187,7 +298,12 @@ public final class Reports {
         List<CountSite> counts = counts(t);
         List<CountSite> calls = calls(t);
         List<ValueSite> values = values(t);
-        if (timing.isEmpty() && sampled.isEmpty() && counts.isEmpty() && calls.isEmpty() && values.isEmpty()) {
+        List<LockRow> lockSites = lockSites(t);
+        List<AllocationRow> allocationSites = allocations(t, ALLOC_SITES);
+        List<AllocationRow> allocationTypes = allocations(t, ALLOC_TYPES);
+        List<FieldRow> fields = fields(t, FIELDS);
+        if (timing.isEmpty() && sampled.isEmpty() && counts.isEmpty() && calls.isEmpty() && values.isEmpty()
+                && lockSites.isEmpty() && allocationSites.isEmpty() && allocationTypes.isEmpty() && fields.isEmpty()) {
             out.append("\nNo events were recorded.\n");
         }
         if (!timing.isEmpty()) {
@@ -235,6 +351,15 @@ public final class Reports {
             }
             section(out, "Values", null, table);
         }
+        if (!lockSites.isEmpty()) {
+            lockText(out, lockSites, lockClasses(t));
+        }
+        if (!allocationSites.isEmpty() || !allocationTypes.isEmpty()) {
+            allocationText(out, allocationSites, allocationTypes);
+        }
+        if (!fields.isEmpty()) {
+            fieldText(out, fields, fields(t, FIELD_SITES));
+        }
         long failureTotal = data.failureTotal();
         if (failureTotal > 0) {
             Table table = new Table("site", "failures", "first failure").lastLeft();
@@ -253,6 +378,96 @@ public final class Reports {
                     .append(" renamed by a later definition\n");
         }
         return out.toString();
+    }
+
+    private static void lockText(StringBuilder out, List<LockRow> sites, List<LockRow> classes) {
+        String[] header = {"acquisitions", "contended", "wait", "max wait", "hold", "max hold", "longest wait"};
+        Table bySite = lockTable("lock site", header);
+        for (LockRow r : sites) {
+            lockLine(bySite, r);
+        }
+        section(out, "Lock contention", "a wait over " + Units.duration(Config.LOCK_CONTENDED_NS)
+                + " counts as contended; the holder is a best-effort name", bySite.lastLeft());
+        if (!classes.isEmpty()) {
+            Table byClass = lockTable("lock class", header).lastLeft();
+            for (LockRow r : classes) {
+                lockLine(byClass, r);
+            }
+            out.append('\n');
+            byClass.appendTo(out);
+        }
+    }
+
+    private static Table lockTable(String first, String[] header) {
+        String[] cells = new String[header.length + 1];
+        cells[0] = first;
+        System.arraycopy(header, 0, cells, 1, header.length);
+        return new Table(cells);
+    }
+
+    private static void lockLine(Table table, LockRow r) {
+        String longest = r.contended() == 0 ? "-"
+                : (r.waiter().isEmpty() ? "?" : r.waiter()) + " waited for "
+                        + (r.holder().isEmpty() ? "an unknown holder" : r.holder());
+        table.row(r.name(), Units.count(r.acquisitions()), Units.count(r.contended()), Units.duration(r.waitNs()),
+                Units.duration(r.maxWait()), Units.duration(r.holdNs()), Units.duration(r.maxHold()), longest);
+    }
+
+    private static void allocationText(StringBuilder out, List<AllocationRow> sites, List<AllocationRow> types) {
+        Table bySite = new Table("allocating site", "allocations", "arrays", "total length", "max length");
+        for (AllocationRow r : sites) {
+            bySite.row(SiteTable.name(r.id()), Units.count(r.count()), Units.count(r.arrays()),
+                    r.arrays() > 0 ? Units.count(r.totalLength()) : "-",
+                    r.arrays() > 0 ? Units.count(r.maxLength()) : "-");
+        }
+        section(out, "Allocations", "objects and arrays per allocating site and per type", bySite);
+        if (!types.isEmpty()) {
+            Table byType = new Table("type", "allocations", "total length", "max length");
+            for (AllocationRow r : types) {
+                byType.row(SiteTable.name(r.id()), Units.count(r.count()),
+                        r.arrays() > 0 ? Units.count(r.totalLength()) : "-",
+                        r.arrays() > 0 ? Units.count(r.maxLength()) : "-");
+            }
+            out.append('\n');
+            byType.appendTo(out);
+        }
+    }
+
+    private static void fieldText(StringBuilder out, List<FieldRow> fields, List<FieldRow> sites) {
+        Table byField = new Table("field", "writes", "unlocked", "static");
+        for (FieldRow r : fields) {
+            byField.row(SiteTable.name(r.id()), Units.count(r.writes()), Units.count(r.unlocked()),
+                    Units.count(r.noOwner()));
+        }
+        section(out, "Field writes", "unlocked: written without holding the owner object's monitor", byField);
+        if (!sites.isEmpty()) {
+            Table bySite = new Table("writing site", "writes", "unlocked", "static");
+            for (FieldRow r : sites) {
+                bySite.row(SiteTable.name(r.id()), Units.count(r.writes()), Units.count(r.unlocked()),
+                        Units.count(r.noOwner()));
+            }
+            out.append('\n');
+            bySite.appendTo(out);
+        }
+        for (FieldRow r : fields) {
+            if (r.unlocked() > 0) {
+                out.append("\n  UNLOCKED WRITES: ").append(SiteTable.name(r.id())).append(": ")
+                        .append(Units.count(r.unlocked())).append(" of ").append(plural(r.writes(), "write"))
+                        .append(" without holding the owner's monitor\n");
+            }
+        }
+        for (FieldRow r : fields) {
+            out.append("\n  last writes of ").append(SiteTable.name(r.id())).append(" (oldest first):\n");
+            Table last = new Table("#", "old", "new", "thread", "owner's monitor").lastLeft();
+            int n = 0;
+            for (Write w : r.last()) {
+                last.row(Integer.toString(++n), w.oldValue(), w.newValue(), w.thread(),
+                        w.locked().equals("none") ? "static field" : w.locked().equals("true") ? "held" : "NOT HELD");
+            }
+            StringBuilder rows = new StringBuilder();
+            last.appendTo(rows);
+            rows.toString().lines().forEach(line -> out.append("  ").append(line).append('\n'));
+        }
     }
 
     private static String plural(long n, String noun) {
@@ -366,6 +581,42 @@ public final class Reports {
                     .append("'/>\n");
         }
         x.append("  </VALUES>\n");
+        x.append("  <LOCKS CONTENDED_NS='").append(Config.LOCK_CONTENDED_NS).append("'>\n");
+        for (LockRow r : lockSites(t)) {
+            lockXml(site(x, r.id()), r);
+        }
+        for (LockRow r : lockClasses(t)) {
+            x.append("    <LOCK_CLASS NAME='");
+            lockXml(escape(x, r.name()).append('\''), r);
+        }
+        x.append("  </LOCKS>\n");
+        x.append("  <ALLOCATIONS>\n");
+        for (AllocationRow r : allocations(t, ALLOC_SITES)) {
+            site(x, r.id()).append(" COUNT='").append(r.count()).append("' ARRAYS='").append(r.arrays())
+                    .append("' TOTAL_LENGTH='").append(r.totalLength()).append("' MAX_LENGTH='")
+                    .append(r.maxLength()).append("'/>\n");
+        }
+        for (AllocationRow r : allocations(t, ALLOC_TYPES)) {
+            x.append("    <TYPE ID='").append(r.id()).append("' NAME='");
+            escape(x, SiteTable.name(r.id())).append("' COUNT='").append(r.count()).append("' TOTAL_LENGTH='")
+                    .append(r.totalLength()).append("' MAX_LENGTH='").append(r.maxLength()).append("'/>\n");
+        }
+        x.append("  </ALLOCATIONS>\n");
+        x.append("  <FIELDS>\n");
+        for (FieldRow r : fields(t, FIELDS)) {
+            x.append("    <FIELD ID='").append(r.id()).append("' NAME='");
+            fieldCounts(escape(x, SiteTable.name(r.id())).append('\''), r).append(">\n");
+            for (Write w : r.last()) {
+                x.append("      <WRITE OLD='").append(w.oldValue()).append("' NEW='").append(w.newValue())
+                        .append("' THREAD='");
+                escape(x, w.thread()).append("' LOCKED='").append(w.locked()).append("'/>\n");
+            }
+            x.append("    </FIELD>\n");
+        }
+        for (FieldRow r : fields(t, FIELD_SITES)) {
+            fieldCounts(site(x, r.id()), r).append("/>\n");
+        }
+        x.append("  </FIELDS>\n");
         x.append("  <FAILURES TOTAL='").append(data.failureTotal()).append("'>\n");
         for (Failures.Site s : data.failures()) {
             site(x, s.id()).append(" COUNT='").append(s.count()).append("' FIRST='");
@@ -374,6 +625,20 @@ public final class Reports {
         x.append("  </FAILURES>\n");
         x.append("</DYPER_REPORT>\n");
         return x.toString();
+    }
+
+    private static void lockXml(StringBuilder x, LockRow r) {
+        x.append(" ACQUISITIONS='").append(r.acquisitions()).append("' CONTENDED='").append(r.contended())
+                .append("' WAIT_NS='").append(r.waitNs()).append("' MAX_WAIT_NS='").append(r.maxWait())
+                .append("' HOLD_NS='").append(r.holdNs()).append("' MAX_HOLD_NS='").append(r.maxHold())
+                .append("' WAITER='");
+        escape(x, r.waiter()).append("' HOLDER='");
+        escape(x, r.holder()).append("'/>\n");
+    }
+
+    private static StringBuilder fieldCounts(StringBuilder x, FieldRow r) {
+        return x.append(" WRITES='").append(r.writes()).append("' UNLOCKED_WRITES='").append(r.unlocked())
+                .append("' NO_OWNER_WRITES='").append(r.noOwner()).append('\'');
     }
 
     private static StringBuilder site(StringBuilder x, int id) {

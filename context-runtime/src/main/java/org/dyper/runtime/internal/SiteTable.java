@@ -48,7 +48,7 @@ public final class SiteTable {
             return true;
         }
         String[] f = line.split("\t", -1);
-        if (f.length < 3 || f.length > 5) {
+        if (f.length < 3 || f.length > 7) {
             return false;
         }
         int id;
@@ -61,7 +61,13 @@ public final class SiteTable {
         String className = f[2].trim();
         String methodName = f.length > 3 ? f[3].trim() : "";
         String parameters = f.length > 4 ? f[4].trim() : "";
-        String name = name(kind, className, methodName, parameters);
+        String name;
+        if (kind.equals("BLOCK")) {
+            name = blockName(className, methodName, parameters, f.length > 5 ? f[5].trim() : "",
+                    f.length > 6 ? f[6].trim() : "");
+        } else {
+            name = f.length > 5 ? null : name(kind, className, methodName, parameters);
+        }
         if (name == null) {
             return false;
         }
@@ -73,7 +79,11 @@ public final class SiteTable {
         return true;
     }
 
-    /** The display name, or null when the parts do not make a valid site. */
+    /**
+     * The display name of a METHOD, CLASS, FIELD or TYPE site, or null when the parts do not make a valid one. For a
+     * FIELD, {@code methodName} is the field name and {@code parameters} its type (not part of the name); for a TYPE,
+     * {@code className} is the type name (e.g. {@code int[]}).
+     */
     static String name(String kind, String className, String methodName, String parameters) {
         if (className.isEmpty()) {
             return null;
@@ -82,9 +92,32 @@ public final class SiteTable {
             case "METHOD":
                 return methodName.isEmpty() ? null : className + "." + methodName + "(" + parameters + ")";
             case "CLASS":
+            case "TYPE":
                 return methodName.isEmpty() && parameters.isEmpty() ? className : null;
+            case "FIELD":
+                return methodName.isEmpty() ? null : className + "." + methodName;
             default:
                 return null;
+        }
+    }
+
+    /**
+     * {@code className.methodName(parameters) block N (line L)}, without the line part when the line is empty; null
+     * when the class, method or block number is missing or a number is malformed or negative.
+     */
+    static String blockName(String className, String methodName, String parameters, String block, String line) {
+        if (className.isEmpty() || methodName.isEmpty() || !isCount(block) || !line.isEmpty() && !isCount(line)) {
+            return null;
+        }
+        String name = className + "." + methodName + "(" + parameters + ") block " + Integer.parseInt(block);
+        return line.isEmpty() ? name : name + " (line " + Integer.parseInt(line) + ")";
+    }
+
+    private static boolean isCount(String s) {
+        try {
+            return Integer.parseInt(s) >= 0;
+        } catch (NumberFormatException e) {
+            return false;
         }
     }
 
@@ -97,7 +130,8 @@ public final class SiteTable {
         if (name == null) {
             throw new IllegalArgumentException("Invalid site for Sites.register: kind='" + kind + "', className='"
                     + className + "', methodName='" + methodName + "', parameters='" + parameters
-                    + "' (kind must be METHOD with a class and method name, or CLASS with a class name only)");
+                    + "' (kind must be METHOD with a class and method name, CLASS or TYPE with a class or type name"
+                    + " only, or FIELD with a class and field name; BLOCK sites come from the generator's table)");
         }
         return REGISTERED.computeIfAbsent(k + '\t' + c + '\t' + m + '\t' + p, key -> {
             int id = NEXT_NEGATIVE.getAndDecrement();

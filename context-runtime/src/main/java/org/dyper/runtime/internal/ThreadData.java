@@ -10,19 +10,18 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Counts are one flat {@code long[]} indexed by the zig-zag index of the id, and so are the calls counted at call
  * sites ({@link #countCall}), kept in a second flat array so they never mix with the events counted at the same id.
- * The other agents keep one small
- * row per (thread, site), created the first time the thread reaches that site, so a thread pays only for the sites
- * it uses; a grown index array shares its rows with the old one, so a reader holding the old array still sees them.
+ * The other agents keep one small row per (thread, site) in a table of their own ({@link #TIMING} and following),
+ * created the first time the thread reaches that site, so a thread pays only for the sites it uses; a grown index
+ * array shares its rows with the old one, so a reader holding the old array still sees them.
  */
 public final class ThreadData {
     static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     static final VarHandle ROWS = MethodHandles.arrayElementVarHandle(long[][].class);
+    private static final VarHandle TABLES = MethodHandles.arrayElementVarHandle(long[][][].class);
     private static final VarHandle EPOCH;
     private static final VarHandle COUNTS;
     private static final VarHandle CALLS;
-    private static final VarHandle TIMING;
-    private static final VarHandle SAMPLED;
-    private static final VarHandle VALUES;
+    private static final VarHandle SEQUENCE;
 
     static {
         try {
@@ -30,9 +29,7 @@ public final class ThreadData {
             EPOCH = lookup.findVarHandle(ThreadData.class, "epoch", int.class);
             COUNTS = lookup.findVarHandle(ThreadData.class, "counts", long[].class);
             CALLS = lookup.findVarHandle(ThreadData.class, "calls", long[].class);
-            TIMING = lookup.findVarHandle(ThreadData.class, "timing", long[][].class);
-            SAMPLED = lookup.findVarHandle(ThreadData.class, "sampled", long[][].class);
-            VALUES = lookup.findVarHandle(ThreadData.class, "values", long[][].class);
+            SEQUENCE = lookup.findStaticVarHandle(ThreadData.class, "sequence", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -46,27 +43,70 @@ public final class ThreadData {
     /** Values row: count, sum, min, max of {@code record}; null and non-null counts of {@code recordRef}. */
     public static final int V_COUNT = 0, V_SUM = 1, V_MIN = 2, V_MAX = 3, V_NULLS = 4, V_NONNULLS = 5,
             V_LENGTH = 6;
+    /**
+     * Lock row (per lock site and per lock class): acquisitions, contended acquisitions, total and max wait, total
+     * and max hold, holds measured, and for the longest wait the waiting and the holding thread's id (0: unknown).
+     */
+    public static final int L_ACQUISITIONS = 0, L_CONTENDED = 1, L_WAIT = 2, L_MAX_WAIT = 3, L_HOLD = 4,
+            L_MAX_HOLD = 5, L_HOLDS = 6, L_WAITER = 7, L_HOLDER = 8, L_LENGTH = 9;
+    /** Allocation row (per allocating site and per allocated type): allocations, arrays, total and max length. */
+    public static final int A_COUNT = 0, A_ARRAYS = 1, A_TOTAL_LENGTH = 2, A_MAX_LENGTH = 3, A_LENGTH = 4;
+    /**
+     * Field row (per field): writes, writes without the owner's monitor, writes with no owner (static fields), the
+     * owner-only ring position, then a ring of the last {@link #RING} writes, each {@link #E_LENGTH} longs.
+     * A field-site row is the first three counters only.
+     */
+    public static final int F_WRITES = 0, F_UNLOCKED = 1, F_NO_OWNER = 2, F_NEXT = 3, F_RING = 4, RING = 16,
+            F_LENGTH = F_RING + RING * 5, FS_LENGTH = 3;
+    /** A ring entry: global sequence (0: empty or being written), old value, new value, flags, thread id. */
+    public static final int E_SEQ = 0, E_OLD = 1, E_NEW = 2, E_FLAGS = 3, E_THREAD = 4, E_LENGTH = 5;
+    /** Ring entry flags. */
+    public static final long W_LOCKED = 1, W_NO_OWNER = 2, W_REF = 4, W_OLD_NULL = 8, W_NEW_NULL = 16;
+
+    /** Row tables, by kind. {@link #LOCK_CLASSES} is indexed by {@link LockClasses} index, the others by site id. */
+    public static final int TIMING = 0, SAMPLED = 1, VALUES = 2, LOCK_SITES = 3, LOCK_CLASSES = 4, ALLOC_SITES = 5,
+            ALLOC_TYPES = 6, FIELDS = 7, FIELD_SITES = 8, TABLES_COUNT = 9;
+    static final int[] ROW_LENGTH = {T_LENGTH, S_LENGTH, V_LENGTH, L_LENGTH, L_LENGTH, A_LENGTH, A_LENGTH,
+            F_LENGTH, FS_LENGTH};
 
     private static final long[] NO_COUNTS = new long[0];
     private static final long[][] NO_ROWS = new long[0][];
 
     private static final ThreadLocal<ThreadData> CURRENT = ThreadLocal.withInitial(ThreadData::register);
 
+    /** Global order of field writes across threads, so the merged ring shows the last writes in the order made. */
+    @SuppressWarnings("unused")
+    private static volatile long sequence;
+
     final Thread thread;
+    /** The thread's id, kept because {@code Thread.getId()} is deprecated from JDK 19 on and cannot change. */
+    final long threadId;
     /** The {@link Registry#epoch} this slab's data belongs to; data of an older epoch was cleared by a reset. */
     int epoch;
     long[] counts = NO_COUNTS;
     /** Calls counted at call sites, by the zig-zag index of the called method's id. */
     long[] calls = NO_COUNTS;
-    long[][] timing = NO_ROWS;
-    long[][] sampled = NO_ROWS;
-    long[][] values = NO_ROWS;
+    /** Row tables by kind; an element is replaced (release store) when it grows or on a reset. */
+    final long[][][] tables = new long[TABLES_COUNT][][];
     /** Seeds where each new sampled row starts its countdown, so periodic call patterns do not alias. */
     private int seed;
 
+    // Owner-only lock state. The hold stack survives resets (it mirrors monitors really held); an entry remembers
+    // its epoch so a hold that began before a reset is not recorded after it.
+    private Object[] heldLocks = new Object[8];
+    /** Per held lock: acquire time, acquiring site id, lock class index, epoch. */
+    private long[] held = new long[8 * 4];
+    private int heldDepth;
+    /** What {@code Locks.request} saw in the holder table, for the matching {@code acquired}. */
+    private int pendingHash;
+    private long pendingHolder;
+
+    @SuppressWarnings("deprecation")
     private ThreadData(Thread thread) {
         this.thread = thread;
+        this.threadId = thread.getId();
         this.seed = System.identityHashCode(thread) | 1;
+        java.util.Arrays.fill(tables, NO_ROWS);
     }
 
     private static ThreadData register() {
@@ -88,9 +128,9 @@ public final class ThreadData {
     private void restart(int newEpoch) {
         COUNTS.setRelease(this, NO_COUNTS);
         CALLS.setRelease(this, NO_COUNTS);
-        TIMING.setRelease(this, NO_ROWS);
-        SAMPLED.setRelease(this, NO_ROWS);
-        VALUES.setRelease(this, NO_ROWS);
+        for (int k = 0; k < TABLES_COUNT; k++) {
+            TABLES.setRelease(tables, k, NO_ROWS);
+        }
         EPOCH.setRelease(this, newEpoch);
     }
 
@@ -122,7 +162,7 @@ public final class ThreadData {
     }
 
     public void time(int id, long duration) {
-        long[] r = row(id, timing, T_LENGTH);
+        long[] r = row(TIMING, id);
         if (r == null) {
             return;
         }
@@ -141,7 +181,7 @@ public final class ThreadData {
 
     /** Counts one call; returns true when this call is the one in {@link Config#SAMPLE_EVERY} to be timed. */
     public boolean sampleCall(int id) {
-        long[] r = row(id, sampled, S_LENGTH);
+        long[] r = row(SAMPLED, id);
         if (r == null) {
             return false;
         }
@@ -156,7 +196,7 @@ public final class ThreadData {
     }
 
     public void sample(int id, long duration) {
-        long[] r = row(id, sampled, S_LENGTH);
+        long[] r = row(SAMPLED, id);
         if (r == null) {
             return;
         }
@@ -168,7 +208,7 @@ public final class ThreadData {
     }
 
     public void value(int id, long value) {
-        long[] r = row(id, values, V_LENGTH);
+        long[] r = row(VALUES, id);
         if (r == null) {
             return;
         }
@@ -183,7 +223,7 @@ public final class ThreadData {
     }
 
     public void reference(int id, Object value) {
-        long[] r = row(id, values, V_LENGTH);
+        long[] r = row(VALUES, id);
         if (r == null) {
             return;
         }
@@ -191,19 +231,247 @@ public final class ThreadData {
         LONGS.setRelease(r, field, r[field] + 1);
     }
 
+    // ---- locks ----
+
+    /** Before the monitor of {@code lock} is requested: remembers who holds it now, if the holder table knows. */
+    public void lockRequested(Object lock) {
+        int hash = System.identityHashCode(lock);
+        pendingHash = hash;
+        pendingHolder = LockHolders.holder(hash);
+    }
+
     /**
-     * The row of {@code id} in {@code rows}, created on first use; null if out of range. {@code length} names the
-     * table (the row lengths differ), since after a reset all tables are the same empty array.
+     * The monitor of {@code lock} (never null) is now held, after a wait of {@code wait} ns: records the acquisition
+     * at the site and the lock's class, makes this thread the lock's holder, and pushes the hold.
      */
-    private long[] row(int id, long[][] rows, int length) {
-        int i = Ids.index(id);
+    public void lockAcquired(int siteId, Object lock, int classIndex, long wait, long now) {
+        int hash = System.identityHashCode(lock);
+        long holder = pendingHash == hash ? pendingHolder : 0;
+        pendingHash = 0;
+        pendingHolder = 0;
+        long w = wait < 0 ? 0 : wait;
+        boolean contended = w > Config.LOCK_CONTENDED_NS;
+        long[] s = row(LOCK_SITES, siteId);
+        if (s != null) {
+            acquisition(s, w, contended, holder);
+        }
+        long[] c = row(LOCK_CLASSES, classIndex);
+        if (c != null) {
+            acquisition(c, w, contended, holder);
+        }
+        LockHolders.hold(hash, threadId);
+        push(lock, now, siteId, classIndex);
+    }
+
+    private void acquisition(long[] r, long wait, boolean contended, long holder) {
+        LONGS.setRelease(r, L_ACQUISITIONS, r[L_ACQUISITIONS] + 1);
+        LONGS.setRelease(r, L_WAIT, r[L_WAIT] + wait);
+        if (contended) {
+            LONGS.setRelease(r, L_CONTENDED, r[L_CONTENDED] + 1);
+        }
+        if (wait > r[L_MAX_WAIT]) {
+            LONGS.setRelease(r, L_WAITER, threadId);
+            LONGS.setRelease(r, L_HOLDER, holder);
+            LONGS.setRelease(r, L_MAX_WAIT, wait);
+        }
+    }
+
+    private void push(Object lock, long now, int siteId, int classIndex) {
+        if (heldDepth == heldLocks.length) {
+            dropStaleHolds(heldDepth);
+            if (heldDepth == heldLocks.length) {
+                heldLocks = java.util.Arrays.copyOf(heldLocks, heldLocks.length * 2);
+                held = java.util.Arrays.copyOf(held, held.length * 2);
+            }
+        }
+        int k = heldDepth++;
+        heldLocks[k] = lock;
+        held[k * 4] = now;
+        held[k * 4 + 1] = siteId;
+        held[k * 4 + 2] = classIndex;
+        held[k * 4 + 3] = epoch;
+    }
+
+    /**
+     * The monitor of {@code lock} is about to be released: pops its hold (normally the top of the stack) and records
+     * the hold time at the site that acquired it and the lock's class. A release without a recorded acquisition
+     * (monitoring was switched on in between) records nothing.
+     */
+    public void lockReleased(Object lock, long now) {
+        int k = heldDepth - 1;
+        while (k >= 0 && heldLocks[k] != lock) {
+            k--;
+        }
+        if (k < 0) {
+            return;
+        }
+        long start = held[k * 4];
+        int siteId = (int) held[k * 4 + 1];
+        int classIndex = (int) held[k * 4 + 2];
+        boolean sameEpoch = (int) held[k * 4 + 3] == epoch;
+        if (k != heldDepth - 1) {
+            // Not the innermost hold: holds above it whose release was missed (monitoring switched off) are dropped;
+            // monitors still held (unstructured locking) move down.
+            removeHold(k);
+        } else {
+            heldLocks[k] = null;
+            heldDepth = k;
+        }
+        boolean stillHeld = false;
+        for (int j = heldDepth - 1; j >= 0; j--) {
+            if (heldLocks[j] == lock) {
+                stillHeld = true;  // a re-entrant hold: the outer one still owns the monitor
+                break;
+            }
+        }
+        if (!stillHeld) {
+            LockHolders.release(System.identityHashCode(lock), threadId);
+        }
+        if (!sameEpoch) {
+            return;
+        }
+        long hold = now - start;
+        if (hold < 0) {
+            hold = 0;
+        }
+        long[] s = row(LOCK_SITES, siteId);
+        if (s != null) {
+            holdTime(s, hold);
+        }
+        long[] c = row(LOCK_CLASSES, classIndex);
+        if (c != null) {
+            holdTime(c, hold);
+        }
+    }
+
+    private static void holdTime(long[] r, long hold) {
+        LONGS.setRelease(r, L_HOLDS, r[L_HOLDS] + 1);
+        LONGS.setRelease(r, L_HOLD, r[L_HOLD] + hold);
+        if (hold > r[L_MAX_HOLD]) {
+            LONGS.setRelease(r, L_MAX_HOLD, hold);
+        }
+    }
+
+    /** Removes hold k, keeping the holds above it whose monitors this thread still owns. */
+    private void removeHold(int k) {
+        int to = k;
+        for (int from = k + 1; from < heldDepth; from++) {
+            if (Thread.holdsLock(heldLocks[from])) {
+                heldLocks[to] = heldLocks[from];
+                System.arraycopy(held, from * 4, held, to * 4, 4);
+                to++;
+            }
+        }
+        java.util.Arrays.fill(heldLocks, to, heldDepth, null);
+        heldDepth = to;
+    }
+
+    /** Drops holds of monitors this thread no longer owns (their release was not seen), below {@code depth}. */
+    private void dropStaleHolds(int depth) {
+        int to = 0;
+        for (int from = 0; from < depth; from++) {
+            if (Thread.holdsLock(heldLocks[from])) {
+                heldLocks[to] = heldLocks[from];
+                System.arraycopy(held, from * 4, held, to * 4, 4);
+                to++;
+            }
+        }
+        java.util.Arrays.fill(heldLocks, to, depth, null);
+        heldDepth = to;
+    }
+
+    /** Holds this thread has on its stack (for tests). */
+    public int holdDepth() {
+        return heldDepth;
+    }
+
+    // ---- allocations ----
+
+    public void allocation(int siteId, int typeId) {
+        long[] s = row(ALLOC_SITES, siteId);
+        if (s != null) {
+            LONGS.setRelease(s, A_COUNT, s[A_COUNT] + 1);
+        }
+        long[] t = row(ALLOC_TYPES, typeId);
+        if (t != null) {
+            LONGS.setRelease(t, A_COUNT, t[A_COUNT] + 1);
+        }
+    }
+
+    public void arrayAllocation(int siteId, int typeId, int length) {
+        long n = length < 0 ? 0 : length;
+        long[] s = row(ALLOC_SITES, siteId);
+        if (s != null) {
+            array(s, n);
+        }
+        long[] t = row(ALLOC_TYPES, typeId);
+        if (t != null) {
+            array(t, n);
+        }
+    }
+
+    private static void array(long[] r, long length) {
+        LONGS.setRelease(r, A_COUNT, r[A_COUNT] + 1);
+        LONGS.setRelease(r, A_ARRAYS, r[A_ARRAYS] + 1);
+        LONGS.setRelease(r, A_TOTAL_LENGTH, r[A_TOTAL_LENGTH] + length);
+        if (length > r[A_MAX_LENGTH]) {
+            LONGS.setRelease(r, A_MAX_LENGTH, length);
+        }
+    }
+
+    // ---- field writes ----
+
+    /**
+     * One write of field {@code fieldId} at site {@code siteId}; {@code flags} are {@link #W_LOCKED} and following.
+     * The ring entry is written seqlock-style (sequence cleared, values, then the new sequence) so a reader can tell
+     * a torn entry and skip it.
+     */
+    public void fieldWrite(int siteId, int fieldId, long flags, long oldValue, long newValue) {
+        boolean noOwner = (flags & W_NO_OWNER) != 0;
+        boolean unlocked = !noOwner && (flags & W_LOCKED) == 0;
+        long[] s = row(FIELD_SITES, siteId);
+        if (s != null) {
+            writeCounts(s, unlocked, noOwner);
+        }
+        long[] f = row(FIELDS, fieldId);
+        if (f == null) {
+            return;
+        }
+        writeCounts(f, unlocked, noOwner);
+        long seq = (long) SEQUENCE.getAndAdd(1L) + 1;
+        int slot = (int) f[F_NEXT];
+        f[F_NEXT] = (slot + 1) & (RING - 1);
+        int base = F_RING + slot * E_LENGTH;
+        LONGS.setRelease(f, base + E_SEQ, 0L);
+        LONGS.setRelease(f, base + E_OLD, oldValue);
+        LONGS.setRelease(f, base + E_NEW, newValue);
+        LONGS.setRelease(f, base + E_FLAGS, flags);
+        LONGS.setRelease(f, base + E_THREAD, threadId);
+        LONGS.setRelease(f, base + E_SEQ, seq);
+    }
+
+    private static void writeCounts(long[] r, boolean unlocked, boolean noOwner) {
+        LONGS.setRelease(r, F_WRITES, r[F_WRITES] + 1);
+        if (unlocked) {
+            LONGS.setRelease(r, F_UNLOCKED, r[F_UNLOCKED] + 1);
+        } else if (noOwner) {
+            LONGS.setRelease(r, F_NO_OWNER, r[F_NO_OWNER] + 1);
+        }
+    }
+
+    // ---- rows ----
+
+    /** The row of {@code id} in table {@code kind}, created on first use; null if out of range. */
+    private long[] row(int kind, int id) {
+        long[][] rows = tables[kind];
+        int i = kind == LOCK_CLASSES ? id : Ids.index(id);
         if (Integer.compareUnsigned(i, rows.length) < 0) {
             long[] r = rows[i];
             if (r != null) {
                 return r;
             }
         }
-        return newRow(id, i, rows, length);
+        return newRow(kind, id, i, rows);
     }
 
     // ---- slow path: first use of a site by this thread ----
@@ -225,7 +493,7 @@ public final class ThreadData {
         return grown;
     }
 
-    private long[] newRow(int id, int i, long[][] rows, int length) {
+    private long[] newRow(int kind, int id, int i, long[][] rows) {
         if (!Ids.inRange(i)) {
             Failures.outOfRange(id);
             return null;
@@ -233,26 +501,27 @@ public final class ThreadData {
         if (i >= rows.length) {
             long[][] grown = new long[newLength(rows.length, i)][];
             System.arraycopy(rows, 0, grown, 0, rows.length);
-            if (length == T_LENGTH) {
-                TIMING.setRelease(this, grown);
-            } else if (length == S_LENGTH) {
-                SAMPLED.setRelease(this, grown);
-            } else {
-                VALUES.setRelease(this, grown);
-            }
+            TABLES.setRelease(tables, kind, grown);
             rows = grown;
         }
-        long[] r = new long[length];
-        if (length == T_LENGTH) {
+        long[] r = emptyRow(kind);
+        if (kind == SAMPLED) {
+            r[S_COUNTDOWN] = firstCountdown();
+        }
+        ROWS.setRelease(rows, i, r);
+        return r;
+    }
+
+    /** A row with nothing recorded: minima start at the largest value, maxima at the smallest. */
+    static long[] emptyRow(int kind) {
+        long[] r = new long[ROW_LENGTH[kind]];
+        if (kind == TIMING) {
             r[T_MIN] = Long.MAX_VALUE;
             r[T_MAX] = Long.MIN_VALUE;
-        } else if (length == S_LENGTH) {
-            r[S_COUNTDOWN] = firstCountdown();
-        } else {
+        } else if (kind == VALUES) {
             r[V_MIN] = Long.MAX_VALUE;
             r[V_MAX] = Long.MIN_VALUE;
         }
-        ROWS.setRelease(rows, i, r);
         return r;
     }
 
@@ -285,16 +554,8 @@ public final class ThreadData {
         return (long[]) CALLS.getAcquire(this);
     }
 
-    long[][] publishedTiming() {
-        return (long[][]) TIMING.getAcquire(this);
-    }
-
-    long[][] publishedSampled() {
-        return (long[][]) SAMPLED.getAcquire(this);
-    }
-
-    long[][] publishedValues() {
-        return (long[][]) VALUES.getAcquire(this);
+    long[][] publishedTable(int kind) {
+        return (long[][]) TABLES.getAcquire(tables, kind);
     }
 
     static long read(long[] array, int i) {

@@ -159,7 +159,8 @@ class ReportsTest {
     @Test
     void emptyReportsStillHaveEverySection() throws Exception {
         Document doc = parse(Dyper.xmlReport());
-        List<String> sections = List.of("COUNTS", "CALLS", "TIMING", "SAMPLED_TIMING", "VALUES", "FAILURES");
+        List<String> sections = List.of("COUNTS", "CALLS", "TIMING", "SAMPLED_TIMING", "VALUES", "LOCKS", "ALLOCATIONS",
+                "FIELDS", "FAILURES");
         for (String section : sections) {
             assertEquals(1, doc.getElementsByTagName(section).getLength(), section);
         }
