@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ModeCatalogTest {
     private static final Set<String> LIBRARY = Set.of("COUNT", "COUNT_CALLS", "TIME_ENTER", "TIME_EXIT", "SAMPLE_ENTER",
-            "SAMPLE_EXIT", "RECORD_RETURN", "RECORD_RETURN_REF", "RECORD_ARG1");
+            "SAMPLE_EXIT", "RECORD_RETURN", "RECORD_RETURN_REF", "RECORD_ARG1",
+            "LOCK_TEST", "LOCK_ENTER", "LOCK_EXIT", "ALLOC", "ALLOC_ARRAY", "FIELD_WATCH", "FIELD_WATCH_REF");
 
     @TempDir
     Path dir;
@@ -37,7 +38,8 @@ class ModeCatalogTest {
         ModeCatalog catalog = ModeCatalog.library();
         assertEquals(LIBRARY, catalog.names());
         assertEquals(List.of("COUNT", "COUNT_CALLS", "TIME_ENTER", "TIME_EXIT", "SAMPLE_ENTER", "SAMPLE_EXIT",
-                        "RECORD_RETURN", "RECORD_RETURN_REF", "RECORD_ARG1"),
+                        "RECORD_RETURN", "RECORD_RETURN_REF", "RECORD_ARG1", "LOCK_TEST", "LOCK_ENTER", "LOCK_EXIT", "ALLOC",
+                        "ALLOC_ARRAY", "FIELD_WATCH", "FIELD_WATCH_REF"),
                 catalog.libraryModes().stream().map(ModeCatalog.Entry::name).toList());
         for (ModeCatalog.Entry entry : catalog.libraryModes()) {
             assertFalse(entry.description().isBlank(), entry.name());
@@ -60,7 +62,7 @@ class ModeCatalogTest {
         assertEquals("hit", catalog.mode("HIT").orElseThrow().codes().get(0).method());
         assertEquals("org.u.Prof", catalog.external("PROF").orElseThrow().className());
         assertEquals(Optional.of("user HIT"), catalog.description("HIT"));
-        assertEquals(9, catalog.libraryModes().size());
+        assertEquals(LIBRARY.size(), catalog.libraryModes().size());
         assertEquals(List.of(), catalog.warnings());
     }
 

@@ -29,7 +29,8 @@ class GeneratorProblemsTest {
                 e("unknown mode", forMethod("add", "<PATCH WHAT='ENTER' MODE='NOPE'/>"), mode("M", null, "id", "(int)",
                         "<ARG TYPE='METHODID'/>"),
                         "model.xml:3:1: PATCH: unknown MODE 'NOPE': not in the mode library nor in the given mode files "
-                                + "(known: COUNT, COUNT_CALLS, M, RECORD_ARG1, RECORD_RETURN, RECORD_RETURN_REF, "
+                                + "(known: ALLOC, ALLOC_ARRAY, COUNT, COUNT_CALLS, FIELD_WATCH, FIELD_WATCH_REF, LOCK_ENTER, "
+                                + "LOCK_EXIT, LOCK_TEST, M, RECORD_ARG1, RECORD_RETURN, RECORD_RETURN_REF, "
                                 + "SAMPLE_ENTER, SAMPLE_EXIT, TIME_ENTER, TIME_EXIT)"),
                 e("RETURN at ENTER", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
                         mode("M", null, "value", "(int,long)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='RETURN'/>"),
@@ -106,7 +107,8 @@ class GeneratorProblemsTest {
                         "model.xml:3:1: PATCH: WHAT='BLOCK_START' is not supported yet: it comes with the bytecode "
                                 + "pass",
                         "model.xml:4:1: PATCH: unknown MODE 'GONE': not in the mode library nor in the given mode files "
-                                + "(known: COUNT, COUNT_CALLS, M, RECORD_ARG1, RECORD_RETURN, RECORD_RETURN_REF, "
+                                + "(known: ALLOC, ALLOC_ARRAY, COUNT, COUNT_CALLS, FIELD_WATCH, FIELD_WATCH_REF, LOCK_ENTER, "
+                                + "LOCK_EXIT, LOCK_TEST, M, RECORD_ARG1, RECORD_RETURN, RECORD_RETURN_REF, "
                                 + "SAMPLE_ENTER, SAMPLE_EXIT, TIME_ENTER, TIME_EXIT)"));
     }
 
