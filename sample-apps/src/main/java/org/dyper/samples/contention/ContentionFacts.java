@@ -56,7 +56,11 @@ public final class ContentionFacts {
         return rounds;
     }
 
-    /** Acquisitions of the ledger at {@code Ledger.audit}: one per round, each made while nobody else wants it. */
+    /**
+     * Acquisitions of the ledger at {@code Ledger.audit}: one per round, each made while nobody else wants it. As for
+     * {@link #recordAcquisitions}, their contended count is expected to be 0 but not guaranteed: descheduling or
+     * first-use costs between the two time readings can exceed the threshold.
+     */
     public static long auditAcquisitions(int rounds) {
         return rounds;
     }
