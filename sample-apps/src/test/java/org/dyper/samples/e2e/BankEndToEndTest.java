@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -31,7 +29,6 @@ class BankEndToEndTest {
 
     @TempDir
     static Path shared;
-    private static final Map<String, Path> WOVEN = new HashMap<>();
 
     static Stream<Arguments> waysAndJdks() {
         List<Arguments> all = new ArrayList<>();
@@ -80,8 +77,11 @@ class BankEndToEndTest {
         E2e.Report report = E2e.report(xml);
         Map<String, String> sampled = report.site("SAMPLED_TIMING", BankFacts.TRANSFER);
         assertEquals(BankFacts.transferCalls(THREADS, PER_THREAD), Long.parseLong(sampled.get("COUNT")));
-        // one call in 64 per thread: each worker's 2500 transfers give 39 samples
-        assertEquals(THREADS * (PER_THREAD / 64), Long.parseLong(sampled.get("SAMPLES")));
+        // one call in 64 per thread and site, the first at a random call among the first 64 (so periodic call
+        // patterns do not alias): each worker's 2500 transfers give 39 or 40 samples
+        long samples = Long.parseLong(sampled.get("SAMPLES"));
+        assertTrue(samples >= THREADS * (PER_THREAD / 64) && samples <= THREADS * (PER_THREAD / 64 + 1),
+                "samples: " + samples);
         assertEquals("false", sampled.get("EXACT"));
         // COUNT_CALLS counts at the call site, in CALLS; the model has no COUNT patch, so COUNTS has no withdraw
         assertEquals(BankFacts.withdrawCalls(THREADS, PER_THREAD),
@@ -95,38 +95,6 @@ class BankEndToEndTest {
     }
 
     private static E2e.Run run(Way way, Jdk jdk, String model, String modes, Path xml) throws Exception {
-        List<String> inputs = new ArrayList<>(List.of("--model", E2e.MODELS.resolve(model).toString()));
-        if (modes != null) {
-            inputs.addAll(List.of("--modes", E2e.MODELS.resolve(modes).toString()));
-        }
-        String main = BankApp.class.getName();
-        if (way == Way.LOAD_TIME) {
-            List<String> args = new ArrayList<>(List.of("run"));
-            args.addAll(inputs);
-            args.addAll(List.of("--report", "none", "--xml", xml.toString(), "--cache", shared.resolve("cache")
-                    .toString(), "--", "-cp", E2e.appClasses().toString(), main));
-            return E2e.dyperProcess(jdk.home(), args);
-        }
-        Path jar = woven(model, inputs);
-        String runtime = E2e.dyper("classpath").out().trim();
-        List<String> cmd = List.of(jdk.java().toString(), "-Ddyper.report=none", "-Ddyper.report.xml=" + xml,
-                "-cp", jar + java.io.File.pathSeparator + runtime, main);
-        return E2e.exec(cmd, Map.of());
-    }
-
-    /** Weaves the sample classes once per model (the woven jar runs on both JDKs). */
-    private static synchronized Path woven(String model, List<String> inputs) throws Exception {
-        Path jar = WOVEN.get(model);
-        if (jar == null) {
-            jar = shared.resolve(model.replace(".xml", "") + "-woven.jar");
-            List<String> args = new ArrayList<>(List.of("weave"));
-            args.addAll(inputs);
-            args.addAll(List.of("--in", E2e.appClasses().toString(), "--out", jar.toString()));
-            E2e.Run weave = E2e.dyper(args.toArray(String[]::new));
-            assertEquals(0, weave.exit(), weave.err());
-            assertTrue(Files.isRegularFile(jar));
-            WOVEN.put(model, jar);
-        }
-        return jar;
+        return E2e.run(way, jdk, model, modes, BankApp.class.getName(), xml, shared);
     }
 }

@@ -105,7 +105,57 @@ final class E2e {
         }
     }
 
-    /** A parsed XML report: section → site name → attributes. */
+    private static final Map<String, Path> WOVEN = new HashMap<>();
+
+    /**
+     * Runs {@code main} of the sample classes with {@code model} (and {@code modes}, both from sample-apps/models),
+     * woven {@code way}, on {@code jdk}, writing the XML report to {@code xml}; {@code shared} holds the load-time
+     * cache and the woven jars, which are made once per model.
+     */
+    static Run run(Way way, Jdk jdk, String model, String modes, String main, Path xml, Path shared) throws Exception {
+        List<String> inputs = new ArrayList<>(List.of("--model", MODELS.resolve(model).toString()));
+        if (modes != null) {
+            inputs.addAll(List.of("--modes", MODELS.resolve(modes).toString()));
+        }
+        if (way == Way.LOAD_TIME) {
+            List<String> args = new ArrayList<>(List.of("run"));
+            args.addAll(inputs);
+            args.addAll(List.of("--report", "none", "--xml", xml.toString(), "--cache", shared.resolve("cache")
+                    .toString(), "--", "-cp", appClasses().toString(), main));
+            return dyperProcess(jdk.home(), args);
+        }
+        Path jar = woven(model, inputs, shared);
+        String runtime = dyper("classpath").out().trim();
+        List<String> cmd = List.of(jdk.java().toString(), "-Ddyper.report=none", "-Ddyper.report.xml=" + xml,
+                "-cp", jar + java.io.File.pathSeparator + runtime, main);
+        return exec(cmd, Map.of());
+    }
+
+    /** Weaves the sample classes once per model (the woven jar runs on both JDKs). */
+    private static synchronized Path woven(String model, List<String> inputs, Path shared) {
+        return WOVEN.computeIfAbsent(shared + "/" + model, k -> {
+            Path jar = shared.resolve(model.replace(".xml", "") + "-woven.jar");
+            List<String> args = new ArrayList<>(List.of("weave"));
+            args.addAll(inputs);
+            args.addAll(List.of("--in", appClasses().toString(), "--out", jar.toString()));
+            Run weave = dyper(args.toArray(String[]::new));
+            if (weave.exit() != 0 || !Files.isRegularFile(jar)) {
+                throw new AssertionError("dyper weave failed:\n" + weave.err());
+            }
+            return jar;
+        });
+    }
+
+    /** The program's own run without Dyper, for comparing outputs. */
+    static Run plain(Jdk jdk, String main) throws Exception {
+        return exec(List.of(jdk.java().toString(), "-cp", appClasses().toString(), main), Map.of());
+    }
+
+    /**
+     * A parsed XML report: section → row → attributes. Rows are the elements with a NAME inside a section, keyed by
+     * NAME for SITE elements and {@code TAG:NAME} for the others ({@code TYPE:int[]}, {@code LOCK_CLASS:...},
+     * {@code FIELD:...}).
+     */
     record Report(Map<String, Map<String, Map<String, String>>> sections, Map<String, String> failures) {
         Map<String, String> site(String section, String name) {
             Map<String, String> site = sections.getOrDefault(section, Map.of()).get(name);
@@ -131,15 +181,20 @@ final class E2e {
         for (int i = 0; i < children.getLength(); i++) {
             if (children.item(i) instanceof Element section) {
                 Map<String, Map<String, String>> sites = new LinkedHashMap<>();
-                NodeList siteNodes = section.getElementsByTagName("SITE");
+                NodeList siteNodes = section.getElementsByTagName("*");
                 for (int j = 0; j < siteNodes.getLength(); j++) {
                     Element site = (Element) siteNodes.item(j);
+                    if (!site.hasAttribute("NAME")) {
+                        continue;
+                    }
+                    String key = site.getTagName().equals("SITE") ? site.getAttribute("NAME")
+                            : site.getTagName() + ":" + site.getAttribute("NAME");
                     Map<String, String> attrs = new LinkedHashMap<>();
                     for (int k = 0; k < site.getAttributes().getLength(); k++) {
                         attrs.put(site.getAttributes().item(k).getNodeName(),
                                 site.getAttributes().item(k).getNodeValue());
                     }
-                    sites.put(site.getAttribute("NAME"), attrs);
+                    sites.putIfAbsent(key, attrs);
                 }
                 sections.put(section.getTagName(), sites);
                 if (section.getTagName().equals("FAILURES")) {
