@@ -293,7 +293,7 @@ abstract class MonitorCommandsContract {
         String defaults = "<CLASSES><PACKAGE NAME='com.sun.' TYPE='SYSTEM'/><PACKAGE NAME='java.' TYPE='SYSTEM'/>"
                 + "<PACKAGE NAME='java.io.' TYPE='SYSTEM_IO'/><PACKAGE NAME='java.nio.' TYPE='SYSTEM_IO'/>"
                 + "<PACKAGE NAME='javax.' TYPE='SYSTEM'/><PACKAGE NAME='jdk.' TYPE='SYSTEM'/>"
-                + "<PACKAGE NAME='sun.' TYPE='SYSTEM'/>"
+                + "<PACKAGE NAME='org.aspectj.' TYPE='SYSTEM'/><PACKAGE NAME='sun.' TYPE='SYSTEM'/>"
                 + "<PACKAGE NAME='sun.nio.' TYPE='SYSTEM_IO'/></CLASSES>";
         assertEquals(reply(defaults), cmd("GETCLASSES", null));
         assertEquals(reply("<CLASSES><PACKAGE NAME='java.io.' TYPE='SYSTEM_IO'/><PACKAGE NAME='java.nio.' "

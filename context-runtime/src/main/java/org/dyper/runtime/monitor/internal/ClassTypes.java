@@ -37,7 +37,7 @@ public final class ClassTypes {
     private final Map<String, Type> cache = new ConcurrentHashMap<>();
 
     public ClassTypes() {
-        for (String p : new String[] {"java.", "javax.", "sun.", "jdk.", "com.sun."}) {
+        for (String p : new String[] {"java.", "javax.", "sun.", "jdk.", "com.sun.", "org.aspectj."}) {
             packages.put(p, Type.SYSTEM);
         }
         for (String p : new String[] {"java.io.", "java.nio.", "sun.nio."}) {

@@ -165,11 +165,21 @@ public final class CpuAgent implements DyperAgent {
     }
 
     static String methodKey(StackTraceElement f) {
-        return f.getClassName() + "\u0000" + f.getMethodName();
+        return f.getClassName() + "\u0000" + method(f);
     }
 
     static String lineKey(StackTraceElement f) {
-        return f.getClassName() + "\u0000" + f.getMethodName() + "\u0000" + f.getLineNumber();
+        return f.getClassName() + "\u0000" + method(f) + "\u0000" + f.getLineNumber();
+    }
+
+    /** The method's name; AspectJ's {@code m_aroundBodyN} (the body of a method woven with around advice) is m. */
+    static String method(StackTraceElement f) {
+        String m = f.getMethodName();
+        int at = m.lastIndexOf("_aroundBody");
+        if (at > 0 && at + 11 < m.length() && m.substring(at + 11).chars().allMatch(Character::isDigit)) {
+            return m.substring(0, at);
+        }
+        return m;
     }
 
     static String packageOf(String className) {
