@@ -241,6 +241,9 @@ abstract class MonitorCommandsContract {
                 .noneMatch(t -> t.getAttribute("NAME").startsWith("dyper-monitor")));
         assertEquals("true", first(r, "INSTRUMENTATION").getAttribute("EXACT"));
         assertEquals("false", first(r, "INSTRUMENTATION").getAttribute("ACTIVE"));
+        var schema = javax.xml.validation.SchemaFactory.newInstance(javax.xml.XMLConstants.W3C_XML_SCHEMA_NS_URI)
+                .newSchema(MonitorAgent.class.getResource("monitor-report.xsd"));
+        schema.newValidator().validate(new javax.xml.transform.dom.DOMSource(first(r, "MONITOR_REPORT")));
         Element detail = first(r, "DETAIL");
         assertTrue(all(detail, "METHOD").stream().anyMatch(m -> m.getAttribute("NAME").equals("spin")));
         assertEquals(error("unknown REPORT TYPE 'SOME' (ALL, CPU, CONTENTION, INSTRUMENTATION, DETAIL, AGENTS)"),

@@ -365,7 +365,8 @@ public final class Monitor {
         boolean byDefault = settings.bool("THREAD_DEFAULT");
         List<ThreadInfo> kept = new ArrayList<>(all.length);
         for (ThreadInfo i : all) {
-            if (i == null || ownThreads.contains(i.getThreadId())) {
+            // by id, and by name for a monitor thread that is ending (its id is already dropped)
+            if (i == null || ownThreads.contains(i.getThreadId()) || i.getThreadName().startsWith("dyper-monitor-")) {
                 continue;
             }
             if (threadUse.getOrDefault(i.getThreadId(), byDefault)) {
