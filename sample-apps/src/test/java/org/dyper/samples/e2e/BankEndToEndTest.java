@@ -80,8 +80,12 @@ class BankEndToEndTest {
         E2e.Report report = E2e.report(xml);
         Map<String, String> sampled = report.site("SAMPLED_TIMING", BankFacts.TRANSFER);
         assertEquals(BankFacts.transferCalls(THREADS, PER_THREAD), Long.parseLong(sampled.get("COUNT")));
-        // one call in 64 per thread: each worker's 2500 transfers give 39 samples
-        assertEquals(THREADS * (PER_THREAD / 64), Long.parseLong(sampled.get("SAMPLES")));
+        // one call in 64 per thread from a pseudo-random start in 1..64: 2500 = 39 * 64 + 4 transfers give 39 samples,
+        // or 40 when the start is <= 4. The start comes from an identity hash, which shifts when other threads (the
+        // DYPER monitor's) are created first, so each worker has 39 or 40.
+        long samples = Long.parseLong(sampled.get("SAMPLES"));
+        assertTrue(samples >= THREADS * (PER_THREAD / 64) && samples <= THREADS * (PER_THREAD / 64 + 1),
+                "samples: " + samples);
         assertEquals("false", sampled.get("EXACT"));
         // COUNT_CALLS counts at the call site, in CALLS; the model has no COUNT patch, so COUNTS has no withdraw
         assertEquals(BankFacts.withdrawCalls(THREADS, PER_THREAD),
