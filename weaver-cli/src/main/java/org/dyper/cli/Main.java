@@ -103,10 +103,32 @@ public final class Main {
                         .addOption(Option.builder().longOpt("cache").hasArg().argName("DIR")
                                 .desc("where compiled aspects are cached (default $XDG_CACHE_HOME/dyper or "
                                         + "~/.cache/dyper)").build())
-                        .addOption(Option.builder().longOpt("verbose").desc("show what the weaver does").build()),
+                        .addOption(Option.builder().longOpt("verbose").desc("show what the weaver does").build())
+                        .addOption(Option.builder().longOpt("no-monitor")
+                                .desc("do not start the DYPER monitor in the program").build())
+                        .addOption(Option.builder().longOpt("monitor").hasArg().argName("OPTIONS")
+                                .desc("monitor agent options, e.g. CHECKTIME=5,dir=/tmp/run (see docs/monitor.md)")
+                                .build()),
                 "Everything after -- is passed to java (JAVA_HOME's java when JAVA_HOME is set, else the one on the\n"
                         + "PATH). The classes on its class path (-cp or -jar) are what the model can patch. The exit\n"
                         + "code is the program's own once it started."));
+        COMMANDS.put("ctl", new Command("ctl",
+                "list monitored processes, send them DYPER commands, attach the monitor to a running JVM",
+                "dyper ctl [--dir DIR] who | dyper ctl [--xml] [--dir DIR] PID COMMAND [DATA] | "
+                        + "dyper ctl [--dir DIR] [--options OPTS] attach PID",
+                new Options()
+                        .addOption(Option.builder().longOpt("xml").desc("print the raw XML reply").build())
+                        .addOption(Option.builder().longOpt("dir").hasArg().argName("DIR")
+                                .desc("registry folder (default: dyper.monitor.dir, else ~/.dyper/run)").build())
+                        .addOption(Option.builder().longOpt("options").hasArg().argName("OPTS")
+                                .desc("attach: monitor agent options, e.g. CHECKTIME=5").build())
+                        .addOption(Option.builder("h").longOpt("help").desc("show this help").build()),
+                "who: one line per monitored process: pid, main class, start time (entries of dead processes are\n"
+                        + "removed). PID COMMAND [DATA]: any command of the DYPER language (PING, WHORU, REPORT,\n"
+                        + "SHOWSTACK, SET \"<VAR NAME='CHECKTIME' VALUE='7'/>\", GET, CLEAR, ...); DATA is the command's XML.\n"
+                        + "attach PID: load the monitor into a running JVM (same user) with the JDK attach API.\n"
+                        + "Exit codes: 0 ok, 2 usage, 5 I/O error, 6 the monitor answered ERROR, 7 no such monitored\n"
+                        + "process, 8 attach failed."));
         COMMANDS.put("classpath", new Command("classpath",
                 "print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)",
                 "dyper classpath", helpOption(new Options()), "Use it as: java -cp woven.jar:$(dyper classpath) Main"));
@@ -175,6 +197,9 @@ public final class Main {
         if (line.hasOption("help")) {
             help(command);
             return OK;
+        }
+        if (command.name().equals("ctl")) {
+            return ctl(line);
         }
         if (!line.getArgList().isEmpty()) {
             return usage(command.name() + ": unexpected argument '" + line.getArgList().get(0) + "'"
@@ -342,8 +367,14 @@ public final class Main {
         Path java = LoadTime.java(env);
         List<String> command;
         try {
+            String monitor = null;
+            if (!line.hasOption("no-monitor")) {
+                String options = line.getOptionValue("monitor");
+                monitor = "-javaagent:" + Weaver.runtimeClasspath().get(0)
+                        + (options == null || options.isBlank() ? "" : "=" + options);
+            }
             command = LoadTime.command(java, prepared.aspects(), new LoadTime.Report(line.getOptionValue("report"),
-                    line.getOptionValue("xml")), line.hasOption("verbose"), javaArgs);
+                    line.getOptionValue("xml")), line.hasOption("verbose"), javaArgs, monitor);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
@@ -366,6 +397,59 @@ public final class Main {
                 // the JVM is already exiting; the hook will stop the child
             }
         }
+    }
+
+    private int ctl(CommandLine line) {
+        List<String> args = line.getArgList();
+        Path dir = line.hasOption("dir") ? Path.of(line.getOptionValue("dir"))
+                : org.dyper.runtime.monitor.MonitorEntry.defaultDirectory();
+        Ctl ctl = new Ctl(out, err, dir);
+        try {
+            if (args.isEmpty()) {
+                return usage("ctl: say who, attach PID, or PID COMMAND [DATA] (see dyper ctl --help)");
+            }
+            if (args.get(0).equals("who")) {
+                if (args.size() > 1) {
+                    return usage("ctl: who takes no arguments, got '" + args.get(1) + "'");
+                }
+                return ctl.who();
+            }
+            if (args.get(0).equals("attach")) {
+                if (args.size() != 2) {
+                    return usage("ctl: attach takes one PID");
+                }
+                return ctl.attach(pid(args.get(1)), line.getOptionValue("options"),
+                        Weaver.runtimeClasspath().get(0));
+            }
+            if (args.size() < 2 || args.size() > 3) {
+                return usage("ctl: expected PID COMMAND [DATA], got " + args.size() + " argument(s)");
+            }
+            return ctl.command(pid(args.get(0)), args.get(1), args.size() == 3 ? args.get(2) : null,
+                    line.hasOption("xml"));
+        } catch (UsageError e) {
+            return usage("ctl: " + e.getMessage());
+        } catch (Ctl.Failure e) {
+            err.println("dyper: error: " + e.getMessage());
+            return e.code;
+        } catch (IOException e) {
+            err.println("dyper: error: " + e.getMessage());
+            return IO_ERROR;
+        } catch (RuntimeException e) {
+            err.println("dyper: internal error: " + e + " (please report it)");
+            return INTERNAL;
+        }
+    }
+
+    private static long pid(String s) throws UsageError {
+        try {
+            long pid = Long.parseLong(s);
+            if (pid > 0) {
+                return pid;
+            }
+        } catch (NumberFormatException ignored) {
+            // below
+        }
+        throw new UsageError("'" + s + "' is not a process id (try dyper ctl who)");
     }
 
     private Path defaultCache() {
@@ -421,6 +505,7 @@ public final class Main {
         }
         out.println();
         out.println("Exit codes: 0 ok, 2 usage, 3 invalid model or mode file, 4 weaving failed, 5 file error,");
+        out.println("6 the monitor answered ERROR, 7 no such monitored process, 8 attach failed,");
         out.println("70 internal error; dyper run returns the program's own exit code once it started.");
     }
 

@@ -16,6 +16,14 @@ public final class ReportHook {
     private ReportHook() {
     }
 
+    /**
+     * Whether any agent or {@code Dyper} itself has been used in this JVM (it installs the hook): the monitor asks,
+     * so that a REPORT of an uninstrumented program does not load the collection context and its exit report.
+     */
+    public static boolean installed() {
+        return INSTALLED.get();
+    }
+
     /** Installs the shutdown hook once; if the JVM is already shutting down there is nothing to do. */
     public static void install() {
         if (!INSTALLED.compareAndSet(false, true)) {

@@ -125,10 +125,22 @@ public final class LoadTime {
      */
     public static List<String> command(Path java, Path aspects, Report report, boolean verbose, List<String> javaArgs)
             throws IOException {
+        return command(java, aspects, report, verbose, javaArgs, null);
+    }
+
+    /**
+     * As above, with {@code monitorAgent} (a whole {@code -javaagent:<dyper-runtime jar>[=options]} argument, or null
+     * for none) right after the weaver agent, so the DYPER monitor starts with the program.
+     */
+    public static List<String> command(Path java, Path aspects, Report report, boolean verbose, List<String> javaArgs,
+            String monitorAgent) throws IOException {
         JavaArgs args = JavaArgs.parse(javaArgs);
         List<String> cmd = new ArrayList<>();
         cmd.add(java.toString());
         cmd.add("-javaagent:" + Weaver.weaverAgent());
+        if (monitorAgent != null) {
+            cmd.add(monitorAgent);
+        }
         if (featureVersion(java).orElse(17) >= 24) {
             cmd.add("--sun-misc-unsafe-memory-access=allow");
         }

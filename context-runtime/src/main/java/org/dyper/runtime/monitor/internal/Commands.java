@@ -1,0 +1,480 @@
+package org.dyper.runtime.monitor.internal;
+
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.dyper.runtime.internal.ReportHook;
+import org.dyper.runtime.internal.Reports;
+import org.dyper.runtime.monitor.DyperAgent;
+import org.w3c.dom.Element;
+
+/** The commands of the DYPER language: one message in, one reply out; nothing here may throw. */
+final class Commands {
+    private final Monitor m;
+
+    Commands(Monitor m) {
+        this.m = m;
+    }
+
+    String handle(String message) {
+        try {
+            Element root = Xml.parse(message);
+            if (!root.getTagName().equals("DYPER")) {
+                return m.error("expected <DYPER COMMAND='...'>, got <" + root.getTagName() + ">");
+            }
+            String command = Xml.attr(root, "COMMAND");
+            if (command == null) {
+                command = Xml.attr(root, "XCOMMAND");
+            }
+            if (command == null) {
+                return m.error("<DYPER> needs a COMMAND attribute");
+            }
+            String pid = Xml.attr(root, "PID");
+            if (pid != null && !pid.trim().equals(Long.toString(m.pid))) {
+                return m.error("this is process " + m.pid + ", not '" + pid + "'");
+            }
+            List<Element> data = Xml.children(root);
+            Element first = data.isEmpty() ? null : data.get(0);
+            return switch (command.trim().toUpperCase(Locale.ROOT)) {
+                case "WHO" -> m.reply(null);
+                case "WHORU" -> m.reply(whoru());
+                case "PING" -> m.reply("PONG");
+                case "SET" -> set(first);
+                case "GET" -> get(first);
+                case "CLEAR" -> clear(first);
+                case "SETDETAIL" -> setDetail(first);
+                case "CLASSES" -> classes(first);
+                case "GETCLASSES" -> getClasses(first);
+                case "REPORT" -> m.reply(report(first == null ? "ALL" : attrOr(first, "TYPE", "ALL")));
+                case "CLASSMODEL" -> m.reply(classModel(first));
+                case "SHOWSTACK" -> m.reply(threadsXml(m.sampledThreads(true)));
+                case "INSTRUMENT" -> m.error("INSTRUMENT is not available in this build: run-time patching is not"
+                        + " implemented yet (use dyper run or dyper weave)");
+                case "AGENT" -> agent(first);
+                case "USETHREAD" -> useThread(first);
+                default -> m.error("unknown command '" + command + "'");
+            };
+        } catch (Xml.BadXml e) {
+            return m.error(e.getMessage());
+        } catch (IllegalArgumentException e) {
+            return m.error(e.getMessage());
+        } catch (Throwable t) {
+            return m.error("internal error: " + t.getClass().getName() + ": " + t.getMessage());
+        }
+    }
+
+    private static String attrOr(Element e, String name, String otherwise) {
+        String v = Xml.attr(e, name);
+        return v == null || v.isBlank() ? otherwise : v;
+    }
+
+    private static Element need(Element e, String what, String... names) {
+        if (e == null) {
+            throw new IllegalArgumentException(what + " needs data: " + String.join(" or ", names));
+        }
+        for (String n : names) {
+            if (n.startsWith("<" + e.getTagName() + " ") || n.startsWith("<" + e.getTagName() + ">")) {
+                return e;
+            }
+        }
+        throw new IllegalArgumentException(what + " expects " + String.join(" or ", names) + ", not <"
+                + e.getTagName() + ">");
+    }
+
+    private static boolean flag(Element e, String name, boolean otherwise) {
+        String v = Xml.attr(e, name);
+        if (v == null || v.isBlank()) {
+            return otherwise;
+        }
+        Boolean b = Xml.flag(v);
+        if (b == null) {
+            throw new IllegalArgumentException(e.getTagName() + " " + name + " is a flag (true/false, t/f, 1/0), not '"
+                    + v + "'");
+        }
+        return b;
+    }
+
+    // ---- WHORU ----
+
+    private String whoru() {
+        StringBuilder x = new StringBuilder(8192);
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            x.append("<JAVAARG>").append(Xml.text(a)).append("</JAVAARG>");
+        }
+        String command = System.getProperty("sun.java.command", "").trim();
+        String[] parts = command.isEmpty() ? new String[0] : command.split("\\s+");
+        x.append("<START>").append(Xml.text(m.mainClass)).append("</START>");
+        for (int i = 1; i < parts.length; i++) {
+            x.append("<ARG>").append(Xml.text(parts[i])).append("</ARG>");
+        }
+        for (Map.Entry<String, String> e : new TreeMap<>(System.getenv()).entrySet()) {
+            x.append("<ENV KEY='").append(Xml.esc(e.getKey())).append("'>").append(Xml.text(e.getValue()))
+                    .append("</ENV>");
+        }
+        TreeMap<String, String> props = new TreeMap<>();
+        for (String name : System.getProperties().stringPropertyNames()) {
+            props.put(name, System.getProperty(name));
+        }
+        for (Map.Entry<String, String> e : props.entrySet()) {
+            x.append("<PROPERTY KEY='").append(Xml.esc(e.getKey())).append("'>").append(Xml.text(e.getValue()))
+                    .append("</PROPERTY>");
+        }
+        x.append("<TIME MILLIS='").append(System.currentTimeMillis()).append("' NANO='").append(System.nanoTime())
+                .append("' START='").append(m.startMillis).append("'/>");
+        return x.toString();
+    }
+
+    // ---- SET / GET ----
+
+    private String set(Element data) {
+        need(data, "SET", "<VAR NAME VALUE/>", "<SETTINGS>");
+        Map<String, String> values = new LinkedHashMap<>();
+        List<Element> vars = data.getTagName().equals("VAR") ? List.of(data) : Xml.children(data);
+        if (vars.isEmpty()) {
+            throw new IllegalArgumentException("SET: <SETTINGS> holds no <VAR NAME VALUE/>");
+        }
+        for (Element v : vars) {
+            if (!v.getTagName().equals("VAR")) {
+                throw new IllegalArgumentException("SET: <SETTINGS> may hold only <VAR>, not <" + v.getTagName() + ">");
+            }
+            String name = Xml.attr(v, "NAME");
+            if (name == null) {
+                throw new IllegalArgumentException("SET: <VAR> needs a NAME");
+            }
+            values.put(name, Xml.attr(v, "VALUE"));
+        }
+        m.settings.set(values);
+        m.applySettings();
+        return m.reply("OK");
+    }
+
+    private String get(Element data) {
+        if (data == null || data.getTagName().equals("SETTINGS") && Xml.children(data).isEmpty()) {
+            StringBuilder x = new StringBuilder("<SETTINGS>");
+            for (String name : Settings.VARS.keySet()) {
+                x.append(var(name));
+            }
+            return m.reply(x.append("</SETTINGS>").toString());
+        }
+        need(data, "GET", "<VAR NAME/>", "<SETTINGS>");
+        List<Element> vars = data.getTagName().equals("VAR") ? List.of(data) : Xml.children(data);
+        StringBuilder x = new StringBuilder();
+        for (Element v : vars) {
+            x.append(var(Settings.lookup(Xml.attr(v, "NAME")).name()));
+        }
+        return m.reply(vars.size() == 1 ? x.toString() : "<SETTINGS>" + x + "</SETTINGS>");
+    }
+
+    private String var(String name) {
+        return "<VAR NAME='" + name + "' VALUE='" + Xml.esc(m.settings.text(name)) + "' TYPE='"
+                + Settings.VARS.get(name).type() + "'/>";
+    }
+
+    // ---- CLEAR / SETDETAIL / AGENT / USETHREAD ----
+
+    private DyperAgent agentNamed(String name) {
+        for (DyperAgent a : m.agents) {
+            if (a.name().equalsIgnoreCase(name.trim())) {
+                return a;
+            }
+        }
+        List<String> names = new ArrayList<>();
+        m.agents.forEach(a -> names.add(a.name()));
+        throw new IllegalArgumentException("unknown agent '" + name + "' (agents: " + String.join(", ", names) + ")");
+    }
+
+    private String clear(Element data) {
+        String name = data == null ? null : Xml.attr(need(data, "CLEAR", "<CLEAR AGENT/>"), "AGENT");
+        if (name == null || name.isBlank()) {
+            for (DyperAgent a : m.agents) {
+                a.clear();
+            }
+            m.agentErrors.clear();
+        } else {
+            agentNamed(name).clear();
+        }
+        return m.reply("OK");
+    }
+
+    private String setDetail(Element data) {
+        need(data, "SETDETAIL", "<DETAIL ITEM VALUE AGENT/>", "<SETTINGS>");
+        List<Element> items = data.getTagName().equals("DETAIL") ? List.of(data) : Xml.children(data);
+        List<Runnable> changes = new ArrayList<>();
+        for (Element d : items) {
+            if (!d.getTagName().equals("DETAIL")) {
+                throw new IllegalArgumentException("SETDETAIL: <SETTINGS> may hold only <DETAIL>, not <"
+                        + d.getTagName() + ">");
+            }
+            String item = Xml.attr(d, "ITEM");
+            if (item == null || item.isBlank()) {
+                throw new IllegalArgumentException("SETDETAIL: <DETAIL> needs an ITEM");
+            }
+            Boolean value = Xml.flag(Xml.attr(d, "VALUE"));
+            if (value == null) {
+                throw new IllegalArgumentException("SETDETAIL: VALUE of " + item + " is a flag (true/false, t/f, 1/0),"
+                        + " not '" + Xml.attr(d, "VALUE") + "'");
+            }
+            DyperAgent agent = agentNamed(attrOr(d, "AGENT", CpuAgent.NAME));
+            changes.add(() -> {
+                if (!agent.setDetail(item, value)) {
+                    throw new IllegalArgumentException("agent " + agent.name() + " does not detail '" + item + "'");
+                }
+            });
+        }
+        for (Runnable r : changes) {
+            r.run();
+        }
+        return m.reply("OK");
+    }
+
+    private String agent(Element data) {
+        need(data, "AGENT", "<AGENT CLASS/>");
+        String name = Xml.attr(data, "CLASS");
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("AGENT: <AGENT> needs a CLASS");
+        }
+        Class<?> type;
+        try {
+            type = Class.forName(name.trim(), true, ClassLoader.getSystemClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalArgumentException("AGENT: class " + name + " not found on the class path");
+        }
+        if (!DyperAgent.class.isAssignableFrom(type)) {
+            throw new IllegalArgumentException("AGENT: " + name + " does not implement " + DyperAgent.class.getName());
+        }
+        DyperAgent agent;
+        try {
+            agent = (DyperAgent) type.getConstructor().newInstance();
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            throw new IllegalArgumentException("AGENT: cannot create " + name + " (a public no-argument constructor is"
+                    + " needed): " + e);
+        }
+        String agentName = agent.name();
+        synchronized (m.agents) {
+            for (DyperAgent a : m.agents) {
+                if (a.name().equalsIgnoreCase(agentName)) {
+                    throw new IllegalArgumentException("AGENT: an agent named " + agentName + " is already there");
+                }
+            }
+            m.agents.add(agent);
+        }
+        return m.reply("<AGENT NAME='" + Xml.esc(agentName) + "' CLASS='" + Xml.esc(name) + "'/>");
+    }
+
+    private String useThread(Element data) {
+        need(data, "USETHREAD", "<THREADS>", "<THREAD ID IGNORE USE/>");
+        List<Element> list = data.getTagName().equals("THREAD") ? List.of(data) : Xml.children(data);
+        Map<Long, Boolean> changes = new LinkedHashMap<>();
+        List<Long> defaults = new ArrayList<>();
+        for (Element t : list) {
+            if (!t.getTagName().equals("THREAD")) {
+                throw new IllegalArgumentException("USETHREAD: <THREADS> may hold only <THREAD>, not <"
+                        + t.getTagName() + ">");
+            }
+            long id;
+            try {
+                id = Long.parseLong(Xml.attr(t, "ID").trim());
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("USETHREAD: <THREAD> needs a numeric ID, not '" + Xml.attr(t, "ID")
+                        + "'");
+            }
+            boolean ignore = flag(t, "IGNORE", false);
+            boolean use = flag(t, "USE", false);
+            if (ignore) {
+                changes.put(id, false);
+            } else if (use) {
+                changes.put(id, true);
+            } else {
+                defaults.add(id);
+            }
+        }
+        m.threadUse.putAll(changes);
+        defaults.forEach(m.threadUse::remove);
+        return m.reply("OK");
+    }
+
+    // ---- CLASSES / GETCLASSES ----
+
+    private String classes(Element data) {
+        need(data, "CLASSES", "<CLASSES>");
+        boolean clear = flag(data, "CLEAR", false);
+        boolean clearIo = flag(data, "CLEARIO", false);
+        boolean clearSystem = flag(data, "CLEARSYSTEM", false);
+        List<Object[]> settings = new ArrayList<>();
+        for (Element e : Xml.children(data)) {
+            String name = Xml.attr(e, "NAME");
+            if (!e.getTagName().equals("PACKAGE") && !e.getTagName().equals("CLASS")) {
+                throw new IllegalArgumentException("CLASSES may hold only <PACKAGE> and <CLASS>, not <" + e.getTagName()
+                        + ">");
+            }
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("CLASSES: <" + e.getTagName() + "> needs a NAME");
+            }
+            settings.add(new Object[] {e.getTagName(), name.trim(), ClassTypes.Type.parse(attrOr(e, "TYPE", ""))});
+        }
+        m.classTypes.clear(clear, clearIo, clearSystem);
+        for (Object[] s : settings) {
+            if (s[0].equals("PACKAGE")) {
+                m.classTypes.setPackage((String) s[1], (ClassTypes.Type) s[2]);
+            } else {
+                m.classTypes.setClass((String) s[1], (ClassTypes.Type) s[2]);
+            }
+        }
+        return m.reply("OK");
+    }
+
+    private String getClasses(Element data) {
+        ClassTypes.Type type = null;
+        String prefix = null;
+        if (data != null) {
+            need(data, "GETCLASSES", "<MATCH TYPE NAME/>");
+            String t = Xml.attr(data, "TYPE");
+            type = t == null || t.isBlank() ? null : ClassTypes.Type.parse(t);
+            prefix = Xml.attr(data, "NAME");
+        }
+        return m.reply(m.classTypes.xml(type, prefix));
+    }
+
+    // ---- REPORT ----
+
+    String report(String type) {
+        String t = type.trim().toUpperCase(Locale.ROOT);
+        boolean all = t.equals("ALL");
+        if (!all && !List.of("CPU", "CONTENTION", "INSTRUMENTATION", "DETAIL", "AGENTS").contains(t)) {
+            throw new IllegalArgumentException("unknown REPORT TYPE '" + type
+                    + "' (ALL, CPU, CONTENTION, INSTRUMENTATION, DETAIL, AGENTS)");
+        }
+        StringBuilder x = new StringBuilder(16384);
+        x.append("<MONITOR_REPORT VERSION='1' PID='").append(m.pid).append("' TIME='")
+                .append(System.currentTimeMillis()).append("' START='").append(m.startMillis).append("' MAIN='")
+                .append(Xml.esc(m.mainClass)).append("' MONITOR='").append(m.settings.bool("MONITOR"))
+                .append("' CHECKTIME='").append(m.settings.longValue("CHECKTIME")).append("'>");
+        if (all || t.equals("INSTRUMENTATION")) {
+            x.append("<INSTRUMENTATION EXACT='true' ACTIVE='").append(ReportHook.installed()).append("'>");
+            if (ReportHook.installed()) {
+                x.append(Reports.xml(Reports.Data.now()).trim());
+            }
+            x.append("</INSTRUMENTATION>");
+        }
+        if (all || t.equals("CPU")) {
+            x.append(m.cpu.report());
+        }
+        if (all || t.equals("CONTENTION")) {
+            x.append(m.threads.report());
+        }
+        if (all || t.equals("DETAIL")) {
+            x.append(m.cpu.detailXml());
+        }
+        if (all || t.equals("AGENTS")) {
+            for (DyperAgent a : m.agents) {
+                if (a == m.cpu || a == m.threads) {
+                    continue;
+                }
+                x.append("<AGENT NAME='").append(Xml.esc(a.name())).append("'");
+                String error = m.agentErrors.get(a.name());
+                try {
+                    String section = a.report();
+                    Xml.parse(section);
+                    x.append(error == null ? "" : " ERROR='" + Xml.esc(error) + "'").append('>').append(section);
+                } catch (Throwable e) {
+                    x.append(" ERROR='").append(Xml.esc("report failed: " + e)).append("'>");
+                }
+                x.append("</AGENT>");
+            }
+        }
+        return x.append("</MONITOR_REPORT>").toString();
+    }
+
+    // ---- CLASSMODEL ----
+
+    private String classModel(Element data) {
+        boolean binary = false;
+        String prefix = null;
+        if (data != null) {
+            need(data, "CLASSMODEL", "<OPTIONS BINARY PREFIX/>");
+            binary = flag(data, "BINARY", false);
+            prefix = Xml.attr(data, "PREFIX");
+        }
+        StringBuilder x = new StringBuilder(65536);
+        boolean redefine = m.inst != null && m.inst.isRedefineClassesSupported();
+        x.append("<CLASSMODEL CANREDEFINE='").append(redefine).append("'>");
+        x.append("<CLASSPATH>").append(Xml.text(System.getProperty("java.class.path", ""))).append("</CLASSPATH>");
+        x.append("<JAVAHOME>").append(Xml.text(System.getProperty("java.home", ""))).append("</JAVAHOME>");
+        x.append("<BOOTPATH>").append(Xml.text(System.getProperty("jdk.boot.class.path.append",
+                System.getProperty("sun.boot.class.path", "")))).append("</BOOTPATH>");
+        x.append("<USER NAME='").append(Xml.esc(System.getProperty("user.name", ""))).append("'/>");
+        Class<?>[] loaded = m.inst == null ? new Class<?>[0] : m.inst.getAllLoadedClasses();
+        TreeMap<String, Class<?>> byName = new TreeMap<>();
+        for (Class<?> c : loaded) {
+            if (c.isArray() || c.isPrimitive() || c.isHidden() || c.isSynthetic() && c.getName().contains("$$Lambda")) {
+                continue;
+            }
+            if (prefix == null || c.getName().startsWith(prefix)) {
+                byName.putIfAbsent(c.getName(), c);
+            }
+        }
+        for (Map.Entry<String, Class<?>> e : byName.entrySet()) {
+            x.append("<CLASS NAME='").append(Xml.esc(e.getKey())).append('\'');
+            byte[] bytes = binary ? classFile(e.getValue()) : null;
+            if (bytes == null) {
+                x.append("/>");
+            } else {
+                x.append("><BINARY>").append(Base64.getEncoder().encodeToString(bytes)).append("</BINARY></CLASS>");
+            }
+        }
+        return x.append("</CLASSMODEL>").toString();
+    }
+
+    /** The class file as its class loader would read it (the original, not a redefined or woven version). */
+    private static byte[] classFile(Class<?> c) {
+        String resource = "/" + c.getName().replace('.', '/') + ".class";
+        try (InputStream in = c.getResourceAsStream(resource)) {
+            return in == null ? null : in.readAllBytes();
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    // ---- SHOWSTACK ----
+
+    String threadsXml(ThreadInfo[] infos) {
+        List<ThreadInfo> list = new ArrayList<>(List.of(infos));
+        list.sort(Comparator.comparingLong(ThreadInfo::getThreadId));
+        StringBuilder x = new StringBuilder(16384).append("<THREADS>");
+        for (ThreadInfo i : list) {
+            x.append("<THREAD ID='").append(i.getThreadId()).append("' NAME='").append(Xml.esc(i.getThreadName()))
+                    .append("' STATE='").append(i.getThreadState()).append("' DAEMON='").append(i.isDaemon())
+                    .append("' PRIORITY='").append(i.getPriority()).append('\'');
+            if (i.getLockName() != null) {
+                x.append(" LOCK='").append(Xml.esc(i.getLockName())).append('\'');
+            }
+            if (i.getLockOwnerName() != null) {
+                x.append(" LOCK_OWNER='").append(Xml.esc(i.getLockOwnerName())).append("' LOCK_OWNER_ID='")
+                        .append(i.getLockOwnerId()).append('\'');
+            }
+            x.append('>');
+            for (StackTraceElement f : i.getStackTrace()) {
+                x.append("<STACK CLASS='").append(Xml.esc(f.getClassName())).append("' METHOD='")
+                        .append(Xml.esc(f.getMethodName())).append("' LINE='").append(f.getLineNumber())
+                        .append('\'');
+                if (f.getFileName() != null) {
+                    x.append(" FILE='").append(Xml.esc(f.getFileName())).append('\'');
+                }
+                if (f.isNativeMethod()) {
+                    x.append(" NATIVE='true'");
+                }
+                x.append("/>");
+            }
+            x.append("</THREAD>");
+        }
+        return x.append("</THREADS>").toString();
+    }
+}

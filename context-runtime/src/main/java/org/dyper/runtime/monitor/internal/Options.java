@@ -1,0 +1,96 @@
+package org.dyper.runtime.monitor.internal;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The agent options: {@code key=value} pairs separated by commas. {@code dir}, {@code notify}, {@code notifywait},
+ * {@code frametimeout}, {@code authtimeout}, {@code maxconnections}, and any monitor variable (CHECKTIME=5, ...).
+ */
+public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWaitMillis, long frameTimeoutMillis,
+        long authTimeoutMillis, int maxConnections, Map<String, String> settings) {
+
+    public static final String DIR_PROPERTY = "dyper.monitor.dir";
+
+    /** The registry folder when neither the {@code dir} option nor {@code dyper.monitor.dir} names one. */
+    public static Path defaultDir() {
+        String configured = System.getProperty(DIR_PROPERTY);
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured);
+        }
+        return Path.of(System.getProperty("user.home"), ".dyper", "run");
+    }
+
+    /** Parses the options; throws with a one-line message naming a bad option. */
+    public static Options parse(String args) {
+        Path dir = defaultDir();
+        InetSocketAddress notify = null;
+        long notifyWait = 2000;
+        long frameTimeout = 10_000;
+        long authTimeout = 10_000;
+        int maxConnections = 32;
+        Map<String, String> settings = new LinkedHashMap<>();
+        if (args != null && !args.isBlank()) {
+            for (String part : args.split(",")) {
+                if (part.isBlank()) {
+                    continue;
+                }
+                int eq = part.indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException("agent option '" + part + "' is not key=value");
+                }
+                String key = part.substring(0, eq).trim();
+                String value = part.substring(eq + 1).trim();
+                switch (key.toLowerCase(Locale.ROOT)) {
+                    case "dir" -> dir = Path.of(value);
+                    case "notify" -> notify = loopback(value);
+                    case "notifywait" -> notifyWait = positive(key, value);
+                    case "frametimeout" -> frameTimeout = positive(key, value);
+                    case "authtimeout" -> authTimeout = positive(key, value);
+                    case "maxconnections" -> maxConnections = (int) Math.min(1000, positive(key, value));
+                    default -> {
+                        Settings.Var v = Settings.lookup(key);
+                        Settings.parse(v, value);
+                        settings.put(v.name(), value);
+                    }
+                }
+            }
+        }
+        return new Options(dir, notify, notifyWait, frameTimeout, authTimeout, maxConnections, settings);
+    }
+
+    private static long positive(String key, String value) {
+        try {
+            long n = Long.parseLong(value);
+            if (n > 0 && n <= Integer.MAX_VALUE) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // below
+        }
+        throw new IllegalArgumentException("agent option " + key + " needs a positive number of milliseconds, not '"
+                + value + "'");
+    }
+
+    private static InetSocketAddress loopback(String value) {
+        int colon = value.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("agent option notify needs host:port, not '" + value + "'");
+        }
+        try {
+            InetAddress host = InetAddress.getByName(value.substring(0, colon));
+            int port = Integer.parseInt(value.substring(colon + 1));
+            if (!host.isLoopbackAddress()) {
+                throw new IllegalArgumentException("agent option notify must name a loopback address, not '"
+                        + value + "'");
+            }
+            return new InetSocketAddress(host, port);
+        } catch (java.net.UnknownHostException | NumberFormatException e) {
+            throw new IllegalArgumentException("agent option notify needs host:port, not '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,597 @@
+package org.dyper.runtime.monitor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.dyper.runtime.monitor.targets.CountingTestAgent;
+import org.dyper.runtime.monitor.targets.LoopTarget;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * Every command and every variable against one real target JVM (the loop with a planted hot method) over real
+ * sockets, plus the bad-input cases; at the end the target must stop normally with exactly its own output.
+ * Subclasses choose the JDK.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class MonitorCommandsContract {
+    abstract Child.Jdk jdk();
+
+    Child child;
+    MonitorClient client;
+    long pid;
+    Path dir;
+
+    @BeforeAll
+    void start() throws Exception {
+        dir = Files.createTempDirectory("dyper-monitor-test");
+        child = Child.start(jdk(), dir, "frametimeout=1500", LoopTarget.class, "one", "two");
+        assertEquals("loop: started", child.nextLine());
+        client = child.client();
+        pid = child.process.pid();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        assertEquals(0, child.stop(), child.stderr());
+        assertEquals("loop: started\nloop: stopped\n", child.stdout());
+        assertEquals("", child.stderr());
+        assertFalse(Files.exists(dir.resolve(pid + ".monitor")), "the registry entry is removed at exit");
+    }
+
+    String cmd(String command, String data) throws IOException {
+        return client.command(command, data);
+    }
+
+    String ok() {
+        return "<DYPER_REPLY ID='" + pid + "'>OK</DYPER_REPLY>";
+    }
+
+    String error(String message) {
+        return "<DYPER_REPLY ID='" + pid + "'><ERROR>" + message + "</ERROR></DYPER_REPLY>";
+    }
+
+    static Element xml(String text) throws Exception {
+        return DocumentBuilderFactory.newDefaultInstance().newDocumentBuilder()
+                .parse(new java.io.ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).getDocumentElement();
+    }
+
+    static List<Element> all(Element root, String tag) {
+        NodeList list = root.getElementsByTagName(tag);
+        List<Element> r = new ArrayList<>();
+        for (int i = 0; i < list.getLength(); i++) {
+            r.add((Element) list.item(i));
+        }
+        return r;
+    }
+
+    static Element first(Element root, String tag) {
+        List<Element> l = all(root, tag);
+        assertFalse(l.isEmpty(), "no <" + tag + ">");
+        return l.get(0);
+    }
+
+    interface Check {
+        boolean ok() throws Exception;
+    }
+
+    static void until(String what, Check check) throws Exception {
+        for (int i = 0; i < 1200; i++) {
+            if (check.ok()) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("not within 60 s: " + what);
+    }
+
+    // ---- discovery, WHO, WHORU, PING ----
+
+    @Test
+    void registryEntryIsPrivateAndNamesTheProcess() throws Exception {
+        MonitorEntry e = child.entry();
+        assertEquals(pid, e.pid());
+        assertEquals(LoopTarget.class.getName(), e.mainClass());
+        assertEquals(64, e.token().length());
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(e.file())));
+        assertEquals(List.of(e), MonitorEntry.list(dir, true));
+    }
+
+    @Test
+    void who() throws Exception {
+        assertEquals("<DYPER_REPLY ID='" + pid + "'/>", client.request("<DYPER COMMAND='WHO'/>"));
+    }
+
+    @Test
+    void ping() throws Exception {
+        assertEquals("<DYPER_REPLY ID='" + pid + "'>PONG</DYPER_REPLY>", cmd("PING", null));
+        assertEquals("<DYPER_REPLY ID='" + pid + "'>PONG</DYPER_REPLY>",
+                client.request("<DYPER PID='" + pid + "' XCOMMAND='PING'/>"));
+    }
+
+    @Test
+    void whoru() throws Exception {
+        Element r = xml(cmd("WHORU", null));
+        assertEquals(LoopTarget.class.getName(), first(r, "START").getTextContent());
+        assertEquals(List.of("one", "two"), all(r, "ARG").stream().map(Element::getTextContent).toList());
+        assertTrue(all(r, "JAVAARG").stream().anyMatch(a -> a.getTextContent().startsWith("-javaagent:")));
+        assertTrue(all(r, "JAVAARG").stream().anyMatch(a -> a.getTextContent().equals("-Ddyper.report=none")));
+        assertTrue(all(r, "PROPERTY").stream().anyMatch(p -> p.getAttribute("KEY").equals("java.version")));
+        assertTrue(all(r, "ENV").stream().anyMatch(p -> p.getAttribute("KEY").equals("PATH")));
+        assertFalse(first(r, "TIME").getAttribute("MILLIS").isEmpty());
+    }
+
+    // ---- SET / GET ----
+
+    static Stream<Arguments> variables() {
+        return Stream.of(
+                Arguments.of("CHECKTIME", "7", "10", "0", "CHECKTIME must be at least 1, not 0"),
+                Arguments.of("DISABLETIME", "250", "1000", "x", "DISABLETIME is a long, not 'x'"),
+                Arguments.of("REPORTTIME", "0", "0", "-1", "REPORTTIME must be at least 0, not -1"),
+                Arguments.of("MONITOR", "true", "true", "maybe", "MONITOR is a boolean (true/false, t/f, 1/0), not 'maybe'"),
+                Arguments.of("SHOWSTACK", "false", "false", "2", "SHOWSTACK is a boolean (true/false, t/f, 1/0), not '2'"),
+                Arguments.of("CONTENTION", "true", "false", "", "CONTENTION is a boolean (true/false, t/f, 1/0), not ''"),
+                Arguments.of("CPUTIME", "false", "true", "yesno", "CPUTIME is a boolean (true/false, t/f, 1/0), not 'yesno'"),
+                Arguments.of("MAXDEPTH", "12", "64", "3000000000", "MAXDEPTH must be at least 1 and at most 2147483647, not 3000000000"),
+                Arguments.of("THREAD_DEFAULT", "true", "true", "tru", "THREAD_DEFAULT is a boolean (true/false, t/f, 1/0), not 'tru'"),
+                Arguments.of("FULLMONITORING", "true", "false", "on!", "FULLMONITORING is a boolean (true/false, t/f, 1/0), not 'on!'"),
+                Arguments.of("CLASS_DETAIL_MIN_TOTAL", "500", "100", "1.5", "CLASS_DETAIL_MIN_TOTAL is a long, not '1.5'"),
+                Arguments.of("CLASS_DETAIL_MINIMUM", "20", "10", "ten", "CLASS_DETAIL_MINIMUM is a long, not 'ten'"),
+                Arguments.of("CLASS_DETAIL_THRESHOLD", "0.25", "0.1", "2", "CLASS_DETAIL_THRESHOLD is a fraction between 0 and 1, not '2'"),
+                Arguments.of("CLASS_DETAIL_STOP_THRESHOLD", "0.125", "0.05", "NaN", "CLASS_DETAIL_STOP_THRESHOLD is a fraction between 0 and 1, not 'NaN'"),
+                Arguments.of("METHOD_DETAIL_MIN_TOTAL", "300", "100", "-5", "METHOD_DETAIL_MIN_TOTAL must be at least 0, not -5"),
+                Arguments.of("METHOD_DETAIL_MINIMUM", "30", "10", "1e3", "METHOD_DETAIL_MINIMUM is a long, not '1e3'"),
+                Arguments.of("METHOD_DETAIL_THRESHOLD", "0.5", "0.1", "-0.1", "METHOD_DETAIL_THRESHOLD is a fraction between 0 and 1, not '-0.1'"),
+                Arguments.of("METHOD_DETAIL_STOP_THRESHOLD", "0.0625", "0.05", "half", "METHOD_DETAIL_STOP_THRESHOLD is a fraction between 0 and 1, not 'half'"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variables")
+    void setAndGetEveryVariable(String name, String value, String initial, String bad, String message)
+            throws Exception {
+        String get = "<VAR NAME='" + name + "'/>";
+        String type = Settings_type(name);
+        assertEquals(ok(), cmd("SET", "<VAR NAME='" + name + "' VALUE='" + value + "'/>"));
+        assertEquals(reply("<VAR NAME='" + name + "' VALUE='" + value + "' TYPE='" + type + "'/>"), cmd("GET", get));
+        assertEquals(error(message), cmd("SET", "<VAR NAME='" + name + "' VALUE='" + bad + "'/>"));
+        assertEquals(reply("<VAR NAME='" + name + "' VALUE='" + value + "' TYPE='" + type + "'/>"), cmd("GET", get));
+        assertEquals(ok(), cmd("SET", "<SETTINGS><VAR NAME='" + name + "' VALUE='" + initial + "'/></SETTINGS>"));
+        assertEquals(reply("<VAR NAME='" + name + "' VALUE='" + initial + "' TYPE='" + type + "'/>"), cmd("GET", get));
+    }
+
+    private static String Settings_type(String name) {
+        if (name.endsWith("_THRESHOLD")) {
+            return "FRACTION";
+        }
+        if (name.equals("MAXDEPTH")) {
+            return "INT";
+        }
+        return List.of("MONITOR", "SHOWSTACK", "CONTENTION", "CPUTIME", "THREAD_DEFAULT", "FULLMONITORING")
+                .contains(name) ? "BOOLEAN" : "LONG";
+    }
+
+    String reply(String body) {
+        return "<DYPER_REPLY ID='" + pid + "'>" + body + "</DYPER_REPLY>";
+    }
+
+    @Test
+    void unknownVariableIsNamedAndSettingsAreAllOrNothing() throws Exception {
+        String r = cmd("SET", "<VAR NAME='SPEED' VALUE='3'/>");
+        assertTrue(r.startsWith(error("unknown variable 'SPEED' (known: CHECKTIME, DISABLETIME,").replace(
+                "</ERROR></DYPER_REPLY>", "")), r);
+        assertTrue(cmd("GET", "<VAR NAME='NOPE'/>").contains("unknown variable 'NOPE'"));
+        assertEquals(error("MAXDEPTH is an int, not 'deep'"), cmd("SET",
+                "<SETTINGS><VAR NAME='CHECKTIME' VALUE='5'/><VAR NAME='MAXDEPTH' VALUE='deep'/></SETTINGS>"));
+        assertEquals(reply("<VAR NAME='CHECKTIME' VALUE='10' TYPE='LONG'/>"), cmd("GET", "<VAR NAME='CHECKTIME'/>"));
+        Element all = xml(cmd("GET", null));
+        assertEquals(18, all(all, "VAR").size());
+    }
+
+    // ---- REPORT, CLEAR, SETDETAIL ----
+
+    @Test
+    void reportRanksThePlantedHotMethodFirst() throws Exception {
+        until("200 CPU samples and main's CPU time", () -> {
+            Element cpu = first(xml(cmd("REPORT", "<REPORT TYPE='CPU'/>")), "CPU");
+            return Long.parseLong(cpu.getAttribute("SAMPLES")) >= 200 && all(cpu, "THREAD").stream().anyMatch(
+                    t -> t.getAttribute("NAME").equals("main") && Long.parseLong(t.getAttribute("CPU_NS")) > 0);
+        });
+        Element r = xml(cmd("REPORT", null));
+        Element cpu = first(r, "CPU");
+        assertEquals("false", cpu.getAttribute("EXACT"));
+        Element top = first(first(cpu, "METHODS"), "METHOD");
+        assertEquals(LoopTarget.class.getName(), top.getAttribute("CLASS"));
+        assertEquals("spin", top.getAttribute("NAME"));
+        assertEquals("true", top.getAttribute("DETAIL"));
+        Element topClass = first(first(cpu, "CLASSES"), "CLASS");
+        assertEquals(LoopTarget.class.getName(), topClass.getAttribute("NAME"));
+        assertEquals("org.dyper.runtime.monitor.targets", first(first(cpu, "PACKAGES"), "PACKAGE").getAttribute("NAME"));
+        Element main = all(first(cpu, "THREADS"), "THREAD").stream()
+                .filter(t -> t.getAttribute("NAME").equals("main")).findFirst().orElseThrow();
+        assertTrue(Long.parseLong(main.getAttribute("CPU_NS")) > 0);
+        assertTrue(all(first(cpu, "THREADS"), "THREAD").stream()
+                .noneMatch(t -> t.getAttribute("NAME").startsWith("dyper-monitor")));
+        assertEquals("true", first(r, "INSTRUMENTATION").getAttribute("EXACT"));
+        assertEquals("false", first(r, "INSTRUMENTATION").getAttribute("ACTIVE"));
+        var schema = javax.xml.validation.SchemaFactory.newInstance(javax.xml.XMLConstants.W3C_XML_SCHEMA_NS_URI)
+                .newSchema(MonitorAgent.class.getResource("monitor-report.xsd"));
+        schema.newValidator().validate(new javax.xml.transform.dom.DOMSource(first(r, "MONITOR_REPORT")));
+        Element detail = first(r, "DETAIL");
+        assertTrue(all(detail, "METHOD").stream().anyMatch(m -> m.getAttribute("NAME").equals("spin")));
+        assertEquals(error("unknown REPORT TYPE 'SOME' (ALL, CPU, CONTENTION, INSTRUMENTATION, DETAIL, AGENTS)"),
+                cmd("REPORT", "<REPORT TYPE='SOME'/>"));
+    }
+
+    @Test
+    void clearAllAndOneAgent() throws Exception {
+        assertEquals(ok(), cmd("SET", "<VAR NAME='MONITOR' VALUE='f'/>"));
+        try {
+            assertEquals(ok(), cmd("CLEAR", null));
+            Element r = xml(cmd("REPORT", null));
+            assertEquals("0", first(r, "CPU").getAttribute("SAMPLES"));
+            assertEquals("0", first(r, "CONTENTION").getAttribute("TICKS"));
+            assertEquals(ok(), cmd("CLEAR", "<CLEAR AGENT='CPU'/>"));
+            assertEquals(ok(), cmd("CLEAR", "<CLEAR AGENT='threads'/>"));
+            assertEquals(error("unknown agent 'GPU' (agents: CPU, THREADS" + agentsSuffix() + ")"),
+                    cmd("CLEAR", "<CLEAR AGENT='GPU'/>"));
+        } finally {
+            assertEquals(ok(), cmd("SET", "<VAR NAME='MONITOR' VALUE='t'/>"));
+        }
+    }
+
+    private String agentsSuffix() throws Exception {
+        return cmd("REPORT", "<REPORT TYPE='AGENTS'/>").contains("NAME='counting'") ? ", counting" : "";
+    }
+
+    @Test
+    void setDetail() throws Exception {
+        String item = "com.acme.Cold#rarely";
+        assertEquals(ok(), cmd("SETDETAIL", "<DETAIL ITEM='" + item + "' VALUE='T' AGENT='CPU'/>"));
+        assertEquals(ok(), cmd("SETDETAIL", "<SETTINGS><DETAIL ITEM='com.acme.Cold' VALUE='1'/></SETTINGS>"));
+        Element d = first(xml(cmd("REPORT", "<REPORT TYPE='DETAIL'/>")), "DETAIL");
+        assertTrue(all(d, "METHOD").stream().anyMatch(m -> m.getAttribute("CLASS").equals("com.acme.Cold")
+                && m.getAttribute("NAME").equals("rarely")));
+        assertTrue(all(d, "CLASS").stream().anyMatch(m -> m.getAttribute("NAME").equals("com.acme.Cold")));
+        assertEquals(ok(), cmd("SETDETAIL", "<DETAIL ITEM='" + item + "' VALUE='false'/>"));
+        assertEquals(ok(), cmd("SETDETAIL", "<DETAIL ITEM='com.acme.Cold' VALUE='0'/>"));
+        d = first(xml(cmd("REPORT", "<REPORT TYPE='DETAIL'/>")), "DETAIL");
+        assertTrue(all(d, "METHOD").stream().noneMatch(m -> m.getAttribute("CLASS").equals("com.acme.Cold")));
+        assertEquals(error("SETDETAIL: VALUE of x is a flag (true/false, t/f, 1/0), not 'perhaps'"),
+                cmd("SETDETAIL", "<DETAIL ITEM='x' VALUE='perhaps'/>"));
+        assertTrue(cmd("SETDETAIL", "<DETAIL ITEM='x' VALUE='1' AGENT='GPU'/>").contains("unknown agent 'GPU'"));
+    }
+
+    // ---- CLASSES / GETCLASSES ----
+
+    @Test
+    void classesAndGetClasses() throws Exception {
+        String defaults = "<CLASSES><PACKAGE NAME='com.sun.' TYPE='SYSTEM'/><PACKAGE NAME='java.' TYPE='SYSTEM'/>"
+                + "<PACKAGE NAME='java.io.' TYPE='SYSTEM_IO'/><PACKAGE NAME='java.nio.' TYPE='SYSTEM_IO'/>"
+                + "<PACKAGE NAME='javax.' TYPE='SYSTEM'/><PACKAGE NAME='jdk.' TYPE='SYSTEM'/>"
+                + "<PACKAGE NAME='org.aspectj.' TYPE='SYSTEM'/><PACKAGE NAME='sun.' TYPE='SYSTEM'/>"
+                + "<PACKAGE NAME='sun.nio.' TYPE='SYSTEM_IO'/></CLASSES>";
+        assertEquals(reply(defaults), cmd("GETCLASSES", null));
+        assertEquals(reply("<CLASSES><PACKAGE NAME='java.io.' TYPE='SYSTEM_IO'/><PACKAGE NAME='java.nio.' "
+                + "TYPE='SYSTEM_IO'/><PACKAGE NAME='sun.nio.' TYPE='SYSTEM_IO'/></CLASSES>"),
+                cmd("GETCLASSES", "<MATCH TYPE='SYSTEM_IO'/>"));
+        assertEquals(ok(), cmd("CLASSES", "<CLASSES><PACKAGE NAME='com.acme.' TYPE='SYSTEM'/>"
+                + "<CLASS NAME='com.acme.net.Wire' TYPE='IO'/></CLASSES>"));
+        assertEquals(reply("<CLASSES><PACKAGE NAME='com.acme.' TYPE='SYSTEM'/>"
+                + "<CLASS NAME='com.acme.net.Wire' TYPE='IO'/></CLASSES>"), cmd("GETCLASSES", "<MATCH NAME='com.acme.'/>"));
+        assertEquals(ok(), cmd("CLASSES", "<CLASSES><PACKAGE NAME='com.acme.' TYPE='NORMAL'/></CLASSES>"));
+        assertEquals(reply("<CLASSES><PACKAGE NAME='com.acme.' TYPE='NORMAL'/></CLASSES>"),
+                cmd("GETCLASSES", "<MATCH NAME='com.acme.'/>"));
+        assertEquals(error("unknown class TYPE 'FAST' (NORMAL, SYSTEM, IO, SYSTEM_IO)"),
+                cmd("CLASSES", "<CLASSES><PACKAGE NAME='x.' TYPE='FAST'/></CLASSES>"));
+        assertEquals(ok(), cmd("CLASSES", "<CLASSES CLEAR='true'/>"));
+        assertEquals(reply("<CLASSES></CLASSES>"), cmd("GETCLASSES", null));
+        StringBuilder restore = new StringBuilder("<CLASSES CLEAR='t'>");
+        for (Element p : all(xml(reply(defaults)), "PACKAGE")) {
+            restore.append("<PACKAGE NAME='").append(p.getAttribute("NAME")).append("' TYPE='")
+                    .append(p.getAttribute("TYPE")).append("'/>");
+        }
+        assertEquals(ok(), cmd("CLASSES", restore.append("</CLASSES>").toString()));
+        assertEquals(reply(defaults), cmd("GETCLASSES", null));
+    }
+
+    // ---- CLASSMODEL ----
+
+    @Test
+    void classModelWithClassFiles() throws Exception {
+        Element r = xml(cmd("CLASSMODEL", "<OPTIONS BINARY='TRUE' PREFIX='" + LoopTarget.class.getName() + "'/>"));
+        Element model = first(r, "CLASSMODEL");
+        assertEquals("true", model.getAttribute("CANREDEFINE"));
+        assertEquals(Child.classpath(), first(model, "CLASSPATH").getTextContent());
+        Element c = first(model, "CLASS");
+        assertEquals(LoopTarget.class.getName(), c.getAttribute("NAME"));
+        byte[] expected;
+        try (InputStream in = LoopTarget.class.getResourceAsStream("LoopTarget.class")) {
+            expected = in.readAllBytes();
+        }
+        assertArrayEquals(expected, Base64.getDecoder().decode(first(c, "BINARY").getTextContent()));
+        Element plain = xml(cmd("CLASSMODEL", null));
+        assertTrue(all(plain, "CLASS").stream().anyMatch(e -> e.getAttribute("NAME").equals("java.lang.String")));
+        assertTrue(all(plain, "BINARY").isEmpty());
+    }
+
+    // ---- SHOWSTACK and pushes ----
+
+    @Test
+    void showStack() throws Exception {
+        Element r = xml(cmd("SHOWSTACK", null));
+        Element main = all(r, "THREAD").stream().filter(t -> t.getAttribute("NAME").equals("main")).findFirst()
+                .orElseThrow();
+        assertEquals("RUNNABLE", main.getAttribute("STATE"));
+        assertTrue(all(main, "STACK").stream().anyMatch(s -> s.getAttribute("CLASS").equals(LoopTarget.class.getName())
+                && s.getAttribute("METHOD").equals("main")));
+        assertTrue(all(r, "THREAD").stream().noneMatch(t -> t.getAttribute("NAME").startsWith("dyper-monitor")));
+    }
+
+    @Test
+    void pushedReportsAndDumps() throws Exception {
+        try (MonitorClient push = MonitorClient.connect(child.entry(), true)) {
+            push.timeout(60_000);
+            assertEquals(ok(), cmd("SET", "<SETTINGS><VAR NAME='REPORTTIME' VALUE='100'/></SETTINGS>"));
+            String report = push.receive();
+            assertTrue(report.startsWith("<DYPER REPORT='" + pid + "' TIME='"), report);
+            assertNotNull(first(xml(report), "MONITOR_REPORT"));
+            assertEquals(ok(), cmd("SET", "<SETTINGS><VAR NAME='REPORTTIME' VALUE='0'/><VAR NAME='MONITOR' VALUE='F'/>"
+                    + "<VAR NAME='DISABLETIME' VALUE='50'/><VAR NAME='SHOWSTACK' VALUE='T'/></SETTINGS>"));
+            String dump;
+            do {
+                dump = push.receive();
+            } while (dump.startsWith("<DYPER REPORT="));
+            assertTrue(dump.startsWith("<DYPER DUMP='" + pid + "' TIME='"), dump);
+            assertTrue(all(xml(dump), "THREAD").stream().anyMatch(t -> t.getAttribute("NAME").equals("main")));
+        } finally {
+            assertEquals(ok(), cmd("SET", "<SETTINGS><VAR NAME='REPORTTIME' VALUE='0'/><VAR NAME='MONITOR' VALUE='T'/>"
+                    + "<VAR NAME='DISABLETIME' VALUE='1000'/><VAR NAME='SHOWSTACK' VALUE='F'/></SETTINGS>"));
+        }
+    }
+
+    // ---- AGENT / USETHREAD / INSTRUMENT ----
+
+    @Test
+    void agentCommand() throws Exception {
+        String name = CountingTestAgent.class.getName();
+        String first = cmd("AGENT", "<AGENT CLASS='" + name + "'/>");
+        if (!first.contains("already there")) {
+            assertEquals(reply("<AGENT NAME='counting' CLASS='" + name + "'/>"), first);
+        }
+        until("the added agent sampled", () -> {
+            Element a = all(xml(cmd("REPORT", "<REPORT TYPE='AGENTS'/>")), "AGENT").stream()
+                    .filter(e -> e.getAttribute("NAME").equals("counting")).findFirst().orElseThrow();
+            return Long.parseLong(first(a, "COUNTED").getAttribute("SAMPLES")) > 0;
+        });
+        assertEquals(error("AGENT: an agent named counting is already there"),
+                cmd("AGENT", "<AGENT CLASS='" + name + "'/>"));
+        assertEquals(error("AGENT: java.lang.String does not implement org.dyper.runtime.monitor.DyperAgent"),
+                cmd("AGENT", "<AGENT CLASS='java.lang.String'/>"));
+        assertEquals(error("AGENT: class com.acme.Missing not found on the class path"),
+                cmd("AGENT", "<AGENT CLASS='com.acme.Missing'/>"));
+    }
+
+    @Test
+    void useThread() throws Exception {
+        Element main = all(xml(cmd("SHOWSTACK", null)), "THREAD").stream()
+                .filter(t -> t.getAttribute("NAME").equals("main")).findFirst().orElseThrow();
+        String id = main.getAttribute("ID");
+        try {
+            assertEquals(ok(), cmd("USETHREAD", "<THREADS><THREAD ID='" + id + "' IGNORE='true'/></THREADS>"));
+            assertTrue(all(xml(cmd("SHOWSTACK", null)), "THREAD").stream()
+                    .noneMatch(t -> t.getAttribute("ID").equals(id)));
+            assertEquals(ok(), cmd("SET", "<VAR NAME='THREAD_DEFAULT' VALUE='false'/>"));
+            assertEquals(ok(), cmd("USETHREAD", "<THREAD ID='" + id + "' USE='1'/>"));
+            List<Element> only = all(xml(cmd("SHOWSTACK", null)), "THREAD");
+            assertEquals(List.of(id), only.stream().map(t -> t.getAttribute("ID")).toList());
+        } finally {
+            assertEquals(ok(), cmd("SET", "<VAR NAME='THREAD_DEFAULT' VALUE='true'/>"));
+            assertEquals(ok(), cmd("USETHREAD", "<THREADS><THREAD ID='" + id + "'/></THREADS>"));
+        }
+        assertEquals(error("USETHREAD: &lt;THREAD&gt; needs a numeric ID, not 'main'"),
+                cmd("USETHREAD", "<THREAD ID='main' USE='1'/>"));
+    }
+
+    @Test
+    void instrumentIsNotAvailable() throws Exception {
+        assertEquals(error("INSTRUMENT is not available in this build: run-time patching is not implemented yet"
+                + " (use dyper run or dyper weave)"), cmd("INSTRUMENT", "<MODEL NAME='m' INSERT='TRUE'/>"));
+    }
+
+    @Test
+    void unknownAndMisaddressedCommands() throws Exception {
+        assertEquals(error("unknown command 'DANCE'"), cmd("DANCE", null));
+        assertEquals(error("this is process " + pid + ", not '1'"), client.request("<DYPER PID='1' COMMAND='PING'/>"));
+        assertEquals(error("expected &lt;DYPER COMMAND='...'&gt;, got &lt;HELLO&gt;"),
+                client.request("<HELLO/>"));
+        assertEquals(error("&lt;DYPER&gt; needs a COMMAND attribute"), client.request("<DYPER/>"));
+        assertEquals(error("SET needs data: &lt;VAR NAME VALUE/&gt; or &lt;SETTINGS&gt;"), cmd("SET", null));
+    }
+
+    // ---- security and bad input ----
+
+    private Socket raw() throws Exception {
+        Socket s = new Socket(InetAddress.getLoopbackAddress(), child.entry().port());
+        s.setSoTimeout(60_000);
+        return s;
+    }
+
+    private static void frame(OutputStream out, String xml) throws IOException {
+        byte[] b = xml.getBytes(StandardCharsets.UTF_8);
+        out.write((b.length + "\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(b);
+        out.flush();
+    }
+
+    /** Reads what the monitor sends until it closes the connection. */
+    private static String drain(Socket s) throws IOException {
+        try {
+            return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException reset) {
+            return "";
+        }
+    }
+
+    private String framed(String xml) {
+        return xml.getBytes(StandardCharsets.UTF_8).length + "\n" + xml;
+    }
+
+    private void stillAlive() throws Exception {
+        try (MonitorClient c = child.client()) {
+            assertEquals(reply("PONG"), c.command("PING", null));
+        }
+        assertTrue(child.process.isAlive());
+    }
+
+    @Test
+    void noTokenIsRefusedAndClosed() throws Exception {
+        try (Socket s = raw()) {
+            frame(s.getOutputStream(), "<DYPER COMMAND='PING'/>");
+            assertEquals(framed(error("access denied: the first message must be &lt;DYPER AUTH='token'/&gt;")),
+                    drain(s));
+        }
+        stillAlive();
+    }
+
+    @Test
+    void wrongTokenIsRefusedAndClosed() throws Exception {
+        try (Socket s = raw()) {
+            frame(s.getOutputStream(), "<DYPER AUTH='" + "0".repeat(64) + "'/>");
+            assertEquals(framed(error("access denied: wrong token")), drain(s));
+        }
+        stillAlive();
+    }
+
+    @Test
+    void hundredMegabyteMessage() throws Exception {
+        try (Socket s = raw()) {
+            OutputStream out = s.getOutputStream();
+            frame(out, "<DYPER AUTH='" + child.entry().token() + "'/>");
+            byte[] chunk = new byte[1 << 20];
+            java.util.Arrays.fill(chunk, (byte) 'a');
+            String got;
+            try {
+                out.write(((100 << 20) + "\n").getBytes(StandardCharsets.US_ASCII));
+                for (int i = 0; i < 100; i++) {
+                    out.write(chunk);
+                }
+                got = drain(s);
+            } catch (IOException closed) {
+                got = "closed";
+            }
+            assertTrue(got.equals("closed") || got.isEmpty()
+                    || got.endsWith(framed(error("message too large: 104857600 bytes (limit 1048576)"))), got);
+        }
+        stillAlive();
+    }
+
+    static Stream<Arguments> hostileDocuments() {
+        String laughs = "<?xml version='1.0'?><!DOCTYPE lolz [<!ENTITY lol 'lol'>"
+                + "<!ENTITY lol1 '&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;'>"
+                + "<!ENTITY lol2 '&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;'>"
+                + "<!ENTITY lol3 '&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;'>"
+                + "<!ENTITY lol9 '&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;'>]>"
+                + "<DYPER COMMAND='PING'>&lol9;</DYPER>";
+        String external = "<?xml version='1.0'?><!DOCTYPE d [<!ENTITY xxe SYSTEM 'file:///etc/passwd'>]>"
+                + "<DYPER COMMAND='PING'>&xxe;</DYPER>";
+        String parameter = "<?xml version='1.0'?><!DOCTYPE d [<!ENTITY % p SYSTEM 'http://127.0.0.1:1/x.dtd'> %p;]>"
+                + "<DYPER COMMAND='PING'/>";
+        return Stream.of(Arguments.of("billion laughs", laughs), Arguments.of("external entity", external),
+                Arguments.of("external parameter entity", parameter),
+                Arguments.of("not well-formed", "<DYPER COMMAND='PING'>"),
+                Arguments.of("not XML", "hello"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("hostileDocuments")
+    void hostileDocumentsGetAnErrorAndTheConnectionStaysUsable(String what, String doc) throws Exception {
+        String r = client.request(doc);
+        assertTrue(r.startsWith("<DYPER_REPLY ID='" + pid + "'><ERROR>malformed XML"), r);
+        assertFalse(r.contains("root:"), r);
+        if (doc.contains("DOCTYPE")) {
+            assertTrue(r.contains("DOCTYPE is not allowed"), r);
+        }
+        assertEquals(reply("PONG"), cmd("PING", null));
+    }
+
+    @Test
+    void randomBytes() throws Exception {
+        byte[] junk = new byte[4096];
+        new Random(42).nextBytes(junk);
+        junk[0] = (byte) 0xFF;
+        try (Socket s = raw()) {
+            s.getOutputStream().write(junk);
+            s.getOutputStream().flush();
+            String got = drain(s);
+            assertTrue(got.isEmpty() || got.contains("<ERROR>bad frame"), got);
+        }
+        try (Socket s = raw()) {
+            frame(s.getOutputStream(), "<DYPER AUTH='" + child.entry().token() + "'/>");
+            s.getOutputStream().write(junk);
+            s.getOutputStream().flush();
+            String got = drain(s);
+            assertTrue(got.startsWith(framed(ok())), got);
+        }
+        stillAlive();
+    }
+
+    @Test
+    void halfSentMessages() throws Exception {
+        try (Socket s = raw()) {
+            frame(s.getOutputStream(), "<DYPER AUTH='" + child.entry().token() + "'/>");
+            s.getOutputStream().write("100\n<DYPER COMMAND='PI".getBytes(StandardCharsets.US_ASCII));
+            s.shutdownOutput();
+            assertEquals(framed(ok()) + framed(error("incomplete message: 18 of 100 bytes arrived")), drain(s));
+        }
+        try (Socket s = raw()) {
+            frame(s.getOutputStream(), "<DYPER AUTH='" + child.entry().token() + "'/>");
+            s.getOutputStream().write("100\n<DYPER".getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            assertEquals(framed(ok()) + framed(error("incomplete message: nothing more arrived within the time limit")),
+                    drain(s));
+        }
+        stillAlive();
+    }
+
+    @Test
+    void clientDisconnectingMidReply() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            try (Socket s = raw()) {
+                s.setSoLinger(true, 0);
+                OutputStream out = s.getOutputStream();
+                frame(out, "<DYPER AUTH='" + child.entry().token() + "'/>");
+                frame(out, "<DYPER COMMAND='CLASSMODEL'><OPTIONS BINARY='true'/></DYPER>");
+                s.getInputStream().read(new byte[100]);
+            }
+        }
+        stillAlive();
+    }
+}

@@ -1,0 +1,279 @@
+package org.dyper.samples.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.dyper.cli.Main;
+import org.dyper.patch.weave.Weaver;
+import org.dyper.samples.bank.BankApp;
+import org.dyper.samples.bank.BankFacts;
+import org.dyper.samples.e2e.E2e.Jdk;
+import org.dyper.samples.e2e.E2e.Run;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/** The DYPER monitor in the bank sample, driven through {@code dyper run} and {@code dyper ctl}. */
+class MonitorEndToEndTest {
+    @TempDir
+    Path dir;
+
+    /** A running target: its process, stdout lines as they come. */
+    record Target(Process process, List<String> out, StringBuilder err) {
+        String line(int index) throws InterruptedException {
+            for (int i = 0; i < 1200; i++) {
+                synchronized (out) {
+                    if (out.size() > index) {
+                        return out.get(index);
+                    }
+                }
+                Thread.sleep(50);
+            }
+            throw new AssertionError("no line " + index + " of output; stderr: " + err);
+        }
+
+        int stop() throws Exception {
+            process.getOutputStream().close();
+            assertTrue(process.waitFor(120, TimeUnit.SECONDS));
+            Thread.sleep(200);
+            return process.exitValue();
+        }
+    }
+
+    static Target start(List<String> cmd, String javaHome) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        if (javaHome != null) {
+            pb.environment().put("JAVA_HOME", javaHome);
+        }
+        Process p = pb.start();
+        Target t = new Target(p, new ArrayList<>(), new StringBuilder());
+        Thread o = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    synchronized (t.out()) {
+                        t.out().add(line);
+                    }
+                }
+            } catch (Exception ignored) {
+                // ended
+            }
+        });
+        Thread e = new Thread(() -> {
+            try {
+                String s = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+                synchronized (t.err()) {
+                    t.err().append(s);
+                }
+            } catch (Exception ignored) {
+                // ended
+            }
+        });
+        o.setDaemon(true);
+        e.setDaemon(true);
+        o.start();
+        e.start();
+        return t;
+    }
+
+    static Path runtimeJar() {
+        Path jar = Weaver.runtimeClasspath().get(0);
+        Assumptions.assumeTrue(jar.toString().endsWith(".jar"), "the dyper-runtime jar is not built (" + jar
+                + "): run mvn verify, not mvn test");
+        return jar;
+    }
+
+    static String classpath() throws Exception {
+        return E2e.appClasses() + File.pathSeparator
+                + Path.of(BankThenWait.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
+    static List<String> expectedOutput(int threads, int perThread) {
+        List<String> lines = new ArrayList<>();
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        try {
+            BankApp.run(threads, perThread, new java.io.PrintStream(b, true, StandardCharsets.UTF_8));
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        lines.addAll(List.of(b.toString(StandardCharsets.UTF_8).split("\\R")));
+        return lines;
+    }
+
+    static Element xml(String text) throws Exception {
+        return DocumentBuilderFactory.newDefaultInstance().newDocumentBuilder()
+                .parse(new java.io.ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).getDocumentElement();
+    }
+
+    static List<Element> all(Element root, String tag) {
+        NodeList list = root.getElementsByTagName(tag);
+        List<Element> r = new ArrayList<>();
+        for (int i = 0; i < list.getLength(); i++) {
+            r.add((Element) list.item(i));
+        }
+        return r;
+    }
+
+    static Element method(Element cpu, String cls, String name) {
+        return all(cpu, "METHOD").stream().filter(m -> m.getAttribute("CLASS").equals(cls)
+                && m.getAttribute("NAME").equals(name)).findFirst().orElseThrow(() -> new AssertionError(
+                "no " + cls + "." + name));
+    }
+
+    Run ctl(String... args) {
+        List<String> all = new ArrayList<>(List.of("ctl", "--dir", dir.toString()));
+        all.addAll(List.of(args));
+        return E2e.dyper(all.toArray(String[]::new));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Jdk.class)
+    void cpuAgentRanksTheBankHotSpotFirst(Jdk jdk) throws Exception {
+        Target t = start(List.of(jdk.java().toString(), "-javaagent:" + runtimeJar() + "=dir=" + dir + ",CHECKTIME=5",
+                "-cp", classpath(), BankThenWait.class.getName(), "4", "40000"), null);
+        try {
+            List<String> expected = expectedOutput(4, 40000);
+            for (int i = 0; i < expected.size(); i++) {
+                assertEquals(expected.get(i), t.line(i));
+            }
+            long pid = t.process().pid();
+            Run report = ctl("--xml", Long.toString(pid), "REPORT", "<REPORT TYPE='CPU'/>");
+            assertEquals(0, report.exit(), report.err());
+            Element cpu = all(xml(report.out()), "CPU").get(0);
+            Element top = all(cpu, "METHOD").get(0);
+            assertEquals(BankFacts.BANK + ".mix", top.getAttribute("CLASS") + "." + top.getAttribute("NAME"),
+                    "the hot spot, Bank.audit's inner loop, comes first");
+            assertEquals(BankFacts.BANK, all(cpu, "CLASS").get(0).getAttribute("NAME"));
+            Element audit = method(cpu, BankFacts.BANK, "audit");
+            Element mix = method(cpu, BankFacts.BANK, "mix");
+            long auditTotal = Long.parseLong(audit.getAttribute("TOTAL"));
+            assertEquals(auditTotal, Long.parseLong(mix.getAttribute("TOTAL")) + Long.parseLong(audit.getAttribute("SELF")),
+                    "every sample in mix is a sample in audit");
+            long transferTotal = all(cpu, "METHOD").stream().filter(m -> m.getAttribute("NAME").equals("transfer"))
+                    .mapToLong(m -> Long.parseLong(m.getAttribute("TOTAL"))).sum();
+            assertTrue(auditTotal > transferTotal, "audit " + auditTotal + " > transfer " + transferTotal);
+            assertTrue(all(cpu, "METHOD").stream().filter(m -> m.getAttribute("NAME").equals("audit"))
+                    .allMatch(m -> m.getAttribute("DETAIL").equals("true")), "audit is hot enough to detail");
+            Run readable = ctl(Long.toString(pid), "REPORT");
+            assertEquals(0, readable.exit(), readable.err());
+            assertTrue(readable.out().lines().anyMatch(l -> l.startsWith("  " + BankFacts.BANK + ".mix ")),
+                    readable.out());
+            assertEquals(0, t.stop());
+            assertEquals(expected, t.out());
+            assertEquals("", t.err().toString());
+        } finally {
+            t.process().destroyForcibly();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Jdk.class)
+    void dyperRunStartsTheMonitorWithExactInstrumentation(Jdk jdk) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run",
+                "--model", E2e.MODELS.resolve("bank.xml").toString(), "--report", "none",
+                "--monitor", "dir=" + dir, "--", "-cp", classpath(), BankThenWait.class.getName()));
+        Target t = start(cmd, jdk.java().getParent().getParent().toString());
+        try {
+            List<String> expected = expectedOutput(BankApp.DEFAULT_THREADS, BankApp.DEFAULT_TRANSFERS_PER_THREAD);
+            for (int i = 0; i < expected.size(); i++) {
+                assertEquals(expected.get(i), t.line(i));
+            }
+            Run who = ctl("who");
+            assertEquals(0, who.exit(), who.err());
+            assertEquals(1, who.out().lines().count(), who.out());
+            String[] fields = who.out().trim().split("\\s+");
+            assertEquals(BankThenWait.class.getName(), fields[1]);
+            Run report = ctl("--xml", fields[0], "REPORT", "<REPORT TYPE='INSTRUMENTATION'/>");
+            Element instr = all(xml(report.out()), "INSTRUMENTATION").get(0);
+            assertEquals("true", instr.getAttribute("ACTIVE"));
+            Element audit = all(instr, "SITE").stream().filter(s -> s.getAttribute("NAME").equals(BankFacts.AUDIT)
+                    && s.hasAttribute("TOTAL_NS")).findFirst().orElseThrow();
+            assertEquals(Long.toString(BankFacts.DEFAULT_AUDIT_CALLS), audit.getAttribute("COUNT"));
+            assertEquals(0, t.stop());
+            assertEquals(expected, t.out());
+        } finally {
+            t.process().destroyForcibly();
+        }
+        assertEquals("", ctl("who").out(), "the entry is removed at exit");
+    }
+
+    @Test
+    void noMonitorLeavesItOut() throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run",
+                "--model", E2e.MODELS.resolve("bank.xml").toString(), "--report", "none", "--no-monitor",
+                "--monitor", "dir=" + dir, "--", "-cp", classpath(), BankThenWait.class.getName(), "1", "50"));
+        Target t = start(cmd, System.getProperty("java.home"));
+        try {
+            t.line(4);
+            assertEquals("", ctl("who").out());
+            assertTrue(Files.notExists(dir) || Files.list(dir).findAny().isEmpty());
+            assertEquals(0, t.stop());
+        } finally {
+            t.process().destroyForcibly();
+        }
+    }
+
+    @Test
+    void ctlWhoAttachCommandsAndExitCodes() throws Exception {
+        Target a = start(List.of(Jdk.JDK17.java().toString(), "-javaagent:" + runtimeJar() + "=dir=" + dir,
+                "-cp", classpath(), BankThenWait.class.getName(), "1", "50"), null);
+        Target b = start(List.of(Jdk.JDK17.java().toString(), "-cp", classpath(), BankThenWait.class.getName(),
+                "1", "50"), null);
+        try {
+            a.line(4);
+            b.line(4);
+            long pa = a.process().pid();
+            long pb = b.process().pid();
+            Run attach = ctl("attach", Long.toString(pb));
+            assertEquals(0, attach.exit(), attach.err());
+            assertTrue(attach.out().startsWith("dyper: monitor running in process " + pb + " (port "), attach.out());
+            Run who = ctl("who");
+            List<String> pids = who.out().lines().map(l -> l.split("\\s+")[0]).toList();
+            assertEquals(List.of(pa, pb).stream().sorted().map(String::valueOf).toList(), pids);
+            assertTrue(who.out().lines().allMatch(l -> l.split("\\s+")[1].equals(BankThenWait.class.getName())));
+            for (long pid : List.of(pa, pb)) {
+                Run ping = ctl(Long.toString(pid), "PING");
+                assertEquals(new Run(0, "PONG\n", ""), ping);
+                Run stack = ctl(Long.toString(pid), "SHOWSTACK");
+                assertTrue(stack.out().contains("\"main\" #1 RUNNABLE\n"), stack.out());
+                assertTrue(stack.out().contains("    at " + BankThenWait.class.getName() + ".main(BankThenWait.java:"),
+                        stack.out());
+            }
+            assertEquals(new Run(0, "OK\n", ""), ctl(Long.toString(pa), "SET", "<VAR NAME='CHECKTIME' VALUE='7'/>"));
+            assertEquals(new Run(0, "CHECKTIME = 7\n", ""), ctl(Long.toString(pa), "GET", "<VAR NAME='CHECKTIME'/>"));
+            assertEquals(new Run(6, "", "dyper: error: process " + pa + ": CHECKTIME is a long, not 'x'\n"),
+                    ctl(Long.toString(pa), "SET", "<VAR NAME='CHECKTIME' VALUE='x'/>"));
+            assertEquals(new Run(0, "<DYPER_REPLY ID='" + pa + "'>PONG</DYPER_REPLY>\n", ""),
+                    ctl("--xml", Long.toString(pa), "PING"));
+            Run gone = ctl("999999999", "PING");
+            assertEquals(7, gone.exit());
+            assertEquals("dyper: error: no monitored process 999999999 (no entry in " + dir + ")\n", gone.err());
+            assertEquals(2, ctl().exit());
+            assertEquals(2, ctl("abc", "PING").exit());
+            assertEquals(0, ctl("--help").exit());
+            assertEquals(0, a.stop());
+            assertEquals(0, b.stop());
+            assertEquals(expectedOutput(1, 50), b.out());
+            assertEquals("", b.err().toString());
+        } finally {
+            a.process().destroyForcibly();
+            b.process().destroyForcibly();
+        }
+    }
+}
