@@ -334,7 +334,7 @@ class CliTest {
                 "dyper: 3 problem(s); nothing was written", "")), r);
 
         Path c = write("broken-c.xml", "<MODEL NAME='c'>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n"
-                + "    <PATCH WHAT='BLOCK_START' MODE='COUNT'/>\n    <PATCH WHAT='ENTER' MODE='NOPE'/>\n  </FOR>\n"
+                + "    <PATCH WHAT='BLOCK_START' MODE='GONE'/>\n    <PATCH WHAT='ENTER' MODE='NOPE'/>\n  </FOR>\n"
                 + "</MODEL>\n");
         r = dyper("generate", "--model", c.toString(), "--in", "{classes}", "--out", "{dir}/together");
         assertEquals(Main.INVALID_INPUT, r.code(), r.err());

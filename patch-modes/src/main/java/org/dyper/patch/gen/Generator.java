@@ -248,10 +248,6 @@ public final class Generator {
             if (applies != null) {
                 error(w.at(), "WHEN", "CASE='" + w.kind() + "' " + applies + ", not WHAT='" + p.what() + "'");
                 ok = false;
-            } else if (w.kind() == WhenCase.BLOCK && !w.arg().trim().matches("\\d+")) {
-                error(w.at(), "WHEN", "CASE='BLOCK' ARG='" + w.arg() + "' is not an instruction number (the block "
-                        + "that starts at instruction k of the method is ARG='k'; 0 is the entry block)");
-                ok = false;
             }
         }
         Mode mode = catalog.mode(p.mode()).orElse(null);
