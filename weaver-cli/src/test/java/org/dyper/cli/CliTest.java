@@ -275,9 +275,11 @@ class CliTest {
                         """,
                         List.of("{modes}:4:7: ARG: TYPE='RETURN' has no value at WHAT='ENTER' (use it at EXIT or CALL) "
                                 + "(PATCH WHAT='ENTER' MODE='ABS_RETURN' at {model}:3:5)")),
-                Arguments.of("BLOCK_START", forAdd + "<PATCH WHAT='BLOCK_START' MODE='COUNT'/>" + end, null,
-                        List.of("{model}:3:5: PATCH: WHAT='BLOCK_START' is not supported yet: it comes with the "
-                                + "bytecode pass")));
+                Arguments.of("BLOCK_START at an instruction that starts no block", forAdd
+                                + "<PATCH WHAT='BLOCK_START' MODE='COUNT'>\n      <WHEN CASE='BLOCK' ARG='1'/>\n"
+                                + "    </PATCH>" + end, null,
+                        List.of("{model}:4:7: WHEN: CASE='BLOCK' ARG='1': instruction 1 of com.acme.cli.Tally.add(int) "
+                                + "does not start a basic block (blocks start at instructions 0)")));
     }
 
     /**
@@ -334,7 +336,7 @@ class CliTest {
                 "dyper: 3 problem(s); nothing was written", "")), r);
 
         Path c = write("broken-c.xml", "<MODEL NAME='c'>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n"
-                + "    <PATCH WHAT='BLOCK_START' MODE='COUNT'/>\n    <PATCH WHAT='ENTER' MODE='NOPE'/>\n  </FOR>\n"
+                + "    <PATCH WHAT='BLOCK_START' MODE='GONE'/>\n    <PATCH WHAT='ENTER' MODE='NOPE'/>\n  </FOR>\n"
                 + "</MODEL>\n");
         r = dyper("generate", "--model", c.toString(), "--in", "{classes}", "--out", "{dir}/together");
         assertEquals(Main.INVALID_INPUT, r.code(), r.err());

@@ -12,11 +12,21 @@ import org.dyper.patch.model.Problem;
  * What the generator produced: AspectJ sources by fully qualified aspect name, the {@code aop.xml} for load-time
  * weaving, the site table (TAB-separated, the format of {@code Sites.define}), the classes that will be woven,
  * warnings (a FOR that matched nothing, a patch skipped at some methods), and the options ajc needs to weave them
- * ({@code -Xjoinpoints:synchronization,arrayconstruction} when the advice uses those join points).
+ * ({@code -Xjoinpoints:synchronization,arrayconstruction} when the advice uses those join points), and the
+ * bytecode pass's plan: which calls of generated wrapper methods to insert into which classes before weaving.
  */
 public record GeneratedCode(Map<String, String> aspects, String aopXml, String siteTable, Set<String> wovenClasses,
-                            int siteCount, int adviceCount, List<Problem> warnings, List<String> weaverOptions) {
+                            int siteCount, int adviceCount, List<Problem> warnings, List<String> weaverOptions,
+                            BytecodePlan bytecode) {
+    /** Without bytecode patches. */
+    public GeneratedCode(Map<String, String> aspects, String aopXml, String siteTable, Set<String> wovenClasses,
+                         int siteCount, int adviceCount, List<Problem> warnings, List<String> weaverOptions) {
+        this(aspects, aopXml, siteTable, wovenClasses, siteCount, adviceCount, warnings, weaverOptions,
+                BytecodePlan.EMPTY);
+    }
+
     public GeneratedCode {
+        bytecode = bytecode == null ? BytecodePlan.EMPTY : bytecode;
         weaverOptions = List.copyOf(weaverOptions);
         aspects = Collections.unmodifiableMap(new LinkedHashMap<>(aspects));
         wovenClasses = Collections.unmodifiableSet(new TreeSet<>(wovenClasses));

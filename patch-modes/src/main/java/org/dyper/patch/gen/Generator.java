@@ -39,6 +39,11 @@ import org.dyper.patch.scan.FieldInfo;
 import org.dyper.patch.scan.MethodInfo;
 import org.dyper.patch.scan.Types;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
 
 /**
  * Turns patch models and modes into AspectJ source: one advice per join point group (the execution of a patched
@@ -51,8 +56,11 @@ public final class Generator {
     public static final String PACKAGE = "org.dyper.generated";
     /** Base name of generated aspects; they are numbered from 1. */
     public static final String ASPECT_NAME = "DyperPatches";
+    /** Base name of the generated aspects that hold the bytecode pass's wrapper methods. */
+    public static final String BYTECODE_ASPECT_NAME = "DyperBytecode";
     private static final int ADVICE_PER_ASPECT = 200;
-    private static final Set<What> SUPPORTED = java.util.EnumSet.complementOf(java.util.EnumSet.of(What.BLOCK_START));
+    /** The WHATs the bytecode pass can apply a patch at. */
+    private static final Set<What> BYTECODE_WHATS = Set.of(What.BLOCK_START, What.ENTER, What.EXIT, What.CALL);
     private static final Set<What> FIELD_WHATS =
             Set.of(What.FIELD_ACCESS, What.STATIC_ACCESS, What.FIELD_WRITE, What.STATIC_WRITE);
     private static final Set<What> ALLOC_WHATS = Set.of(What.OBJECT_ALLOC, What.ARRAY_ALLOC, What.BASE_ARRAY_ALLOC);
@@ -73,6 +81,11 @@ public final class Generator {
     private final Map<String, Optional<Mode>> externals = new LinkedHashMap<>();
     /** The -Xjoinpoints kinds the generated advice needs (synchronization, arrayconstruction). */
     private final StringBuilder joinpoints = new StringBuilder();
+    /** The bytecode pass: wrapper methods (Java source) and where the target calls them. */
+    private final List<String> wrappers = new ArrayList<>();
+    private final BytecodePlan bytecode = new BytecodePlan();
+    private final Map<String, Optional<ClassNode>> classNodes = new LinkedHashMap<>();
+    private final Map<String, byte[]> classFiles = new LinkedHashMap<>();
 
     public Generator(ModeCatalog catalog, ClassIndex targets, ClassLookup lookup) {
         this.catalog = catalog;
@@ -109,7 +122,12 @@ public final class Generator {
         List<String> advice = new ArrayList<>();
         Set<String> woven = new LinkedHashSet<>();
         for (Map.Entry<MethodInfo, List<Use>> e : plan.entrySet()) {
-            for (Group group : groups(e.getKey(), e.getValue())) {
+            List<Use> bytecodeUses = e.getValue().stream().filter(Generator::isBytecode).toList();
+            if (!bytecodeUses.isEmpty()) {
+                bytecodePatches(e.getKey(), bytecodeUses, woven);
+            }
+            List<Use> aspectUses = e.getValue().stream().filter(u -> !isBytecode(u)).toList();
+            for (Group group : groups(e.getKey(), aspectUses)) {
                 String text = adviceFor(group);
                 if (text != null) {
                     needJoinpoints(group.shadow().kind);
@@ -215,10 +233,6 @@ public final class Generator {
     /** Checks a PATCH against what this generator supports and finds its mode; null when it cannot be used. */
     private Mode checkPatch(Patch p) {
         boolean ok = true;
-        if (!SUPPORTED.contains(p.what())) {
-            error(p.at(), "PATCH", "WHAT='" + p.what() + "' is not supported yet: it comes with the bytecode pass");
-            ok = false;
-        }
         for (When w : p.whens()) {
             String applies = switch (w.kind()) {
                 case METHOD -> p.what() == What.CALL ? null : "selects called methods and applies to WHAT='CALL' only";
@@ -228,11 +242,11 @@ public final class Generator {
                 case CLASS -> ALLOC_WHATS.contains(p.what()) ? null
                         : "selects the allocated type and applies to WHAT='OBJECT_ALLOC', 'ARRAY_ALLOC' and "
                         + "'BASE_ARRAY_ALLOC' only";
-                case BLOCK -> "is not supported yet (it comes with the bytecode pass)";
+                case BLOCK -> p.what() == What.BLOCK_START || p.what() == What.CALL || p.what() == What.EXIT ? null
+                        : "selects a basic block and applies to WHAT='BLOCK_START', 'CALL' and 'EXIT' only";
             };
             if (applies != null) {
-                error(w.at(), "WHEN", "CASE='" + w.kind() + "' " + applies
-                        + (w.kind() == WhenCase.BLOCK ? "" : ", not WHAT='" + p.what() + "'"));
+                error(w.at(), "WHEN", "CASE='" + w.kind() + "' " + applies + ", not WHAT='" + p.what() + "'");
                 ok = false;
             }
         }
@@ -388,6 +402,9 @@ public final class Generator {
      */
     private static boolean matches(Patch p, String owner, String name) {
         for (When w : p.whens()) {
+            if (w.kind() == WhenCase.BLOCK) {
+                continue;
+            }
             String arg = w.arg();
             String subject = name == null ? owner : arg.contains(".") ? owner + "." + name : name;
             if (!glob(arg).matcher(subject).matches() && !glob(arg).matcher(Types.sourceName(subject)).matches()) {
@@ -395,6 +412,280 @@ public final class Generator {
             }
         }
         return true;
+    }
+
+    // ---------------------------------------------------------------- the bytecode pass
+
+    /** Where the bytecode pass calls a wrapper: before (or after) instruction {@code insn}, as {@code shadow}. */
+    record Point(int insn, boolean after, Shadow shadow) {}
+
+    /**
+     * Whether AspectJ cannot express the patch, so the bytecode pass applies it: WHAT BLOCK_START, WHEN BLOCK, or a
+     * mode that uses ARG LOCAL, INSNO, BLOCKID, REFBLOCKID or CONDITION LOCAL.
+     */
+    private static boolean isBytecode(Use use) {
+        if (use.patch().what() == What.BLOCK_START
+                || use.patch().whens().stream().anyMatch(w -> w.kind() == WhenCase.BLOCK)) {
+            return true;
+        }
+        for (Code code : use.mode().codes()) {
+            if (code.args().stream().anyMatch(a -> LATER_ARGS.contains(a.type()))
+                    || code.conditions().stream().anyMatch(c -> c.type() == ConditionType.LOCAL)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean bindsReturn(Use use) {
+        for (Code code : use.mode().codes()) {
+            if (code.args().stream().anyMatch(a -> a.type() == ArgType.RETURN)
+                    || code.conditions().stream().anyMatch(c -> c.type() == ConditionType.RETURN)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The bytecode facts of {@code m}, or null (with an error) when its class file cannot be read. */
+    private MethodCode methodCode(MethodInfo m, Use use) {
+        Optional<ClassNode> node = classNodes.computeIfAbsent(m.owner(), name -> {
+            try {
+                byte[] bytes = targets.classFile(name);
+                classFiles.put(name, bytes);
+                return Optional.of(MethodCode.read(bytes));
+            } catch (java.io.IOException | RuntimeException e) {
+                error(use.patch().at(), "PATCH", "cannot read the class file of " + name + " for the bytecode pass: " + e);
+                return Optional.empty();
+            }
+        });
+        if (node.isEmpty()) {
+            return null;
+        }
+        for (MethodNode mn : node.get().methods) {
+            if (mn.name.equals(m.name()) && mn.desc.equals(m.descriptor())) {
+                return MethodCode.of(node.get(), mn);
+            }
+        }
+        return null;
+    }
+
+    /** Applies the bytecode patches of one method: a wrapper method per patch and point, and where to call it. */
+    private void bytecodePatches(MethodInfo m, List<Use> uses, Set<String> woven) {
+        MethodCode mc = null;
+        for (Use use : uses) {
+            What what = use.patch().what();
+            if (!BYTECODE_WHATS.contains(what)) {
+                error(use.patch().at(), "PATCH", "WHAT='" + what + "' cannot use ARG TYPE='LOCAL', 'INSNO', "
+                        + "'BLOCKID', 'REFBLOCKID' or CONDITION TYPE='LOCAL' yet: the bytecode pass applies patches at "
+                        + "WHAT='BLOCK_START', 'ENTER', 'EXIT' and 'CALL' only");
+                continue;
+            }
+            if (mc == null && (mc = methodCode(m, use)) == null) {
+                return;
+            }
+            Integer block = null;
+            for (When w : use.patch().whens()) {
+                if (w.kind() == WhenCase.BLOCK) {
+                    int k = Integer.parseInt(w.arg().trim());
+                    block = mc.blockStartingAt(k);
+                    if (block < 0) {
+                        StringBuilder list = new StringBuilder();
+                        for (int b = 0; b < mc.starts.length && b < 20; b++) {
+                            list.append(b == 0 ? "" : ", ").append(mc.starts[b]);
+                        }
+                        error(w.at(), "WHEN", "CASE='BLOCK' ARG='" + k + "': instruction " + k + " of "
+                                + m.displayName() + " does not start a basic block (blocks start at instructions "
+                                + list + (mc.starts.length > 20 ? ", ..." : "") + ")");
+                    }
+                }
+            }
+            if (block != null && block < 0) {
+                continue;
+            }
+            List<Point> points = new ArrayList<>();
+            Shadow execution = Shadow.execution(m);
+            for (int i = 0; i < mc.insns.size(); i++) {
+                if (block != null && mc.blockOf[i] != block) {
+                    continue;
+                }
+                AbstractInsnNode insn = mc.insns.get(i);
+                int op = insn.getOpcode();
+                switch (what) {
+                    case BLOCK_START -> {
+                        if (mc.blockStartingAt(i) >= 0) {
+                            points.add(new Point(i, false, execution));
+                        }
+                    }
+                    case ENTER -> {
+                        if (i == 0) {
+                            points.add(new Point(0, false, execution));
+                        }
+                    }
+                    case EXIT -> {
+                        if (op >= Opcodes.IRETURN && op <= Opcodes.RETURN) {
+                            points.add(new Point(i, false, execution));
+                        }
+                    }
+                    default -> {
+                        if (insn instanceof MethodInsnNode call && !call.owner.startsWith("[")) {
+                            CallInfo c = new CallInfo(call.owner.replace('/', '.'), call.name, call.desc, op,
+                                    mc.lines[i]);
+                            if (isCallJoinPoint(m, c) && matches(use.patch(), c.owner(), c.name())) {
+                                points.add(new Point(i, bindsReturn(use), Shadow.call(m, c, List.of())));
+                            }
+                        }
+                    }
+                }
+            }
+            for (Point point : points) {
+                wrapper(use, point, mc, woven);
+            }
+        }
+    }
+
+    /** Writes the wrapper for one patch at one point and plans its call; a Skip is reported like advice's. */
+    private void wrapper(Use use, Point point, MethodCode mc, Set<String> woven) {
+        Site site = new Site(new Group(point.shadow(), List.of(use)));
+        site.point = point;
+        site.code = mc;
+        List<String> statements = new ArrayList<>();
+        try {
+            for (Code code : use.mode().codes()) {
+                statements.add(statement(use, code, site, Phase.BEFORE));
+            }
+        } catch (Skip skip) {
+            List<String> where = skips.computeIfAbsent(use.patch(), k -> new Skips()).byReason
+                    .computeIfAbsent(skip.getMessage(), k -> new ArrayList<>());
+            if (!where.contains(where(site))) {
+                where.add(where(site));
+            }
+            return;
+        }
+        MethodInfo m = site.method;
+        List<String> formals = new ArrayList<>();
+        StringBuilder descriptor = new StringBuilder("(");
+        List<BytecodePlan.Push> pushes = new ArrayList<>();
+        if (site.usesReturn) {
+            Type t = Type.getReturnType(point.shadow().kind == Shadow.Kind.CALL ? point.shadow().call.descriptor()
+                    : m.descriptor());
+            formals.add(formal(t, "ret", descriptor));
+            pushes.add(new BytecodePlan.Duplicate(t.getSize()));
+        }
+        if (site.usesSelf && site.selfBound) {
+            formals.add(formal(Type.getObjectType(m.owner().replace('.', '/')), "self", descriptor));
+            pushes.add(new BytecodePlan.Load(Opcodes.ALOAD, 0));
+        }
+        Type[] params = Type.getArgumentTypes(m.descriptor());
+        int slot = m.isStatic() ? 0 : 1;
+        for (int i = 1; i <= params.length; i++) {
+            if (site.argsUsed.contains(i)) {
+                formals.add(formal(params[i - 1], "a" + i, descriptor));
+                pushes.add(new BytecodePlan.Load(params[i - 1].getOpcode(Opcodes.ILOAD), slot));
+            }
+            slot += params[i - 1].getSize();
+        }
+        for (Map.Entry<Integer, String> l : site.locals.entrySet()) {
+            Type t = Type.getType(l.getValue());
+            formals.add(formal(t, "l" + l.getKey(), descriptor));
+            pushes.add(new BytecodePlan.Load(t.getOpcode(Opcodes.ILOAD), l.getKey()));
+        }
+        descriptor.append(")V");
+        String aspect = PACKAGE + "." + BYTECODE_ASPECT_NAME + (wrappers.size() / ADVICE_PER_ASPECT + 1);
+        String name = "b$" + (wrappers.size() + 1);
+        int insn = point.insn();
+        wrappers.add("    // " + site.shadow.describe() + ", " + (point.after() ? "after" : "before") + " instruction "
+                + insn + " (block " + mc.blockOf[insn] + ", line " + mc.lines[insn] + "): " + use.patch().what() + " "
+                + use.patch().mode() + " (" + use.patch().at() + ")\n    public static void " + name + "("
+                + String.join(", ", formals) + ") {\n" + indent(indent(guarded(String.join("\n", statements))))
+                + "\n    }\n");
+        bytecode.add(m.owner(), classFiles.get(m.owner()), m.name() + m.descriptor(), new BytecodePlan.Insertion(
+                insn, point.after(), aspect.replace('.', '/'), name, descriptor.toString(), pushes));
+        woven.add(m.owner());
+    }
+
+    /** A wrapper parameter; types Java cannot name (anonymous and local classes) are passed as Object. */
+    private static String formal(Type t, String name, StringBuilder descriptor) {
+        String javaType = t.getClassName();
+        String formal = formalType(javaType);
+        boolean reference = t.getSort() == Type.OBJECT || t.getSort() == Type.ARRAY;
+        if (reference && formal.startsWith("java.lang.Object") && !javaType.startsWith("java.lang.Object")) {
+            descriptor.append("[".repeat(t.getSort() == Type.ARRAY ? t.getDimensions() : 0))
+                    .append("Ljava/lang/Object;");
+        } else {
+            descriptor.append(t.getDescriptor());
+        }
+        return formal + " " + name;
+    }
+
+    /** The values only the bytecode pass has (and the ones it cannot give at a call); null for the others. */
+    private Value bytecodeValue(Arg a, Use use, Site site, String where) throws Skip {
+        Point point = site.point;
+        MethodCode mc = site.code;
+        int block = mc.blockOf[point.insn()];
+        switch (a.type()) {
+            case LOCAL:
+                return local(a.value(), a.at(), "ARG", site, where);
+            case INSNO:
+                return new Value(Integer.toString(point.insn()), "int");
+            case BLOCKID:
+                return new Value(Integer.toString(ids.block(site.method, block, mc.lines[mc.starts[block]])), "int");
+            case REFBLOCKID: {
+                int ref = mc.referencedBlock(block);
+                return new Value(ref < 0 ? "0" : Integer.toString(ids.block(site.method, ref, mc.lines[mc.starts[ref]])),
+                        "int");
+            }
+            case THIS:
+                if (mc.thisUninitialisedAt(point.insn())) {
+                    error(a.at(), "ARG", "TYPE='THIS' at instruction " + point.insn() + " of " + site.method.displayName()
+                            + ": the object is not initialised before the constructor calls super() or this()" + where);
+                    throw new Skip("this is not initialised there");
+                }
+                return null;
+            case ARG:
+            case TARGET:
+                if (site.shadow.kind == Shadow.Kind.CALL) {
+                    error(a.at(), "ARG", "TYPE='" + a.type() + "' at WHAT='CALL' cannot be combined with the values of "
+                            + "the bytecode pass (LOCAL, INSNO, BLOCKID, REFBLOCKID) yet" + where);
+                    throw new Skip(a.type() + " at a bytecode CALL");
+                }
+                return null;
+            default:
+                return null;
+        }
+    }
+
+    /** LOCAL v: slot v when v is a number, else the local of that name (debug information) at the point. */
+    private Value local(String v, org.dyper.patch.model.Location at, String element, Site site, String where)
+            throws Skip {
+        MethodCode mc = site.code;
+        int insn = site.point.insn();
+        String method = site.method.displayName();
+        String text = v == null ? "" : v.trim();
+        MethodCode.Local l;
+        if (text.matches("\\d+")) {
+            int slot = Integer.parseInt(text);
+            l = mc.slotAt(slot, insn);
+            if (l == null) {
+                error(at, element, "TYPE='LOCAL' VALUE='" + text + "': slot " + slot + " of " + method + " holds no "
+                        + "initialised value at instruction " + insn + where);
+                throw new Skip("local slot " + slot + " is not initialised there");
+            }
+        } else {
+            if (!mc.hasLocalNamed(text)) {
+                error(at, element, "TYPE='LOCAL' VALUE='" + text + "': " + method + " has no local variable named '"
+                        + text + "' in its debug information (compile it with -g, or give the slot number)" + where);
+                throw new Skip("no local named '" + text + "'");
+            }
+            l = mc.namedAt(text, insn);
+            if (l == null) {
+                error(at, element, "TYPE='LOCAL' VALUE='" + text + "': local '" + text + "' of " + method + " is not in "
+                        + "scope at instruction " + insn + where);
+                throw new Skip("local '" + text + "' is not in scope there");
+            }
+        }
+        site.locals.put(l.slot(), l.descriptor());
+        return new Value("l" + l.slot(), Type.getType(l.descriptor()).getClassName());
     }
 
     // ---------------------------------------------------------------- advice
@@ -413,6 +704,11 @@ public final class Generator {
         boolean usesTarget;
         String contextType;
         boolean contextSet;
+        /** Bytecode pass only: where the wrapper is called, the method's code, and what the wrapper takes. */
+        Point point;
+        MethodCode code;
+        boolean usesReturn;
+        final Map<Integer, String> locals = new LinkedHashMap<>();
 
         Site(Group group) {
             this.group = group;
@@ -497,6 +793,12 @@ public final class Generator {
         boolean touchesContext = code.returnsContext() || !target.isStatic()
                 || code.args().stream().anyMatch(a -> a.type() == ArgType.CONTEXT)
                 || code.conditions().stream().anyMatch(c -> c.type() == ConditionType.CONTEXT);
+        if (touchesContext && site.point != null) {
+            error(code.at(), "CODE", "uses the context, which a patch that the bytecode pass applies (WHAT='BLOCK_START', "
+                    + "WHEN CASE='BLOCK', ARG TYPE='LOCAL', 'INSNO', 'BLOCKID', 'REFBLOCKID' or CONDITION TYPE='LOCAL') "
+                    + "does not have" + where);
+            throw new Skip("the bytecode pass has no context");
+        }
         if (touchesContext) {
             if (contextType == null) {
                 error(code.at(), "CODE", "uses the context but its DYPATCH_MODE '" + use.mode().name()
@@ -574,10 +876,13 @@ public final class Generator {
 
     private Value value(Arg a, Use use, Site site, Phase phase, String where) throws Skip {
         What what = use.patch().what();
-        if (LATER_ARGS.contains(a.type())) {
-            error(a.at(), "ARG", "TYPE='" + a.type() + "' is not supported yet (it comes with the bytecode pass)"
-                    + where);
-            throw new Skip("ARG TYPE='" + a.type() + "' is not supported yet");
+        if (site.point != null) {
+            Value v = bytecodeValue(a, use, site, where);
+            if (v != null) {
+                return v;
+            }
+        } else if (LATER_ARGS.contains(a.type())) {
+            throw new IllegalStateException("ARG TYPE='" + a.type() + "' outside the bytecode pass");
         }
         Shadow.Kind kind = site.shadow.kind;
         switch (a.type()) {
@@ -694,6 +999,7 @@ public final class Generator {
         if (site.returnType.equals("void")) {
             throw new Skip("RETURN has no value where the method returns void");
         }
+        site.usesReturn = true;
         return new Value("ret", site.returnType);
     }
 
@@ -731,9 +1037,8 @@ public final class Generator {
     }
 
     private String condition(Condition c, Use use, Site site, Phase phase, String where) throws Skip {
-        if (c.type() == ConditionType.LOCAL) {
-            error(c.at(), "CONDITION", "TYPE='LOCAL' is not supported yet (it comes with the bytecode pass)" + where);
-            throw new Skip("CONDITION TYPE='LOCAL' is not supported yet");
+        if (c.type() == ConditionType.LOCAL && site.point == null) {
+            throw new IllegalStateException("CONDITION TYPE='LOCAL' outside the bytecode pass");
         }
         if (c.type() == ConditionType.CONTEXT) {
             String t = site.contextType;
@@ -745,6 +1050,7 @@ public final class Generator {
         Value v = switch (c.type()) {
             case FIELD -> field(c.lvalue(), site);
             case RETURN -> returnValue(c.at(), "CONDITION", use, site, where);
+            case LOCAL -> local(c.lvalue(), c.at(), "CONDITION", site, where);
             default -> argument(Integer.parseInt(c.lvalue().trim()), c.at(), "CONDITION", site, use.patch().what(),
                     where);
         };
@@ -992,29 +1298,40 @@ public final class Generator {
 
     private GeneratedCode assemble(List<String> advice, Set<String> woven) {
         Map<String, String> aspects = new LinkedHashMap<>();
-        String table = ids.table();
-        StringBuilder define = new StringBuilder("    static {\n");
-        for (String part : splitTable(table)) {
-            define.append("        org.dyper.runtime.Sites.define(").append(javaString(part)).append(");\n");
-        }
-        define.append("    }\n\n");
+        String header = "// Generated by Dyper. Do not edit: change the model or the modes and generate again.\n"
+                + "package " + PACKAGE + ";\n\n";
+        String define = siteDefinitions();
         int chunks = Math.max(1, (advice.size() + ADVICE_PER_ASPECT - 1) / ADVICE_PER_ASPECT);
         for (int i = 0; i < chunks; i++) {
             String name = ASPECT_NAME + (i + 1);
             List<String> part = advice.subList(Math.min(advice.size(), i * ADVICE_PER_ASPECT),
                     Math.min(advice.size(), (i + 1) * ADVICE_PER_ASPECT));
             // every aspect defines the whole site table: whichever initialises first, reports can name all sites
-            String src = "// Generated by Dyper. Do not edit: change the model or the modes and generate again.\n"
-                    + "package " + PACKAGE + ";\n\n"
-                    + "privileged aspect " + name + " {\n" + define + String.join("\n", part) + "}\n";
-            aspects.put(PACKAGE + "." + name, src);
+            aspects.put(PACKAGE + "." + name, header + "privileged aspect " + name + " {\n" + define
+                    + String.join("\n", part) + "}\n");
+        }
+        for (int i = 0; i * ADVICE_PER_ASPECT < wrappers.size(); i++) {
+            // public: the patched classes call these wrappers; privileged: their bodies read private fields
+            String name = BYTECODE_ASPECT_NAME + (i + 1);
+            List<String> part = wrappers.subList(i * ADVICE_PER_ASPECT,
+                    Math.min(wrappers.size(), (i + 1) * ADVICE_PER_ASPECT));
+            aspects.put(PACKAGE + "." + name, header + "public privileged aspect " + name + " {\n" + define
+                    + String.join("\n", part) + "}\n");
         }
         List<String> options = new ArrayList<>();
         if (joinpoints.length() > 0) {
             options.add("-Xjoinpoints:" + joinpoints);
         }
-        return new GeneratedCode(aspects, aopXml(aspects.keySet(), woven, options), table, woven, ids.size(),
-                advice.size(), warnings, options);
+        return new GeneratedCode(aspects, aopXml(aspects.keySet(), woven, options), ids.table(), woven, ids.size(),
+                advice.size() + wrappers.size(), warnings, options, bytecode);
+    }
+
+    private String siteDefinitions() {
+        StringBuilder define = new StringBuilder("    static {\n");
+        for (String part : splitTable(ids.table())) {
+            define.append("        org.dyper.runtime.Sites.define(").append(javaString(part)).append(");\n");
+        }
+        return define.append("    }\n\n").toString();
     }
 
     /** Class-file string constants hold at most 65535 bytes: define the table in parts well below that. */

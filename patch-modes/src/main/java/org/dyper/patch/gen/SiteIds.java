@@ -42,6 +42,16 @@ final class SiteIds {
                 + "\t" + String.join(",", Types.parameterTypes(descriptor))));
     }
 
+    /**
+     * Basic block {@code block} of a method, with the source line of its first instruction (0 when unknown):
+     * {@code id BLOCK class method parameters block line}.
+     */
+    int block(MethodInfo m, int block, int line) {
+        return byKey.computeIfAbsent("B " + m.owner() + "." + m.name() + m.descriptor() + " " + block, k -> add("BLOCK\t"
+                + m.owner() + "\t" + m.name() + "\t" + String.join(",", m.parameterTypes()) + "\t" + block + "\t"
+                + line));
+    }
+
     private int add(String line) {
         int id = byKey.size() + 1;
         table.append(id).append('\t').append(line).append('\n');

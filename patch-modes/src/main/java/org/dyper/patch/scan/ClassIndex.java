@@ -10,8 +10,36 @@ import java.util.Optional;
 public final class ClassIndex {
     private final Map<String, ClassInfo> classes = new LinkedHashMap<>();
 
+    /** Where each class file was found: a class folder or jar, and the entry in it. */
+    private record Origin(java.nio.file.Path root, String entry) {}
+
+    private final Map<String, Origin> origins = new LinkedHashMap<>();
+
     void add(ClassInfo info) {
         classes.putIfAbsent(info.name(), info);
+    }
+
+    void add(ClassInfo info, java.nio.file.Path root, String entry) {
+        if (classes.putIfAbsent(info.name(), info) == null) {
+            origins.put(info.name(), new Origin(root, entry));
+        }
+    }
+
+    /** The class file of a scanned class, read again from its jar or folder (for the bytecode pass). */
+    public byte[] classFile(String binaryName) throws java.io.IOException {
+        Origin origin = origins.get(binaryName);
+        if (origin == null) {
+            throw new java.io.IOException("class " + binaryName + " was not scanned from a jar or folder");
+        }
+        java.nio.file.Path root = origin.root();
+        String entry = origin.entry();
+        if (java.nio.file.Files.isDirectory(root)) {
+            return java.nio.file.Files.readAllBytes(root.resolve(entry));
+        }
+        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(root.toFile());
+             java.io.InputStream in = jar.getInputStream(jar.getEntry(entry))) {
+            return in.readAllBytes();
+        }
     }
 
     public Optional<ClassInfo> find(String binaryName) {

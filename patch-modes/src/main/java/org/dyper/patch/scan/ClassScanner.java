@@ -52,7 +52,7 @@ public final class ClassScanner {
             String entry = root.relativize(file).toString().replace('\\', '/');
             if (wanted(entry)) {
                 try (InputStream in = Files.newInputStream(file)) {
-                    index.add(read(in, file.toString()));
+                    index.add(read(in, file.toString()), root, entry);
                 }
             }
         }
@@ -65,7 +65,7 @@ public final class ClassScanner {
                 JarEntry entry = entries.nextElement();
                 if (!entry.isDirectory() && wanted(entry.getName())) {
                     try (InputStream in = file.getInputStream(entry)) {
-                        index.add(read(in, jar + "!/" + entry.getName()));
+                        index.add(read(in, jar + "!/" + entry.getName()), jar, entry.getName());
                     }
                 }
             }

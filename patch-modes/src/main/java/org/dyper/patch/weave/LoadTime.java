@@ -24,7 +24,7 @@ import org.dyper.patch.model.InvalidInputException;
  * command that runs a program with the AspectJ weaver agent, the aspects and the Dyper runtime.
  */
 public final class LoadTime {
-    private static final String FORMAT = "dyper-ltw-1";
+    private static final String FORMAT = "dyper-ltw-2";
 
     private LoadTime() {}
 
@@ -120,7 +120,7 @@ public final class LoadTime {
     public record Report(String text, String xml) {}
 
     /**
-     * The full command: {@code java -javaagent:<weaver> [--sun-misc-unsafe-memory-access=allow] -Ddyper...
+     * The full command: {@code java [-javaagent:<replace agent>=replace=<dir>] -javaagent:<weaver> [--sun-misc-unsafe-memory-access=allow] -Ddyper...
      * <javaArgs with the aspects and runtime added to the class path>}.
      */
     public static List<String> command(Path java, Path aspects, Report report, boolean verbose, List<String> javaArgs)
@@ -137,6 +137,11 @@ public final class LoadTime {
         JavaArgs args = JavaArgs.parse(javaArgs);
         List<String> cmd = new ArrayList<>();
         cmd.add(java.toString());
+        Path replace = aspects.resolve(Weaver.REPLACE_DIR);
+        if (Files.isRegularFile(replace.resolve("replace.tsv"))) {
+            // the bytecode pass's classes replace the originals before the AspectJ transformer sees them
+            cmd.add("-javaagent:" + replace.resolve("agent.jar") + "=replace=" + replace);
+        }
         cmd.add("-javaagent:" + Weaver.weaverAgent());
         if (monitorAgent != null) {
             cmd.add(monitorAgent);

@@ -16,6 +16,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 import org.dyper.patch.ModeCatalog;
+import org.dyper.patch.gen.BytecodePlan;
 import org.dyper.patch.gen.ClassLookup;
 import org.dyper.patch.gen.GeneratedCode;
 import org.dyper.patch.gen.Generator;
@@ -35,6 +36,12 @@ public final class Weaver {
     public static final String SITE_TABLE = "META-INF/dyper/sites.tsv";
     /** Where the load-time weaving configuration goes in an aspect folder. */
     public static final String AOP_XML = "META-INF/aop.xml";
+    /**
+     * Where, in an aspect folder for load-time weaving, the bytecode pass leaves the patched class files, their index
+     * ({@code replace.tsv}) and the agent jar that swaps them in ({@code agent.jar}).
+     */
+    public static final String REPLACE_DIR = "META-INF/dyper/replace";
+    private static final String REPLACE_AGENT = "org.dyper.runtime.agent.ReplaceAgent";
 
     private Weaver() {}
 
@@ -79,7 +86,7 @@ public final class Weaver {
         List<Problem> warnings = new ArrayList<>(catalog.warnings());
         warnings.addAll(code.warnings());
         return new GeneratedCode(code.aspects(), code.aopXml(), code.siteTable(), code.wovenClasses(),
-                code.siteCount(), code.adviceCount(), warnings, code.weaverOptions());
+                code.siteCount(), code.adviceCount(), warnings, code.weaverOptions(), code.bytecode());
     }
 
     /** Writes the aspect sources under {@code dir} (package folders), plus {@code aop.xml} and the site table. */
@@ -116,6 +123,9 @@ public final class Weaver {
             Path sites = classesDir.resolve(SITE_TABLE);
             Files.createDirectories(sites.getParent());
             Files.writeString(sites, code.siteTable(), StandardCharsets.UTF_8);
+            if (!code.bytecode().isEmpty()) {
+                writeReplacements(code.bytecode(), classesDir.resolve(REPLACE_DIR));
+            }
             return result.warnings();
         } finally {
             deleteTree(sources);
@@ -131,10 +141,17 @@ public final class Weaver {
             throws IOException, WeaveException {
         Path sources = Files.createTempDirectory("dyper-src");
         Path raw = Files.createTempFile("dyper-woven", ".jar");
+        Path patched = code.bytecode().isEmpty() ? null : Files.createTempFile("dyper-bytecode", ".jar");
         try {
             List<Path> files = writeSources(code, sources);
             List<Path> cp = new ArrayList<>(classpath);
-            List<String> args = new ArrayList<>(List.of("-inpath", input.toString(), "-outjar", raw.toString(),
+            // the bytecode pass runs first: ajc weaves the classes with the wrapper calls already in them
+            Path woven = input;
+            if (patched != null) {
+                applyBytecode(code.bytecode(), input, patched);
+                woven = patched;
+            }
+            List<String> args = new ArrayList<>(List.of("-inpath", woven.toString(), "-outjar", raw.toString(),
                     "-classpath", Ajc.path(compileClasspath(cp))));
             args.addAll(code.weaverOptions());
             files.forEach(f -> args.add(f.toString()));
@@ -145,6 +162,118 @@ public final class Weaver {
         } finally {
             deleteTree(sources);
             Files.deleteIfExists(raw);
+            if (patched != null) {
+                Files.deleteIfExists(patched);
+            }
+        }
+    }
+
+    /**
+     * Copies {@code input} (a jar or class folder) into the jar {@code out} with the classes of {@code plan}
+     * replaced by their patched bytes; every other entry is copied as it is.
+     */
+    static void applyBytecode(BytecodePlan plan, Path input, Path out) throws IOException {
+        Map<String, BytecodePlan.ClassPlan> byEntry = new java.util.HashMap<>();
+        plan.classes().values().forEach(c -> byEntry.put(c.className().replace('.', '/') + ".class", c));
+        try (OutputStream file = Files.newOutputStream(out); JarOutputStream jar = new JarOutputStream(file)) {
+            if (Files.isDirectory(input)) {
+                List<Path> all;
+                try (var walk = Files.walk(input)) {
+                    all = walk.filter(Files::isRegularFile).sorted().toList();
+                }
+                for (Path f : all) {
+                    String name = input.relativize(f).toString().replace('\\', '/');
+                    BytecodePlan.ClassPlan c = byEntry.get(name);
+                    jar.putNextEntry(new JarEntry(name));
+                    jar.write(c != null ? BytecodePlan.transform(c) : Files.readAllBytes(f));
+                    jar.closeEntry();
+                }
+            } else {
+                try (JarFile in = new JarFile(input.toFile())) {
+                    Enumeration<JarEntry> entries = in.entries();
+                    while (entries.hasMoreElements()) {
+                        JarEntry e = entries.nextElement();
+                        BytecodePlan.ClassPlan c = byEntry.get(e.getName());
+                        jar.putNextEntry(new JarEntry(e.getName()));
+                        if (c != null) {
+                            jar.write(BytecodePlan.transform(c));
+                        } else if (!e.isDirectory()) {
+                            try (InputStream data = in.getInputStream(e)) {
+                                data.transferTo(jar);
+                            }
+                        }
+                        jar.closeEntry();
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Writes what load-time runs need to apply the bytecode pass: each patched class file under {@code dir} (by
+     * internal name), {@code replace.tsv} (internal name TAB SHA-256 of the original bytes) and {@code agent.jar},
+     * the replace agent with its own manifest.
+     */
+    static void writeReplacements(BytecodePlan plan, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        StringBuilder index = new StringBuilder("# Dyper bytecode pass: class\tSHA-256 of the original class file\n");
+        for (BytecodePlan.ClassPlan c : plan.classes().values()) {
+            String internal = c.className().replace('.', '/');
+            Path file = dir.resolve(internal + ".class");
+            Files.createDirectories(file.getParent());
+            Files.write(file, BytecodePlan.transform(c));
+            index.append(internal).append('\t').append(sha256(c.original())).append('\n');
+        }
+        Files.writeString(dir.resolve("replace.tsv"), index.toString(), StandardCharsets.UTF_8);
+        writeReplaceAgentJar(dir.resolve("agent.jar"));
+    }
+
+    /**
+     * A jar holding only the replace agent's classes (copied from the Dyper runtime, a jar or a classes folder) and a
+     * manifest naming it as {@code Premain-Class}, so the runtime jar's own manifest stays free for other agents.
+     */
+    static void writeReplaceAgentJar(Path jarFile) throws IOException {
+        Path runtime = runtimeClasspath().get(0);
+        String prefix = REPLACE_AGENT.replace('.', '/');
+        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Premain-Class", REPLACE_AGENT);
+        try (OutputStream file = Files.newOutputStream(jarFile);
+             JarOutputStream jar = new JarOutputStream(file, manifest)) {
+            if (Files.isDirectory(runtime)) {
+                try (var walk = Files.walk(runtime.resolve(prefix).getParent())) {
+                    for (Path f : walk.filter(Files::isRegularFile).sorted().toList()) {
+                        String name = runtime.relativize(f).toString().replace('\\', '/');
+                        if (name.startsWith(prefix)) {
+                            jar.putNextEntry(new JarEntry(name));
+                            jar.write(Files.readAllBytes(f));
+                            jar.closeEntry();
+                        }
+                    }
+                }
+            } else {
+                try (JarFile in = new JarFile(runtime.toFile())) {
+                    Enumeration<JarEntry> entries = in.entries();
+                    while (entries.hasMoreElements()) {
+                        JarEntry e = entries.nextElement();
+                        if (e.getName().startsWith(prefix) && e.getName().endsWith(".class")) {
+                            jar.putNextEntry(new JarEntry(e.getName()));
+                            try (InputStream data = in.getInputStream(e)) {
+                                data.transferTo(jar);
+                            }
+                            jar.closeEntry();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 

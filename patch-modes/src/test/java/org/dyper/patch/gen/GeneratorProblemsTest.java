@@ -55,10 +55,10 @@ class GeneratorProblemsTest {
                                 + "SIGNATURE='()'>\n</CODE>\n</DYPATCH_MODE>\n</DYPATCH>\n",
                         "modes.xml:3:1: CODE: class com.nope.Missing not found: put the jar or folder that holds it on "
                                 + "the class path (--classpath)"),
-                e("WHAT not supported yet", forMethod("add", "<PATCH WHAT='BLOCK_START' MODE='M'/>"),
+                e("WHEN BLOCK that is not an instruction number", forMethod("add",
+                                "<PATCH WHAT='BLOCK_START' MODE='M'>\n<WHEN CASE='BLOCK' ARG='x'/>\n</PATCH>"),
                         mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
-                        "model.xml:3:1: PATCH: WHAT='BLOCK_START' is not supported yet: it comes with the bytecode "
-                                + "pass"),
+                        "model.xml:4:1: WHEN: ARG='x' is not an instruction number (0 or more) as CASE='BLOCK' needs"),
                 e("RETURN at a monitor acquisition", forMethod("locked", "<PATCH WHAT='SYNC_ENTER' MODE='M'/>"),
                         mode("M", null, "value", "(int,long)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='RETURN'/>"),
                         "modes.xml:5:1: ARG: TYPE='RETURN' has no value at WHAT='SYNC_ENTER' (it is the value returned "
@@ -74,9 +74,11 @@ class GeneratorProblemsTest {
                         mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
                         "model.xml:4:1: WHEN: CASE='FIELD' selects a field and applies to WHAT='FIELD_ACCESS', "
                                 + "'STATIC_ACCESS', 'FIELD_WRITE' and 'STATIC_WRITE' only, not WHAT='OBJECT_ALLOC'"),
-                e("LOCAL not supported yet", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
-                        mode("M", null, "value", "(int,long)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='LOCAL' VALUE='1'/>"),
-                        "modes.xml:5:1: ARG: TYPE='LOCAL' is not supported yet (it comes with the bytecode pass) "
+                e("LOCAL with a name the debug information does not have", forMethod("add",
+                                "<PATCH WHAT='ENTER' MODE='M'/>"),
+                        mode("M", null, "value", "(int,long)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='LOCAL' VALUE='nope'/>"),
+                        "modes.xml:5:1: ARG: TYPE='LOCAL' VALUE='nope': " + T + ".add(int,int) has no local variable "
+                                + "named 'nope' in its debug information (compile it with -g, or give the slot number) "
                                 + "(PATCH WHAT='ENTER' MODE='M' at model.xml:3:1)"),
                 e("WHEN METHOD outside CALL", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'>\n"
                                 + "<WHEN CASE='METHOD' ARG='twice'/>\n</PATCH>"),
@@ -101,15 +103,16 @@ class GeneratorProblemsTest {
                                 + "</DYPATCH_MODE>\n</DYPATCH>\n",
                         "modes.xml:9:1: CODE: " + R + ".close is not static, so it is called on the context, but "
                                 + "CONTEXT='long' is a primitive type (PATCH WHAT='EXIT' MODE='C' at model.xml:4:1)"),
-                e("all problems at once", forMethod("add", "<PATCH WHAT='BLOCK_START' MODE='M'/>\n"
-                                + "<PATCH WHAT='ENTER' MODE='GONE'/>"),
+                e("all problems at once", forMethod("add", "<PATCH WHAT='BLOCK_START' MODE='M'>\n"
+                                + "<WHEN CASE='BLOCK' ARG='1'/>\n</PATCH>\n<PATCH WHAT='ENTER' MODE='GONE'/>"),
                         mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
-                        "model.xml:3:1: PATCH: WHAT='BLOCK_START' is not supported yet: it comes with the bytecode "
-                                + "pass",
-                        "model.xml:4:1: PATCH: unknown MODE 'GONE': not in the mode library nor in the given mode files "
+                        // the bytecode pass checks blocks while it generates, after every PATCH has been checked
+                        "model.xml:6:1: PATCH: unknown MODE 'GONE': not in the mode library nor in the given mode files "
                                 + "(known: ALLOC, ALLOC_ARRAY, COUNT, COUNT_CALLS, FIELD_WATCH, FIELD_WATCH_REF, LOCK_ENTER, "
                                 + "LOCK_EXIT, LOCK_TEST, M, RECORD_ARG1, RECORD_RETURN, RECORD_RETURN_REF, "
-                                + "SAMPLE_ENTER, SAMPLE_EXIT, TIME_ENTER, TIME_EXIT)"));
+                                + "SAMPLE_ENTER, SAMPLE_EXIT, TIME_ENTER, TIME_EXIT)",
+                        "model.xml:4:1: WHEN: CASE='BLOCK' ARG='1': instruction 1 of " + T + ".add(int,int) does not "
+                                + "start a basic block (blocks start at instructions 0)"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -52,6 +52,11 @@ public final class Recorder {
         add("thread " + (t == Thread.currentThread()));
     }
 
+    /** Two raw ints (site ids that tests name themselves, through the generated site table). */
+    public static void raw(int a, int b) {
+        add("raw " + a + " " + b);
+    }
+
     public static void number(int n) {
         add("number " + n);
     }
