@@ -28,14 +28,14 @@ import org.dyper.patch.weave.Weaver;
  */
 abstract class AbstractDyperMojo extends AbstractMojo {
     /**
-     * The patch models ({@code <MODEL>} files) that say where to measure; the CLI's {@code --model}. At least one is
+     * The patch models (MODEL files) that say where to measure; the CLI's {@code --model}. At least one is
      * required. On the command line: {@code -Ddyper.models=a.xml,b.xml}.
      */
     @Parameter(property = "dyper.models", required = true)
     protected List<File> models;
 
     /**
-     * Mode files ({@code <DYPATCH>} or {@code <DYPATCH_MODE>}) defining the modes the models name; the CLI's
+     * Mode files (DYPATCH or DYPATCH_MODE files) defining the modes the models name; the CLI's
      * {@code --modes}. The modes of Dyper's library ({@code COUNT}, {@code TIME_ENTER}, {@code TIME_EXIT}, ...) need
      * none. On the command line: {@code -Ddyper.modes=a.xml,b.xml}.
      */
