@@ -381,21 +381,11 @@ public final class Main {
         if (line.hasOption("verbose")) {
             err.println("dyper: " + String.join(" ", command));
         }
-        Process process = new ProcessBuilder(command).inheritIO().start();
-        Thread killer = new Thread(process::destroy, "dyper-stop-child");
-        Runtime.getRuntime().addShutdownHook(killer);
         try {
-            return process.waitFor();
+            return LoadTime.execute(command, null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            process.destroy();
             return INTERNAL;
-        } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(killer);
-            } catch (IllegalStateException shuttingDown) {
-                // the JVM is already exiting; the hook will stop the child
-            }
         }
     }
 

@@ -125,7 +125,7 @@ public final class LoadTime {
      */
     public static List<String> command(Path java, Path aspects, Report report, boolean verbose, List<String> javaArgs)
             throws IOException {
-        return command(java, aspects, report, verbose, javaArgs, null);
+        return command(java, Weaver.weaverAgent(), Weaver.runtimeClasspath(), aspects, report, verbose, javaArgs, null);
     }
 
     /**
@@ -134,6 +134,16 @@ public final class LoadTime {
      */
     public static List<String> command(Path java, Path aspects, Report report, boolean verbose, List<String> javaArgs,
             String monitorAgent) throws IOException {
+        return command(java, Weaver.weaverAgent(), Weaver.runtimeClasspath(), aspects, report, verbose, javaArgs,
+                monitorAgent);
+    }
+
+    /**
+     * The command with the weaver agent jar and the runtime class path given, for callers whose own class path does
+     * not name them (the Maven plugin takes them from its artifacts); {@code monitorAgent} as above.
+     */
+    public static List<String> command(Path java, Path weaverAgent, List<Path> runtime, Path aspects, Report report,
+            boolean verbose, List<String> javaArgs, String monitorAgent) throws IOException {
         JavaArgs args = JavaArgs.parse(javaArgs);
         List<String> cmd = new ArrayList<>();
         cmd.add(java.toString());
@@ -142,7 +152,7 @@ public final class LoadTime {
             // the bytecode pass's classes replace the originals before the AspectJ transformer sees them
             cmd.add("-javaagent:" + replace.resolve("agent.jar") + "=replace=" + replace);
         }
-        cmd.add("-javaagent:" + Weaver.weaverAgent());
+        cmd.add("-javaagent:" + weaverAgent);
         if (monitorAgent != null) {
             cmd.add(monitorAgent);
         }
@@ -161,9 +171,36 @@ public final class LoadTime {
         }
         List<String> cp = new ArrayList<>();
         cp.add(aspects.toString());
-        Weaver.runtimeClasspath().forEach(p -> cp.add(p.toString()));
+        runtime.forEach(p -> cp.add(p.toString()));
         cmd.addAll(args.withClasspathAppended(cp));
         return cmd;
+    }
+
+    /**
+     * Runs {@code command} with inherited standard streams (in {@code dir} when not null) and returns its exit code.
+     * If this JVM is stopped meanwhile, the child is stopped too; if this thread is interrupted, the child is
+     * destroyed and the interrupt is rethrown.
+     */
+    public static int execute(List<String> command, Path dir) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+        if (dir != null) {
+            builder.directory(dir.toFile());
+        }
+        Process process = builder.start();
+        Thread killer = new Thread(process::destroy, "dyper-stop-child");
+        Runtime.getRuntime().addShutdownHook(killer);
+        try {
+            return process.waitFor();
+        } catch (InterruptedException e) {
+            process.destroy();
+            throw e;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(killer);
+            } catch (IllegalStateException shuttingDown) {
+                // the JVM is already exiting; the hook will stop the child
+            }
+        }
     }
 
     /** The jars and folders a program's class path names: what load-time weaving may patch. */

@@ -277,6 +277,45 @@ public final class Weaver {
         }
     }
 
+    /**
+     * Weaves a class folder in place (the Maven plugin's {@code weave} goal): weaves it into a temporary jar with
+     * {@link #weaveBinary}, then writes every class of that jar (the woven classes and the compiled aspects) and the
+     * site table and {@code aop.xml} under {@code META-INF/dyper/} back into {@code classes}. Other resources are
+     * left as they are. Aspect classes of an earlier generation (package {@link Generator#PACKAGE}) are removed
+     * first, since ajc would otherwise see each aspect twice.
+     */
+    public static List<String> weaveFolderInPlace(GeneratedCode code, Path classes, List<Path> classpath)
+            throws IOException, WeaveException {
+        deleteTree(classes.resolve(Generator.PACKAGE.replace('.', '/')));
+        Path woven = Files.createTempFile("dyper-woven-folder", ".jar");
+        try {
+            List<String> notes = weaveBinary(code, classes, woven, classpath);
+            try (JarFile jar = new JarFile(woven.toFile())) {
+                Enumeration<JarEntry> entries = jar.entries();
+                while (entries.hasMoreElements()) {
+                    JarEntry e = entries.nextElement();
+                    String name = e.getName();
+                    if (e.isDirectory() || !(name.endsWith(".class") || name.startsWith("META-INF/dyper/"))) {
+                        continue;
+                    }
+                    Path target = classes.resolve(name).normalize();
+                    if (!target.startsWith(classes.normalize())) {
+                        throw new IOException("woven jar entry " + name + " points outside " + classes);
+                    }
+                    Files.createDirectories(target.getParent());
+                    Path tmp = Files.createTempFile(target.getParent(), ".dyper", ".class");
+                    try (InputStream data = jar.getInputStream(e)) {
+                        Files.copy(data, tmp, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            return notes;
+        } finally {
+            Files.deleteIfExists(woven);
+        }
+    }
+
     /** Copies ajc's output jar, dropping signatures and adding the site table and aop.xml under META-INF/dyper. */
     private static void finishJar(Path raw, Path outJar, GeneratedCode code, List<String> notes) throws IOException {
         Path tmp = Files.createTempFile(outJar.toAbsolutePath().getParent(), ".dyper", ".jar");

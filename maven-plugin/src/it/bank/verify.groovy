@@ -1,0 +1,25 @@
+// Compile-time woven bank and load-time woven bank: identical counts, and the numbers BankFacts computes for the
+// default run (4 threads x 2500 transfers, 120 of them failing).
+def Dy = evaluate(new File(itLib))
+def jar = new File(basedir, 'target/bank-1.0.jar')
+def xml = new File(basedir, 'reports/ctw.xml')
+def out = Dy.run(basedir, itJavaHome, [jar.path] + Dy.wovenClasspath(basedir), 'org.dyper.samples.bank.BankApp', xml)
+assert out.contains('checksum'): out
+def B = 'org.dyper.samples.bank.Bank'
+def A = 'org.dyper.samples.bank.Account'
+def expected = [
+    ("TIMING ${B}.transfer(int,int,long)" as String): 10000L,
+    ("TIMING ${B}.audit()" as String)                : 200L,
+    ("VALUES ${B}.fee(long)" as String)              : 10000L,
+    ("COUNTS ${A}.withdraw(long)" as String)         : 10000L,
+    ("COUNTS ${A}.deposit(long)" as String)          : 9880L,
+    ("CALLS ${A}.deposit(long)" as String)           : 9880L,
+    ("COUNTS ${A}.<init>(int,long)" as String)       : 16L,
+]
+def ctw = Dy.report(xml)
+def ltw = Dy.report(new File(basedir, 'reports/ltw.xml'))
+Dy.expectCounts(ctw, expected, 'compile-time woven bank')
+Dy.expectCounts(ltw, expected, 'dyper:run bank')
+assert ctw["VALUES ${B}.fee(long)" as String].SUM == '55577'
+assert Dy.countsOnly(ctw) == Dy.countsOnly(ltw)
+return true

@@ -1,0 +1,6 @@
+package it.broken;
+
+public class Thing {
+    public void go() {
+    }
+}

@@ -1,0 +1,142 @@
+package org.dyper.maven;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.maven.artifact.Artifact;
+import org.apache.maven.artifact.DependencyResolutionRequiredException;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.plugins.annotations.ResolutionScope;
+import org.dyper.patch.gen.GeneratedCode;
+import org.dyper.patch.model.InvalidInputException;
+import org.dyper.patch.weave.WeaveException;
+import org.dyper.patch.weave.Weaver;
+
+/**
+ * Weaves the project's compiled classes in place, and the dependency jars named in {@code weaveDependencies}, with
+ * aspects generated from the models: after this goal, {@code target/classes} (and so the packaged jar) holds the
+ * woven classes, the compiled aspects and the site table ({@code META-INF/dyper/sites.tsv}). The woven program needs
+ * {@code org.dyper:dyper-runtime} and {@code org.aspectj:aspectjrt} at run time; the class path to run it with is
+ * written to {@code target/dyper/classpath.txt}. Uses the same generator and weaver as {@code dyper weave}.
+ */
+@Mojo(name = "weave", defaultPhase = LifecyclePhase.PROCESS_CLASSES, threadSafe = true,
+        requiresDependencyResolution = ResolutionScope.COMPILE_PLUS_RUNTIME)
+public class WeaveMojo extends AbstractWeavingMojo {
+    /**
+     * Where the class path for running the woven program is written (one line, entries separated by the platform's
+     * path separator): the project's runtime dependencies (woven copies where woven), the Dyper runtime and aspectjrt.
+     * Run with {@code java -cp target/app.jar:$(cat target/dyper/classpath.txt) Main}.
+     */
+    @Parameter(defaultValue = "${project.build.directory}/dyper/classpath.txt", required = true)
+    private File classpathFile;
+
+    /** Logs ajc's notes and warnings about the weaving. */
+    @Parameter(property = "dyper.verbose", defaultValue = "false")
+    private boolean verbose;
+
+    @Override
+    protected void run() throws MojoExecutionException, MojoFailureException, InvalidInputException,
+            WeaveException, IOException {
+        Path classes = classesDirectory.toPath().toAbsolutePath();
+        if (!Files.isDirectory(classes)) {
+            getLog().info("dyper: " + classes + " does not exist: nothing to weave");
+            return;
+        }
+        Map<Artifact, Path> deps = selectDependencies(weaveDependencies);
+        Path wovenDir = wovenDependenciesDirectory.toPath().toAbsolutePath();
+        if (alreadyWoven(deps)) {
+            getLog().info("dyper: " + classes + " is already woven with these models (run clean to weave again)");
+            useWovenDependencies(deps);
+            writeClasspath(deps);
+            return;
+        }
+
+        List<Path> targets = new ArrayList<>();
+        targets.add(classes);
+        targets.addAll(deps.values());
+        List<Path> classpath;
+        try {
+            classpath = paths(project.getCompileClasspathElements(), targets);
+            for (Path p : paths(project.getRuntimeClasspathElements(), targets)) {
+                if (!classpath.contains(p)) {
+                    classpath.add(p);
+                }
+            }
+        } catch (DependencyResolutionRequiredException e) {
+            throw new MojoExecutionException("dyper: dependencies not resolved: " + e.getMessage(), e);
+        }
+        long start = System.nanoTime();
+        GeneratedCode code = Weaver.generate(inputs(targets, classpath));
+        warnings(code);
+        if (code.adviceCount() == 0) {
+            getLog().warn("dyper: the models patch nothing in " + targets + ": nothing was woven");
+            return;
+        }
+        List<String> notes = new ArrayList<>();
+        List<Path> weaveCp = new ArrayList<>(classpath);
+        weaveCp.addAll(deps.values());
+        notes.addAll(Weaver.weaveFolderInPlace(code, classes, weaveCp));
+        Files.createDirectories(wovenDir);
+        for (Map.Entry<Artifact, Path> d : deps.entrySet()) {
+            List<Path> cp = new ArrayList<>(classpath);
+            cp.add(classes);
+            deps.values().stream().filter(p -> !p.equals(d.getValue())).forEach(cp::add);
+            notes.addAll(Weaver.weaveBinary(code, d.getValue(), wovenJar(d.getKey()), cp));
+        }
+        if (verbose) {
+            notes(notes);
+        }
+        useWovenDependencies(deps);
+        writeClasspath(deps);
+        recordWoven(deps);
+        getLog().info(String.format("dyper: wove %d class(es) with %d advice (%d site id(s)) in %s%s in %.1f s",
+                code.wovenClasses().size(), code.adviceCount(), code.siteCount(), classes,
+                deps.isEmpty() ? "" : " and " + deps.size() + " dependency jar(s)", (System.nanoTime() - start) / 1e9));
+    }
+
+    /** Points the rest of the build at the woven copies. */
+    private void useWovenDependencies(Map<Artifact, Path> deps) {
+        for (Artifact a : deps.keySet()) {
+            a.setFile(wovenJar(a).toFile());
+        }
+    }
+
+    private void writeClasspath(Map<Artifact, Path> deps)
+            throws MojoExecutionException, IOException {
+        List<String> entries = new ArrayList<>();
+        try {
+            for (Path p : paths(project.getRuntimeClasspathElements(),
+                    List.of(classesDirectory.toPath().toAbsolutePath()))) {
+                entries.add(p.toString());
+            }
+        } catch (DependencyResolutionRequiredException e) {
+            throw new MojoExecutionException("dyper: dependencies not resolved: " + e.getMessage(), e);
+        }
+        for (Map.Entry<Artifact, Path> d : deps.entrySet()) {
+            int i = entries.indexOf(d.getValue().toAbsolutePath().normalize().toString());
+            String woven = wovenJar(d.getKey()).toString();
+            if (i >= 0) {
+                entries.set(i, woven);
+            } else if (!entries.contains(woven)) {
+                entries.add(woven);
+            }
+        }
+        for (Path p : runtimeClasspath()) {
+            if (!entries.contains(p.toString())) {
+                entries.add(p.toString());
+            }
+        }
+        Path file = classpathFile.toPath();
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.writeString(file, String.join(File.pathSeparator, entries) + "\n", StandardCharsets.UTF_8);
+    }
+}
