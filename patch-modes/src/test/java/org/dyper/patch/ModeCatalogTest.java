@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ModeCatalogTest {
     private static final Set<String> LIBRARY = Set.of("COUNT", "COUNT_CALLS", "TIME_ENTER", "TIME_EXIT", "SAMPLE_ENTER",
             "SAMPLE_EXIT", "RECORD_RETURN", "RECORD_RETURN_REF", "RECORD_ARG1",
-            "LOCK_TEST", "LOCK_ENTER", "LOCK_EXIT", "ALLOC", "ALLOC_ARRAY", "FIELD_WATCH", "FIELD_WATCH_REF");
+            "LOCK_TEST", "LOCK_ENTER", "LOCK_EXIT", "ALLOC", "ALLOC_ARRAY", "FIELD_WATCH", "FIELD_WATCH_REF",
+            "BLOCK_COUNT");
 
     @TempDir
     Path dir;
@@ -39,7 +40,7 @@ class ModeCatalogTest {
         assertEquals(LIBRARY, catalog.names());
         assertEquals(List.of("COUNT", "COUNT_CALLS", "TIME_ENTER", "TIME_EXIT", "SAMPLE_ENTER", "SAMPLE_EXIT",
                         "RECORD_RETURN", "RECORD_RETURN_REF", "RECORD_ARG1", "LOCK_TEST", "LOCK_ENTER", "LOCK_EXIT", "ALLOC",
-                        "ALLOC_ARRAY", "FIELD_WATCH", "FIELD_WATCH_REF"),
+                        "ALLOC_ARRAY", "FIELD_WATCH", "FIELD_WATCH_REF", "BLOCK_COUNT"),
                 catalog.libraryModes().stream().map(ModeCatalog.Entry::name).toList());
         for (ModeCatalog.Entry entry : catalog.libraryModes()) {
             assertFalse(entry.description().isBlank(), entry.name());

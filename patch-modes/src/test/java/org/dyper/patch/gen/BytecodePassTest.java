@@ -204,6 +204,24 @@ class BytecodePassTest {
         assertTrue(err.lines().noneMatch(l -> l.startsWith("dyper:")), () -> "stderr:\n" + err);
     }
 
+    /** The library's BLOCK_COUNT mode: sum(5) runs its 7 blocks 1, 6, 5, 3, 2, 5 and 1 times. */
+    @org.junit.jupiter.api.Test
+    void blockCountModeCountsEveryBlock(@TempDir Path dir) throws Exception {
+        Weaver.Inputs in = inputs(dir, MODES, "<MODEL NAME='test'>" + fr("sum", p("BLOCK_START", "BLOCK_COUNT"))
+                + "</MODEL>");
+        org.dyper.runtime.Dyper.reset();
+        runBinary(Weaver.generate(in), in, dir);
+        Map<Integer, Long> counts = new java.util.TreeMap<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("NAME='" + java.util.regex.Pattern.quote(L)
+                + "\\.sum\\(int\\) block (\\d+) \\(line \\d+\\)' COUNT='(\\d+)'")
+                .matcher(org.dyper.runtime.Dyper.xmlReport());
+        while (m.find()) {
+            counts.put(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)));
+        }
+        assertEquals(Map.of(0, 1L, 1, 6L, 2, 5L, 3, 3L, 4, 2L, 5, 5L, 6, 1L), counts,
+                org.dyper.runtime.Dyper.xmlReport());
+    }
+
     // ---------------------------------------------------------------- harness
 
     private static List<String> runBinary(GeneratedCode code, Weaver.Inputs in, Path dir) throws Exception {

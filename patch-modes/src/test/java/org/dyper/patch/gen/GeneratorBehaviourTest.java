@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -23,6 +24,54 @@ class GeneratorBehaviourTest {
     private static final String T = "org.example.fixture.Target";
 
     static Stream<Arguments> cases() {
+        return Stream.concat(specificCases(), matrix());
+    }
+
+    /** Where each WHAT occurs in the fixture's script, how often, with the WHEN that singles it out. */
+    private static final List<Object[]> OCCURRENCES = List.of(
+            new Object[] {"ENTER", "add", null, 3, "Target.add(int,int)"},
+            new Object[] {"EXIT", "add", null, 3, "Target.add(int,int)"},
+            new Object[] {"CALL", "calls", "METHOD:twice", 1, "Target.calls()"},
+            new Object[] {"SYNC_TEST", "locked", null, 1, "Target.locked(int)"},
+            new Object[] {"SYNC_ENTER", "locked", null, 1, "Target.locked(int)"},
+            new Object[] {"SYNC_EXIT", "lockedFail", null, 1, "Target.lockedFail(int)"},
+            new Object[] {"FIELD_ACCESS", "locked", null, 2, "Target.locked(int)"},
+            new Object[] {"FIELD_WRITE", "locked", null, 1, "Target.locked(int)"},
+            new Object[] {"STATIC_ACCESS", "block", null, 1, "Target.block(int)"},
+            new Object[] {"STATIC_WRITE", "block", null, 1, "Target.block(int)"},
+            new Object[] {"OBJECT_ALLOC", "text", "CLASS:java.lang.StringBuilder", 1, "Target.text(java.lang.String)"},
+            new Object[] {"ARRAY_ALLOC", "objects", null, 1, "Target.objects(int)"},
+            new Object[] {"BASE_ARRAY_ALLOC", "numbers", null, 1, "Target.numbers(int)"},
+            new Object[] {"BLOCK_START", "numbers", "BLOCK:0", 1, "Target.numbers(int)"});
+
+    /**
+     * Every WHAT with every ARG that applies at all of them (THIS, INTEGER, CURTHREAD, NULL, METHODID, CLASSID) and
+     * a CONDITION that holds and one that does not: all patches of one WHAT in one model, so each join point
+     * shows the patches' events in document order, as often as the script reaches it.
+     */
+    static Stream<Arguments> matrix() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Object[] o : OCCURRENCES) {
+            String what = (String) o[0];
+            String when = (String) o[2];
+            String site = (String) o[4];
+            StringBuilder patches = new StringBuilder();
+            for (String mode : List.of("SELF", "NUMBER", "THREAD", "REF_NULL", "ID", "CLASS_ID", "ID_IF_THIS_NONNULL",
+                    "ID_IF_COUNTER_0")) {
+                patches.append(when == null ? p(what, mode) : pw(what, mode, when.split(":")[0], when.split(":")[1]));
+            }
+            List<String> once = List.of("self Target", "number 42", "thread true", "ref " + site + " null",
+                    "id " + site, "id Target", "id " + site);
+            List<String> events = new ArrayList<>();
+            for (int i = 0; i < (int) o[3]; i++) {
+                events.addAll(once);
+            }
+            cases.add(Arguments.of("matrix " + what, fr((String) o[1], patches.toString()), events));
+        }
+        return cases.stream();
+    }
+
+    static Stream<Arguments> specificCases() {
         return Stream.of(
                 c("ENTER METHODID", fr("add", p("ENTER", "ID")),
                         "id Target.add(int,int)", "id Target.add(int,int)", "id Target.add(int,int)"),

@@ -29,7 +29,7 @@ class GeneratorProblemsTest {
                 e("unknown mode", forMethod("add", "<PATCH WHAT='ENTER' MODE='NOPE'/>"), mode("M", null, "id", "(int)",
                         "<ARG TYPE='METHODID'/>"),
                         "model.xml:3:1: PATCH: unknown MODE 'NOPE': not in the mode library nor in the given mode files "
-                                + "(known: ALLOC, ALLOC_ARRAY, COUNT, COUNT_CALLS, FIELD_WATCH, FIELD_WATCH_REF, LOCK_ENTER, "
+                                + "(known: ALLOC, ALLOC_ARRAY, BLOCK_COUNT, COUNT, COUNT_CALLS, FIELD_WATCH, FIELD_WATCH_REF, LOCK_ENTER, "
                                 + "LOCK_EXIT, LOCK_TEST, M, RECORD_ARG1, RECORD_RETURN, RECORD_RETURN_REF, "
                                 + "SAMPLE_ENTER, SAMPLE_EXIT, TIME_ENTER, TIME_EXIT)"),
                 e("RETURN at ENTER", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
@@ -108,7 +108,7 @@ class GeneratorProblemsTest {
                         mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
                         // the bytecode pass checks blocks while it generates, after every PATCH has been checked
                         "model.xml:6:1: PATCH: unknown MODE 'GONE': not in the mode library nor in the given mode files "
-                                + "(known: ALLOC, ALLOC_ARRAY, COUNT, COUNT_CALLS, FIELD_WATCH, FIELD_WATCH_REF, LOCK_ENTER, "
+                                + "(known: ALLOC, ALLOC_ARRAY, BLOCK_COUNT, COUNT, COUNT_CALLS, FIELD_WATCH, FIELD_WATCH_REF, LOCK_ENTER, "
                                 + "LOCK_EXIT, LOCK_TEST, M, RECORD_ARG1, RECORD_RETURN, RECORD_RETURN_REF, "
                                 + "SAMPLE_ENTER, SAMPLE_EXIT, TIME_ENTER, TIME_EXIT)",
                         "model.xml:4:1: WHEN: CASE='BLOCK' ARG='1': instruction 1 of " + T + ".add(int,int) does not "
