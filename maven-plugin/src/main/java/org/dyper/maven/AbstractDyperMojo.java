@@ -42,6 +42,17 @@ abstract class AbstractDyperMojo extends AbstractMojo {
     @Parameter(property = "dyper.modes")
     protected List<File> modes;
 
+    /**
+     * Only classes matching one of these patterns may be patched (all when empty); {@code *} matches any run of
+     * characters, e.g. {@code com.acme.service.*}. The CLI's {@code --include}.
+     */
+    @Parameter(property = "dyper.includes")
+    protected List<String> includes;
+
+    /** Classes matching one of these patterns are never patched, e.g. {@code *Test}. The CLI's {@code --exclude}. */
+    @Parameter(property = "dyper.excludes")
+    protected List<String> excludes;
+
     /** Skips the goal (the build goes on unwoven). */
     @Parameter(property = "dyper.skip", defaultValue = "false")
     protected boolean skip;
@@ -86,7 +97,8 @@ abstract class AbstractDyperMojo extends AbstractMojo {
 
     /** The model and mode files as paths; fails the build when one is missing or none is given. */
     protected Weaver.Inputs inputs(List<Path> targets, List<Path> classpath) throws MojoFailureException {
-        return new Weaver.Inputs(existing("models", models, true), existing("modes", modes, false), targets, classpath);
+        return new Weaver.Inputs(existing("models", models, true), existing("modes", modes, false), targets, classpath)
+                .withPatterns(includes == null ? List.of() : includes, excludes == null ? List.of() : excludes);
     }
 
     private static List<Path> existing(String parameter, List<File> files, boolean required)

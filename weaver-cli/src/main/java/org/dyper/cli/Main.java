@@ -146,6 +146,10 @@ public final class Main {
             o.addOption(Option.builder().longOpt("in").hasArg().argName("JAR|DIR")
                     .desc("classes the model patches; repeatable; required").build());
         }
+        o.addOption(Option.builder().longOpt("include").hasArg().argName("PATTERN")
+                .desc("only classes matching PATTERN may be patched (* matches any characters); repeatable").build());
+        o.addOption(Option.builder().longOpt("exclude").hasArg().argName("PATTERN")
+                .desc("classes matching PATTERN are never patched; repeatable").build());
         o.addOption(Option.builder().longOpt("classpath").hasArg().argName("PATH")
                 .desc("what the modes' code and the target need to compile against (" + File.pathSeparator
                         + "-separated)").build());
@@ -262,7 +266,8 @@ public final class Main {
                 throw new UsageError("--in " + t + ": no such jar or folder");
             }
         }
-        return new Weaver.Inputs(models, modes, targets, pathList(line.getOptionValue("classpath")));
+        return new Weaver.Inputs(models, modes, targets, pathList(line.getOptionValue("classpath")))
+                .withPatterns(values(line, "include"), values(line, "exclude"));
     }
 
     private static List<Path> files(CommandLine line, String option) throws UsageError {
@@ -278,6 +283,11 @@ public final class Main {
             }
         }
         return files;
+    }
+
+    private static List<String> values(CommandLine line, String option) {
+        String[] values = line.getOptionValues(option);
+        return values == null ? List.of() : List.of(values);
     }
 
     private static List<Path> pathList(String value) {

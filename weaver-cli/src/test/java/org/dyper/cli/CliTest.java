@@ -144,13 +144,16 @@ class CliTest {
 
                 Usage: dyper weave --model FILE [--modes FILE] --in JAR|DIR --out JAR [--classpath PATH]
 
-                     --classpath <PATH>  what the modes' code and the target need to compile against (:-separated)
-                  -h,--help              show this help
-                     --in <JAR|DIR>      the jar or class folder to weave (required)
-                     --model <FILE>      a patch model (<MODEL>); repeatable; required
-                     --modes <FILE>      a mode file (<DYPATCH> or <DYPATCH_MODE>); repeatable; library modes need
-                                         none
-                     --out <JAR>         the woven jar to write (required; may not be the input)
+                     --classpath <PATH>   what the modes' code and the target need to compile against (:-separated)
+                     --exclude <PATTERN>  classes matching PATTERN are never patched; repeatable
+                  -h,--help               show this help
+                     --in <JAR|DIR>       the jar or class folder to weave (required)
+                     --include <PATTERN>  only classes matching PATTERN may be patched (* matches any characters);
+                                          repeatable
+                     --model <FILE>       a patch model (<MODEL>); repeatable; required
+                     --modes <FILE>       a mode file (<DYPATCH> or <DYPATCH_MODE>); repeatable; library modes need
+                                          none
+                     --out <JAR>          the woven jar to write (required; may not be the input)
 
                 Run the result with: java -cp OUT.jar:$(dyper classpath):<other jars> <main class>
                 """.replace(":", SEP);

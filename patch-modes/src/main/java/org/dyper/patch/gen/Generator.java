@@ -216,7 +216,7 @@ public final class Generator {
     }
 
     /** {@code *} matches any run of characters; everything else is literal. */
-    static Pattern glob(String pattern) {
+    public static Pattern glob(String pattern) {
         StringBuilder regex = new StringBuilder();
         for (String part : pattern.split("\\*", -1)) {
             if (regex.length() > 0 || pattern.startsWith("*")) {

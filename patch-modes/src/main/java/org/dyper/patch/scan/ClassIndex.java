@@ -1,19 +1,34 @@
 package org.dyper.patch.scan;
 
 import java.util.Collection;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/** The classes Dyper may patch, by binary name, in the order they were found. */
+/**
+ * The classes Dyper may patch, by binary name, in the order they were found. {@link #classes()} lists only those
+ * an include/exclude restriction admits; lookups ({@link #find}, {@link #field}) still see every scanned class, so an
+ * excluded superclass still declares its fields.
+ */
 public final class ClassIndex {
-    private final Map<String, ClassInfo> classes = new LinkedHashMap<>();
+    private final Map<String, ClassInfo> classes;
+    private final java.util.function.Predicate<String> admit;
+
+    public ClassIndex() {
+        this(new LinkedHashMap<>(), new LinkedHashMap<>(), name -> true);
+    }
+
+    private ClassIndex(Map<String, ClassInfo> classes, Map<String, Origin> origins,
+                       java.util.function.Predicate<String> admit) {
+        this.classes = classes;
+        this.origins = origins;
+        this.admit = admit;
+    }
 
     /** Where each class file was found: a class folder or jar, and the entry in it. */
     private record Origin(java.nio.file.Path root, String entry) {}
 
-    private final Map<String, Origin> origins = new LinkedHashMap<>();
+    private final Map<String, Origin> origins;
 
     void add(ClassInfo info) {
         classes.putIfAbsent(info.name(), info);
@@ -46,12 +61,19 @@ public final class ClassIndex {
         return Optional.ofNullable(classes.get(binaryName));
     }
 
+    /** The classes that may be patched. */
     public Collection<ClassInfo> classes() {
-        return Collections.unmodifiableCollection(classes.values());
+        return classes.values().stream().filter(c -> admit.test(c.name())).toList();
     }
 
+    /** The same classes, of which only those whose binary names pass {@code admit} may be patched. */
+    public ClassIndex restrict(java.util.function.Predicate<String> admit) {
+        return new ClassIndex(classes, origins, this.admit.and(admit));
+    }
+
+    /** How many classes may be patched. */
     public int size() {
-        return classes.size();
+        return classes().size();
     }
 
     /** The field {@code name} visible in {@code className}: declared there or in a scanned superclass. */

@@ -108,6 +108,8 @@ public final class LoadTime {
         for (Path p : Weaver.runtimeClasspath()) {
             update(digest, p.toString());
         }
+        update(digest, "include " + in.includes());
+        update(digest, "exclude " + in.excludes());
         return HexFormat.of().formatHex(digest.digest()).substring(0, 24);
     }
 

@@ -49,12 +49,40 @@ public final class Weaver {
      * What to generate from: model files, user mode files (library modes need none), the jars or folders whose
      * classes get patched, and what else the modes' code needs to compile against.
      */
-    public record Inputs(List<Path> models, List<Path> modeFiles, List<Path> targets, List<Path> classpath) {
+    public record Inputs(List<Path> models, List<Path> modeFiles, List<Path> targets, List<Path> classpath,
+                         List<String> includes, List<String> excludes) {
         public Inputs {
             models = List.copyOf(models);
             modeFiles = List.copyOf(modeFiles);
             targets = List.copyOf(targets);
             classpath = List.copyOf(classpath);
+            includes = List.copyOf(includes);
+            excludes = List.copyOf(excludes);
+        }
+
+        /** Every class of the targets may be patched. */
+        public Inputs(List<Path> models, List<Path> modeFiles, List<Path> targets, List<Path> classpath) {
+            this(models, modeFiles, targets, classpath, List.of(), List.of());
+        }
+
+        /**
+         * These inputs where only classes matching an include pattern (when there is one) and no exclude pattern may
+         * be patched. Patterns are class names where {@code *} matches any run of characters
+         * ({@code com.acme.*}, {@code *Test}).
+         */
+        public Inputs withPatterns(List<String> includes, List<String> excludes) {
+            return new Inputs(models, modeFiles, targets, classpath, includes, excludes);
+        }
+
+        /** Whether the class {@code binaryName} may be patched. */
+        public boolean admits(String binaryName) {
+            return (includes.isEmpty() || includes.stream().anyMatch(p -> matches(p, binaryName)))
+                    && excludes.stream().noneMatch(p -> matches(p, binaryName));
+        }
+
+        private static boolean matches(String pattern, String binaryName) {
+            return Generator.glob(pattern).matcher(binaryName).matches()
+                    || Generator.glob(pattern).matcher(binaryName.replace('$', '.')).matches();
         }
     }
 
@@ -78,7 +106,7 @@ public final class Weaver {
         if (!problems.isEmpty()) {
             throw new InvalidInputException(problems);
         }
-        ClassIndex targets = ClassScanner.scan(in.targets());
+        ClassIndex targets = ClassScanner.scan(in.targets()).restrict(in::admits);
         List<Path> lookupPath = new ArrayList<>(in.targets());
         lookupPath.addAll(in.classpath());
         ClassLookup lookup = new ClassLookup(lookupPath, Weaver.class.getClassLoader());

@@ -135,6 +135,19 @@ class GeneratorProblemsTest {
     }
 
     @Test
+    void excludedClassesAreNeverPatched(@TempDir Path dir) throws Exception {
+        Weaver.Inputs in = Woven.inputs(dir, mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
+                forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"));
+        assertEquals(1, Weaver.generate(in.withPatterns(List.of("org.example.*"), List.of())).adviceCount());
+        GeneratedCode excluded = Weaver.generate(in.withPatterns(List.of(), List.of("*.Target")));
+        assertEquals(0, excluded.adviceCount());
+        assertEquals(List.of("model.xml:2:1: warning: FOR: FOR CLASS='" + T + "' METHOD='add' matches no method in "
+                + "the woven code (0 class(es) scanned)"), excluded.warnings().stream().map(p -> relative(p, dir))
+                .toList());
+        assertEquals(0, Weaver.generate(in.withPatterns(List.of("com.acme.*"), List.of())).adviceCount());
+    }
+
+    @Test
     void returnOfVoidMethodsIsSkippedWithAWarning(@TempDir Path dir) throws Exception {
         Weaver.Inputs in = Woven.inputs(dir, mode("M", null, "value", "(int,long)",
                 "<ARG TYPE='METHODID'/>\n<ARG TYPE='RETURN'/>"), forMethod("*i*", "<PATCH WHAT='EXIT' MODE='M'/>"));
