@@ -647,7 +647,7 @@ public final class Reports {
     }
 
     /** Escapes for a single-quoted attribute; characters XML 1.0 cannot carry at all become U+FFFD. */
-    static StringBuilder escape(StringBuilder x, String s) {
+    public static StringBuilder escape(StringBuilder x, String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {

@@ -99,33 +99,7 @@ public final class Xml {
         if (s == null) {
             return "";
         }
-        StringBuilder x = new StringBuilder(s.length() + 8);
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '&' -> x.append("&amp;");
-                case '<' -> x.append("&lt;");
-                case '>' -> x.append("&gt;");
-                case '\'' -> x.append("&apos;");
-                case '"' -> x.append("&quot;");
-                case '\t' -> x.append("&#9;");
-                case '\n' -> x.append("&#10;");
-                case '\r' -> x.append("&#13;");
-                default -> {
-                    if (c < 0x20 || c == 0xFFFE || c == 0xFFFF) {
-                        x.append('\uFFFD');
-                    } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
-                            && Character.isLowSurrogate(s.charAt(i + 1))) {
-                        x.append(c).append(s.charAt(++i));
-                    } else if (Character.isSurrogate(c)) {
-                        x.append('\uFFFD');
-                    } else {
-                        x.append(c);
-                    }
-                }
-            }
-        }
-        return x.toString();
+        return org.dyper.runtime.internal.Reports.escape(new StringBuilder(s.length() + 8), s).toString();
     }
 
     /** Escapes element text: only {@code & < >} (quotes stay readable); characters XML cannot carry become U+FFFD. */
