@@ -342,7 +342,8 @@ public final class Runner {
             }
         }
         row("0 bytes per monitored execution, every Dyper mode", maxBytes < 0.01 ? "0 everywhere"
-                : String.format(Locale.ROOT, "up to %.1f B/exec (%s)", maxBytes, worst), maxBytes < 0.01, "");
+                : String.format(Locale.ROOT, "up to %.1f B/exec (%s)", maxBytes, worst), maxBytes < 0.01,
+                String.format(Locale.ROOT, "by %.1f B/exec", maxBytes));
         double ajc = ov.getOrDefault("aj-count", Double.NaN);
         for (String way : List.of("ctw", "ltw")) {
             double c = ov.getOrDefault("dyper-count-" + way, Double.NaN);
