@@ -1,0 +1,90 @@
+package org.dyper.benchmarks.jmh;
+
+import java.util.concurrent.TimeUnit;
+import org.dyper.runtime.Allocations;
+import org.dyper.runtime.Counting;
+import org.dyper.runtime.Dyper;
+import org.dyper.runtime.Locks;
+import org.dyper.runtime.SampledTiming;
+import org.dyper.runtime.Sites;
+import org.dyper.runtime.Timing;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The runtime's reporting calls as generated advice makes them, with constant ids. Run single-threaded and on 2
+ * threads ({@code -t 2}): the threads share the site ids and, for the lock calls, the lock object (so the holder
+ * table's slot is written by both), which is the contended case. {@code -prof gc} gives bytes per operation.
+ * {@link #nanoTime} is the clock floor every timing figure is compared with.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Ddyper.report=none"})
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
+public class ReportingCalls {
+    static final int SITE = 1;
+    static final int TYPE = 2;
+
+    private final Object lock = new Object();
+
+    @Setup
+    public void define() {
+        Sites.define("1\tMETHOD\torg.dyper.benchmarks.X\tm\tint\n2\tCLASS\torg.dyper.benchmarks.Y\n");
+        Dyper.setEnabled(true);
+    }
+
+    /** One {@code System.nanoTime()}: the clock every exact timing pays twice. */
+    @Benchmark
+    public long nanoTime() {
+        return System.nanoTime();
+    }
+
+    /** The guard generated advice tests first. */
+    @Benchmark
+    public boolean guard() {
+        return Dyper.on();
+    }
+
+    @Benchmark
+    public void count() {
+        Counting.count(SITE);
+    }
+
+    /** TIME_ENTER + TIME_EXIT: two clock reads, count, total, min, max, histogram. */
+    @Benchmark
+    public void timing() {
+        Timing.exit(SITE, Timing.enter(SITE));
+    }
+
+    /** SAMPLE_ENTER + SAMPLE_EXIT as generated (exit only when enter returned a start time), N = 64. */
+    @Benchmark
+    public void sampledTiming() {
+        long start = SampledTiming.enter(SITE);
+        if (start != 0L) {
+            SampledTiming.exit(SITE, start);
+        }
+    }
+
+    @Benchmark
+    public void allocationObject() {
+        Allocations.object(SITE, TYPE);
+    }
+
+    /** SYNC_TEST, SYNC_ENTER and SYNC_EXIT of one (uncontended) acquisition; the monitor itself is not taken. */
+    @Benchmark
+    public void lockCycle() {
+        long t = Locks.request(SITE, lock);
+        Locks.acquired(SITE, lock, t);
+        Locks.released(SITE, lock);
+    }
+}
