@@ -1,11 +1,14 @@
 package org.dyper.runtime;
 
 /**
- * A per-thread stack that carries a patch's context from before advice to after advice where generated code
- * cannot use around advice: constructor executions (around advice on a constructor that assigns a {@code final}
- * field fails verification on Java 9+ class files). Generated before advice pushes, the matching after advice
- * (which runs on every exit, like {@code finally}) pops, so the stack stays balanced. Allocation-free once a
- * thread's stack has grown to its deepest nesting.
+ * A per-thread stack that carries a patch's context from before advice to after advice where generated code does
+ * not use around advice: constructor executions and field join points (around advice there can move code that
+ * assigns a {@code final} field out of its constructor), monitor join points (around advice is refused there), and
+ * everything under load-time weaving (where around advice is not inlined and would allocate a closure per call).
+ * Generated before advice pushes only while monitoring is on, tagged with {@link Dyper#state()}; the after advice
+ * (which runs on every exit, like {@code finally}) pops with the state it sees. An entry whose tag is not the current
+ * state was pushed before monitoring was switched, and its after advice skips it, so such leftovers are dropped:
+ * the stack stays balanced across switches. Allocation-free once a thread's stack has grown to its deepest nesting.
  */
 public final class ContextStack {
     private static final ThreadLocal<ContextStack> CURRENT = ThreadLocal.withInitial(ContextStack::new);
@@ -13,76 +16,77 @@ public final class ContextStack {
     private long[] longs = new long[64];
     private Object[] objects = new Object[32];
     private int depth;
+    private int found = -1;
 
     private ContextStack() {}
 
-    /** Pushes a primitive context (narrower types widened, floating point as raw bits) and the monitoring flag. */
-    public static void pushLong(boolean on, long value) {
-        CURRENT.get().push(on, value, null);
+    /** Pushes a primitive context (narrower types widened, floating point as raw bits) pushed under {@code state}. */
+    public static void pushLong(int state, long value) {
+        CURRENT.get().push(state, value, null);
     }
 
-    /** Pushes a reference context and the monitoring flag. */
-    public static void pushObject(boolean on, Object value) {
-        CURRENT.get().push(on, 0L, value);
+    /** Pushes a reference context under {@code state}. */
+    public static void pushObject(int state, Object value) {
+        CURRENT.get().push(state, 0L, value);
     }
 
     /**
-     * Pops this thread's top entry. The returned object describes that entry through {@link #on()},
-     * {@link #longValue()} and {@link #objectValue()} until the thread's next push or pop; popping an empty stack
-     * gives an entry whose {@link #on()} is false.
+     * Pops this thread's entry pushed under {@code state}, first dropping leftovers of other states. The returned
+     * object describes it through {@link #found()}, {@link #longValue()} and {@link #objectValue()} until the
+     * thread's next push or pop.
      */
-    public static ContextStack pop() {
+    public static ContextStack pop(int state) {
         ContextStack s = CURRENT.get();
-        if (s.depth > 0) {
-            s.depth--;
-            s.popped = s.depth;
-        } else {
-            s.popped = -1;
+        s.locate(state);
+        if (s.found >= 0) {
+            s.depth = s.found;
         }
         return s;
     }
 
-    /**
-     * This thread's top entry without popping it, described like {@link #pop()}'s result (for after returning
-     * advice that runs before the after advice that pops).
-     */
-    public static ContextStack peek() {
+    /** As {@link #pop(int)} without popping (for after returning advice, which runs before the after advice). */
+    public static ContextStack peek(int state) {
         ContextStack s = CURRENT.get();
-        s.popped = s.depth - 1;
+        s.locate(state);
         return s;
     }
 
-    private int popped = -1;
+    private void locate(int state) {
+        while (depth > 0 && (int) longs[(depth - 1) * 2] != state) {
+            objects[--depth] = null;
+        }
+        found = depth - 1;
+    }
 
-    private void push(boolean on, long value, Object object) {
+    private void push(int state, long value, Object object) {
         if (depth == objects.length) {
             longs = java.util.Arrays.copyOf(longs, longs.length * 2);
             objects = java.util.Arrays.copyOf(objects, objects.length * 2);
         }
-        longs[depth * 2] = on ? 1 : 0;
+        longs[depth * 2] = state;
         longs[depth * 2 + 1] = value;
         objects[depth] = object;
         depth++;
     }
 
-    /** Whether monitoring was on when the popped entry was pushed (false when nothing was popped). */
-    public boolean on() {
-        return popped >= 0 && longs[popped * 2] != 0;
+    /** Whether the pop or peek found an entry of its state. */
+    public boolean found() {
+        return found >= 0;
     }
 
-    /** The popped primitive context. */
+    /** The found primitive context. */
     public long longValue() {
-        return popped >= 0 ? longs[popped * 2 + 1] : 0L;
+        return found >= 0 ? longs[found * 2 + 1] : 0L;
     }
 
-    /** The popped (or peeked) reference context; once popped, the stack forgets it so it can be collected. */
+    /** The found reference context; once popped, the stack forgets it so it can be collected. */
     public Object objectValue() {
-        if (popped < 0) {
+        if (found < 0) {
             return null;
         }
-        Object o = objects[popped];
-        if (popped >= depth) {
-            objects[popped] = null;
+        Object o = objects[found];
+        if (found >= depth) {
+            objects[found] = null;
         }
         return o;
     }

@@ -13,7 +13,8 @@ import org.dyper.runtime.internal.Reports;
  * writing a report fails.
  */
 public final class Dyper {
-    private static volatile boolean enabled = Config.enabledInitially();
+    /** Bit 0: monitoring on; the other bits count the switches, so a state names one stretch of on or off. */
+    private static volatile int state = Config.enabledInitially() ? 1 : 0;
 
     static {
         ReportHook.install();
@@ -24,12 +25,23 @@ public final class Dyper {
 
     /** Whether monitoring is on: one volatile read. Starts as {@code dyper.enabled} (default {@code true}). */
     public static boolean on() {
-        return enabled;
+        return (state & 1) != 0;
+    }
+
+    /**
+     * The monitoring state: on when bit 0 is set; every switch gives a new value, so generated before and after
+     * advice can tell whether they ran in the same stretch of monitoring (see {@link ContextStack}).
+     */
+    public static int state() {
+        return state;
     }
 
     /** Turns monitoring on or off for all threads; data already recorded is kept. */
-    public static void setEnabled(boolean on) {
-        enabled = on;
+    public static synchronized void setEnabled(boolean on) {
+        int s = state;
+        if (((s & 1) != 0) != on) {
+            state = ((s >>> 1) + 1) << 1 | (on ? 1 : 0);
+        }
     }
 
     /**

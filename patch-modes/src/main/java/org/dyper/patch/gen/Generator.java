@@ -71,6 +71,7 @@ public final class Generator {
     private static final Set<ArgType> VARYING = Set.of(ArgType.RETURN, ArgType.ARG, ArgType.FIELD);
 
     private final ModeCatalog catalog;
+    private final boolean loadTime;
     private final ClassIndex targets;
     private final ClassLookup lookup;
     private final Set<Problem> errors = new LinkedHashSet<>();
@@ -88,9 +89,19 @@ public final class Generator {
     private final Map<String, byte[]> classFiles = new LinkedHashMap<>();
 
     public Generator(ModeCatalog catalog, ClassIndex targets, ClassLookup lookup) {
+        this(catalog, targets, lookup, false);
+    }
+
+    /**
+     * With {@code loadTime}, the advice is written for load-time weaving: no around advice, which the load-time
+     * weaver does not inline (a closure and an argument array per call); a context travels on the
+     * {@code ContextStack} instead.
+     */
+    public Generator(ModeCatalog catalog, ClassIndex targets, ClassLookup lookup, boolean loadTime) {
         this.catalog = catalog;
         this.targets = targets;
         this.lookup = lookup;
+        this.loadTime = loadTime;
     }
 
     /** A patch as applied to one method: the PATCH, its FOR and its resolved mode. */
@@ -1176,26 +1187,41 @@ public final class Generator {
         StringBuilder out = new StringBuilder();
         out.append("    // ").append(describe(site)).append('\n');
         boolean around = !before.isEmpty() && !after.isEmpty() || anyReturning && anyAfterAll;
-        if (around && !site.shadow.aroundAllowed()) {
-            // no around advice here: the before advice pushes the context on a per-thread stack, an after
-            // returning advice (declared first, so it runs first) reads it, the after advice pops it
-            String stack = "org.dyper.runtime.ContextStack";
-            String push = t == null ? stack + ".pushLong(on$, 0L);"
-                    : Types.isPrimitive(t) ? stack + ".pushLong(on$, " + toLong(t, "ctx") + ");"
-                    : stack + ".pushObject(on$, ctx);";
-            String read = t == null ? "" : formalType(t) + " ctx = " + (Types.isPrimitive(t)
-                    ? fromLong(t, "s$.longValue()") : "(" + formalType(t) + ") s$.objectValue()") + ";\n";
-            advice(out, "before" + header + " : " + pointcut, "final boolean on$ = " + RUNTIME + ".on();\n" + ctxDecl
-                    + "if (on$) {\n" + indent(String.join("\n", before)) + "\n}\n" + push);
+        if (around && (loadTime || !site.shadow.aroundAllowed())) {
+            // no around advice here (see aroundAllowed; under load-time weaving it is not inlined and would allocate
+            // a closure per call): before and after advice, and when they share a context it travels on the
+            // per-thread ContextStack, tagged with the monitoring state (an after returning advice, declared first
+            // so it runs first, peeks at it; the after advice pops it)
             List<String> returning = after.stream().filter(a -> a.startsWith("if (normal$) {")).toList();
             List<String> always = after.stream().filter(a -> !a.startsWith("if (normal$) {")).toList();
-            if (!returning.isEmpty()) {
-                String binding = isVoid ? "returning" : "returning(" + ret + " ret)";
-                advice(out, "after" + header + " " + binding + " : " + pointcut, stack + " s$ = " + stack
-                        + ".peek();\nif (s$.on()) {\n" + indent(read + unwrap(returning)) + "\n}");
+            String binding = isVoid ? "returning" : "returning(" + ret + " ret)";
+            if (t == null) {
+                if (!before.isEmpty()) {
+                    advice(out, "before" + header + " : " + pointcut, guarded(String.join("\n", before)));
+                }
+                if (!returning.isEmpty()) {
+                    advice(out, "after" + header + " " + binding + " : " + pointcut, guarded(unwrap(returning)));
+                }
+                if (!always.isEmpty()) {
+                    advice(out, "after" + header + " : " + pointcut, guarded(String.join("\n", always)));
+                }
+            } else {
+                String stack = "org.dyper.runtime.ContextStack";
+                String state = "final int s$ = " + RUNTIME + ".state();\nif ((s$ & 1) != 0) {\n";
+                String push = Types.isPrimitive(t) ? stack + ".pushLong(s$, " + toLong(t, "ctx") + ");"
+                        : stack + ".pushObject(s$, ctx);";
+                String read = formalType(t) + " ctx = " + (Types.isPrimitive(t) ? fromLong(t, "c$.longValue()")
+                        : "(" + formalType(t) + ") c$.objectValue()") + ";\n";
+                advice(out, "before" + header + " : " + pointcut, state + indent(ctxDecl + String.join("\n", before)
+                        + "\n" + push) + "\n}");
+                if (!returning.isEmpty()) {
+                    advice(out, "after" + header + " " + binding + " : " + pointcut, state + indent(stack + " c$ = "
+                            + stack + ".peek(s$);\nif (c$.found()) {\n" + indent(read + unwrap(returning)) + "\n}")
+                            + "\n}");
+                }
+                advice(out, "after" + header + " : " + pointcut, state + indent(stack + " c$ = " + stack
+                        + ".pop(s$);\nif (c$.found()) {\n" + indent(read + String.join("\n", always)) + "\n}") + "\n}");
             }
-            advice(out, "after" + header + " : " + pointcut, stack + " s$ = " + stack + ".pop();\nif (s$.on()) {\n"
-                    + indent((always.isEmpty() ? "" : read) + String.join("\n", always)) + "\n}");
         } else if (!around && after.isEmpty()) {
             advice(out, "before" + header + " : " + pointcut, guarded(ctxDecl + String.join("\n", before)));
         } else if (!around && !anyReturning) {

@@ -24,7 +24,7 @@ import org.dyper.patch.model.InvalidInputException;
  * command that runs a program with the AspectJ weaver agent, the aspects and the Dyper runtime.
  */
 public final class LoadTime {
-    private static final String FORMAT = "dyper-ltw-2";
+    private static final String FORMAT = "dyper-ltw-3";
 
     private LoadTime() {}
 
@@ -49,7 +49,7 @@ public final class LoadTime {
             List<String> warnings = Files.isRegularFile(saved) ? Files.readAllLines(saved) : List.of();
             return new Prepared(dir.resolve("classes"), true, null, List.of(), warnings);
         }
-        GeneratedCode code = Weaver.generate(in);
+        GeneratedCode code = Weaver.generate(in, true);
         Files.createDirectories(cacheRoot);
         Path tmp = Files.createTempDirectory(cacheRoot, key + ".tmp");
         try {

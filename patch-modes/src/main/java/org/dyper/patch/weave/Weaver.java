@@ -88,6 +88,14 @@ public final class Weaver {
 
     /** Reads, validates and generates; every problem of every file is reported in one exception. */
     public static GeneratedCode generate(Inputs in) throws InvalidInputException, IOException {
+        return generate(in, false);
+    }
+
+    /**
+     * As {@link #generate(Inputs)}; with {@code forLoadTime} the advice avoids around advice, which the load-time
+     * weaver does not inline.
+     */
+    public static GeneratedCode generate(Inputs in, boolean forLoadTime) throws InvalidInputException, IOException {
         List<Problem> problems = new ArrayList<>();
         ModeCatalog catalog = null;
         try {
@@ -110,7 +118,7 @@ public final class Weaver {
         List<Path> lookupPath = new ArrayList<>(in.targets());
         lookupPath.addAll(in.classpath());
         ClassLookup lookup = new ClassLookup(lookupPath, Weaver.class.getClassLoader());
-        GeneratedCode code = new Generator(catalog, targets, lookup).generate(models);
+        GeneratedCode code = new Generator(catalog, targets, lookup, forLoadTime).generate(models);
         List<Problem> warnings = new ArrayList<>(catalog.warnings());
         warnings.addAll(code.warnings());
         return new GeneratedCode(code.aspects(), code.aopXml(), code.siteTable(), code.wovenClasses(),
