@@ -12,6 +12,10 @@ package org.dyper.runtime;
  */
 public final class ContextStack {
     private static final ThreadLocal<ContextStack> CURRENT = ThreadLocal.withInitial(ContextStack::new);
+    /** Stacks of recently active threads by the low bits of their ids, checked against {@link #owner}. */
+    private static final ContextStack[] FAST = new ContextStack[1024];
+
+    private final Thread owner = Thread.currentThread();
 
     private long[] longs = new long[64];
     private Object[] objects = new Object[32];
@@ -20,14 +24,26 @@ public final class ContextStack {
 
     private ContextStack() {}
 
+    /** This thread's stack: one array read and a compare, the ThreadLocal only when the slot is another thread's. */
+    private static ContextStack current() {
+        Thread t = Thread.currentThread();
+        int slot = (int) t.getId() & (FAST.length - 1);
+        ContextStack s = FAST[slot];
+        if (s == null || s.owner != t) {
+            s = CURRENT.get();
+            FAST[slot] = s;
+        }
+        return s;
+    }
+
     /** Pushes a primitive context (narrower types widened, floating point as raw bits) pushed under {@code state}. */
     public static void pushLong(int state, long value) {
-        CURRENT.get().push(state, value, null);
+        current().push(state, value, null);
     }
 
     /** Pushes a reference context under {@code state}. */
     public static void pushObject(int state, Object value) {
-        CURRENT.get().push(state, 0L, value);
+        current().push(state, 0L, value);
     }
 
     /**
@@ -36,7 +52,7 @@ public final class ContextStack {
      * thread's next push or pop.
      */
     public static ContextStack pop(int state) {
-        ContextStack s = CURRENT.get();
+        ContextStack s = current();
         s.locate(state);
         if (s.found >= 0) {
             s.depth = s.found;
@@ -46,7 +62,7 @@ public final class ContextStack {
 
     /** As {@link #pop(int)} without popping (for after returning advice, which runs before the after advice). */
     public static ContextStack peek(int state) {
-        ContextStack s = CURRENT.get();
+        ContextStack s = current();
         s.locate(state);
         return s;
     }
