@@ -342,12 +342,28 @@ public final class Reports {
             section(out, "Calls", "counted at call sites", table);
         }
         if (!values.isEmpty()) {
-            Table table = new Table("site", "count", "sum", "min", "max", "nulls", "non-nulls");
+            // numbers and references are columns of their own, shown only when some site recorded them
+            boolean numbers = values.stream().anyMatch(v -> v.count() > 0);
+            boolean references = values.stream().anyMatch(v -> v.nulls() + v.nonNulls() > 0);
+            List<String> header = new ArrayList<>(List.of("site"));
+            if (numbers) {
+                header.addAll(List.of("count", "sum", "min", "max"));
+            }
+            if (references) {
+                header.addAll(List.of("nulls", "non-nulls"));
+            }
+            Table table = new Table(header.toArray(String[]::new));
             for (ValueSite s : values) {
                 boolean any = s.count() > 0;
-                table.row(SiteTable.name(s.id()), Units.count(s.count()), any ? Units.count(s.sum()) : "-",
-                        any ? Units.count(s.min()) : "-", any ? Units.count(s.max()) : "-",
-                        Units.count(s.nulls()), Units.count(s.nonNulls()));
+                List<String> cells = new ArrayList<>(List.of(SiteTable.name(s.id())));
+                if (numbers) {
+                    cells.addAll(List.of(Units.count(s.count()), any ? Units.count(s.sum()) : "-",
+                            any ? Units.count(s.min()) : "-", any ? Units.count(s.max()) : "-"));
+                }
+                if (references) {
+                    cells.addAll(List.of(Units.count(s.nulls()), Units.count(s.nonNulls())));
+                }
+                table.row(cells.toArray(String[]::new));
             }
             section(out, "Values", null, table);
         }

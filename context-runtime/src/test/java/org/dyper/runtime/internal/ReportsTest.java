@@ -181,6 +181,24 @@ class ReportsTest {
     }
 
     @Test
+    void valuesShowOnlyTheColumnsOfWhatWasRecorded() {
+        Sites.define("81001\tMETHOD\torg.x.Shop\tprice\tint");
+        Values.record(81001, 7);
+        Values.record(81001, 5);
+        List<String> lines = Dyper.textReport().lines().toList();
+        int values = lines.indexOf("Values");
+        assertTrue(values > 0, String.join("\n", lines));
+        assertEquals(List.of("site", "count", "sum", "min", "max"), List.of(lines.get(values + 1).trim().split("\\s+")));
+        assertEquals(List.of("org.x.Shop.price(int)", "2", "12", "5", "7"),
+                List.of(lines.get(values + 2).trim().split("\\s+")));
+        Values.recordRef(81001, null);
+        lines = Dyper.textReport().lines().toList();
+        values = lines.indexOf("Values");
+        assertEquals(List.of("site", "count", "sum", "min", "max", "nulls", "non-nulls"),
+                List.of(lines.get(values + 1).trim().split("\\s+")));
+    }
+
+    @Test
     void textReportNamesSitesWithCountsInCostOrder() {
         PrintStream err = System.err;
         System.setErr(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
