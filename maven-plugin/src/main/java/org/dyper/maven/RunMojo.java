@@ -18,11 +18,12 @@ import org.dyper.patch.weave.WeaveException;
 import org.dyper.patch.weave.Weaver;
 
 /**
- * Runs the project's main class (or a given {@code java} command line) with load-time weaving, like
- * {@code exec:java} but instrumented, and prints or writes Dyper's report when the program ends. It is
- * {@code dyper run}: the aspects are generated and compiled once into {@code cacheDirectory} (keyed by a hash of
- * every input), and the program runs in a new JVM with the AspectJ weaver agent, the aspects and the Dyper runtime
- * added to its class path. The classes on the program's class path are what the models can patch. A program that
+ * Runs the project's main class (or a given {@code java} command line) instrumented, like {@code exec:java}, and
+ * prints or writes Dyper's report when the program ends. It is {@code dyper run}: the classes the models patch are
+ * woven once into {@code cacheDirectory} (keyed by a hash of every input), and the program runs in a new JVM with a
+ * small agent that swaps the woven classes in as they load, the DYPER monitor, and the aspects and the Dyper runtime
+ * added to its class path ({@code weaverAgent} weaves with the AspectJ weaver agent at load time instead). The
+ * classes on the program's class path are what the models can patch. A program that
  * exits with a code other than 0 fails the build with that code in the message (the CLI returns it as its own).
  * Run it after {@code compile}: {@code mvn compile dyper:run}.
  */
@@ -62,7 +63,7 @@ public class RunMojo extends AbstractDyperMojo {
     @Parameter(property = "dyper.xmlReport")
     private File xmlReport;
 
-    /** Where the generated and compiled aspects are cached between runs; the CLI's {@code --cache}. */
+    /** Where woven classes and compiled aspects are cached between runs; the CLI's {@code --cache}. */
     @Parameter(property = "dyper.cache", defaultValue = "${project.build.directory}/dyper/ltw-cache", required = true)
     private File cacheDirectory;
 
@@ -73,6 +74,21 @@ public class RunMojo extends AbstractDyperMojo {
     /** The program's working directory. */
     @Parameter(property = "dyper.workingDirectory", defaultValue = "${project.basedir}", required = true)
     private File workingDirectory;
+
+    /**
+     * Weave as classes load with the AspectJ weaver agent instead of once, ahead of the launch (the default, which
+     * starts faster and runs the binary-woven hot path); the CLI's {@code --weaver-agent}.
+     */
+    @Parameter(property = "dyper.weaverAgent", defaultValue = "false")
+    private boolean weaverAgent;
+
+    /** Start the DYPER monitor in the program (loopback, token; docs/monitor.md); the CLI's {@code --no-monitor}. */
+    @Parameter(property = "dyper.monitor", defaultValue = "true")
+    private boolean monitor;
+
+    /** Monitor agent options, e.g. {@code CHECKTIME=5,dir=/tmp/run}; the CLI's {@code --monitor}. */
+    @Parameter(property = "dyper.monitorOptions")
+    private String monitorOptions;
 
     /** Shows what the weaver does and the command that runs; the CLI's {@code --verbose}. */
     @Parameter(property = "dyper.verbose", defaultValue = "false")
@@ -92,14 +108,21 @@ public class RunMojo extends AbstractDyperMojo {
             throw new MojoFailureException("dyper: run: nothing on the program's class path exists (" + javaArgs
                     + "): run it after compile (mvn compile dyper:run)");
         }
-        LoadTime.Prepared prepared = LoadTime.prepare(inputs(targets, List.of()), cacheDirectory.toPath());
+        LoadTime.Weaving weaving = weaverAgent ? LoadTime.Weaving.AGENT : LoadTime.Weaving.AHEAD;
+        LoadTime.Prepared prepared = LoadTime.prepare(inputs(targets, List.of()), cacheDirectory.toPath(), weaving,
+                line -> getLog().info("dyper: " + line));
         if (prepared.code() != null) {
             warnings(prepared.code());
             notes(prepared.notes());
         }
         if (verbose) {
-            getLog().info("dyper: aspects " + (prepared.cached() ? "reused from " : "compiled into ")
-                    + prepared.aspects());
+            getLog().info("dyper: " + (weaving == LoadTime.Weaving.AHEAD ? "woven classes and aspects " : "aspects ")
+                    + (prepared.cached() ? "reused from " : "made in ") + prepared.aspects());
+        }
+        String monitorAgent = null;
+        if (monitor) {
+            monitorAgent = "-javaagent:" + runtimeClasspath().get(0)
+                    + (monitorOptions == null || monitorOptions.isBlank() ? "" : "=" + monitorOptions);
         }
         Path java = javaExecutable != null ? javaExecutable.toPath()
                 : Path.of(System.getProperty("java.home"), "bin", "java");
@@ -107,7 +130,7 @@ public class RunMojo extends AbstractDyperMojo {
         try {
             command = LoadTime.command(java, pluginJar("aspectjweaver"), runtimeClasspath(), prepared.aspects(),
                     new LoadTime.Report(reportDestination(), xmlReport == null ? null
-                            : xmlReport.getAbsolutePath()), verbose, javaArgs, null);
+                            : xmlReport.getAbsolutePath()), verbose, javaArgs, monitorAgent);
         } catch (IllegalArgumentException e) {
             throw new MojoFailureException("dyper: run: " + e.getMessage(), e);
         }

@@ -93,7 +93,7 @@ public final class Main {
                 "Run the result with: java -cp OUT.jar" + File.pathSeparator + "$(dyper classpath)"
                         + File.pathSeparator + "<other jars> <main class>"));
         COMMANDS.put("run", new Command("run",
-                "run a Java program with load-time weaving and print the report when it ends",
+                "run a Java program with its patched classes woven at launch; print the report when it ends",
                 "dyper run --model FILE [--modes FILE] [options] -- <java arguments>",
                 inputOptions(false)
                         .addOption(Option.builder().longOpt("report").hasArg().argName("WHERE")
@@ -101,8 +101,12 @@ public final class Main {
                         .addOption(Option.builder().longOpt("xml").hasArg().argName("FILE")
                                 .desc("also write the XML report to FILE").build())
                         .addOption(Option.builder().longOpt("cache").hasArg().argName("DIR")
-                                .desc("where compiled aspects are cached (default $XDG_CACHE_HOME/dyper or "
-                                        + "~/.cache/dyper)").build())
+                                .desc("where woven classes and compiled aspects are cached (default "
+                                        + "$XDG_CACHE_HOME/dyper or ~/.cache/dyper)").build())
+                        .addOption(Option.builder().longOpt("weaver-agent")
+                                .desc("weave as classes load with the AspectJ weaver agent instead of once ahead "
+                                        + "(slower start and hot path; for classes another agent changes first)")
+                                .build())
                         .addOption(Option.builder().longOpt("verbose").desc("show what the weaver does").build())
                         .addOption(Option.builder().longOpt("no-monitor")
                                 .desc("do not start the DYPER monitor in the program").build())
@@ -110,8 +114,10 @@ public final class Main {
                                 .desc("monitor agent options, e.g. CHECKTIME=5,dir=/tmp/run (see docs/monitor.md)")
                                 .build()),
                 "Everything after -- is passed to java (JAVA_HOME's java when JAVA_HOME is set, else the one on the\n"
-                        + "PATH). The classes on its class path (-cp or -jar) are what the model can patch. The exit\n"
-                        + "code is the program's own once it started."));
+                        + "PATH). The classes on its class path (-cp or -jar) are what the model can patch. The first\n"
+                        + "run with a model weaves the classes it patches into the cache; later runs with the same\n"
+                        + "model, modes and class path reuse them, and a small agent swaps them in as they load. The\n"
+                        + "exit code is the program's own once it started."));
         COMMANDS.put("ctl", new Command("ctl",
                 "list monitored processes, send them DYPER commands, attach the monitor to a running JVM",
                 "dyper ctl [--dir DIR] who | dyper ctl [--xml] [--dir DIR] PID COMMAND [DATA] | "
@@ -368,11 +374,13 @@ public final class Main {
         Weaver.Inputs in = inputs(line, targets, "no classes to patch: the java class path (-cp or -jar) names no "
                 + "existing jar or folder");
         Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache();
-        LoadTime.Prepared prepared = LoadTime.prepare(in, cache);
+        LoadTime.Weaving weaving = line.hasOption("weaver-agent") ? LoadTime.Weaving.AGENT : LoadTime.Weaving.AHEAD;
+        LoadTime.Prepared prepared = LoadTime.prepare(in, cache, weaving, line2 -> err.println("dyper: " + line2));
         prepared.warnings().forEach(w -> err.println("dyper: " + w));
         notes(prepared.notes());
         if (line.hasOption("verbose")) {
-            err.println("dyper: aspects " + (prepared.cached() ? "reused from " : "compiled into ") + prepared.aspects());
+            String what = weaving == LoadTime.Weaving.AHEAD ? "woven classes and aspects " : "aspects ";
+            err.println("dyper: " + what + (prepared.cached() ? "reused from " : "made in ") + prepared.aspects());
         }
         Path java = LoadTime.java(env);
         List<String> command;

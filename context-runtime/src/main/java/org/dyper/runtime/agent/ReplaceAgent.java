@@ -14,9 +14,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The load-time half of Dyper's bytecode pass: a javaagent, started before the AspectJ weaver agent, that hands the
- * JVM the class files the bytecode pass prepared ({@code -javaagent:<jar>=replace=<dir>}) in place of the originals,
- * so the AspectJ transformer then weaves the patched bytes. {@code <dir>/replace.tsv} lists one class per line,
+ * A javaagent that hands the JVM class files Dyper prepared ({@code -javaagent:<jar>=replace=<dir>}) in place of the
+ * originals as they load: by default ({@code dyper run}) the classes woven ahead of the launch; with the AspectJ weaver
+ * agent, the bytecode pass's classes, which the AspectJ transformer (started after this agent) then weaves.
+ * {@code <dir>/replace.tsv} lists one class per line,
  * {@code internal/Name TAB sha256-of-the-original}; {@code <dir>/internal/Name.class} is its replacement. A class
  * whose bytes are not the ones the pass started from is left alone and reported once on stderr.
  */
@@ -73,8 +74,8 @@ public final class ReplaceAgent implements ClassFileTransformer {
                 return null;
             }
             if (!sha.equals(sha256(classfileBuffer))) {
-                reportOnce(className, "dyper: " + className.replace('/', '.') + " is not the class the bytecode pass "
-                        + "prepared (it changed since); its bytecode patches are not applied");
+                reportOnce(className, "dyper: " + className.replace('/', '.') + " is not the class Dyper prepared its "
+                        + "patches for (it changed since, or another agent changed it); it runs without them");
                 return null;
             }
             return Files.readAllBytes(dir.resolve(className + ".class"));

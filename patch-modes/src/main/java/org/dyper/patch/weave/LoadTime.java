@@ -19,12 +19,27 @@ import org.dyper.patch.gen.GeneratedCode;
 import org.dyper.patch.model.InvalidInputException;
 
 /**
- * Prepares load-time weaving: generates and compiles the aspects into a cached folder keyed by a hash of every
- * input (so a changed model, mode file or target jar never reuses stale aspects), and builds the {@code java}
- * command that runs a program with the AspectJ weaver agent, the aspects and the Dyper runtime.
+ * Prepares a monitored launch ({@code dyper run}, the plugin's {@code run} goal) into a cached folder keyed by a hash
+ * of every input (so a changed model, mode file or target jar never reuses stale work), and builds the {@code java}
+ * command. Two ways, see {@link Weaving}: by default the patched classes are woven once, ahead of the launch, and a
+ * small agent hands the JVM the woven bytes as each class loads; or the aspects alone are compiled and the AspectJ
+ * weaver agent weaves every class as it loads.
  */
 public final class LoadTime {
-    private static final String FORMAT = "dyper-ltw-3";
+    private static final String FORMAT = "dyper-ltw-4";
+
+    /** How a launch gets the patched classes. */
+    public enum Weaving {
+        /**
+         * The classes the model patches are woven with ajc when the cache entry is made (generated advice as for
+         * binary weaving: inlined, nothing allocated per call), and the replace agent swaps them in as they load.
+         * No AspectJ weaver in the program: it starts faster and runs the binary-woven hot path.
+         */
+        AHEAD,
+        /** The AspectJ load-time weaver agent weaves the classes as they load (before/after advice, per-thread
+         *  context stack). For programs whose classes another agent changes before Dyper sees them. */
+        AGENT
+    }
 
     private LoadTime() {}
 
@@ -41,7 +56,19 @@ public final class LoadTime {
      */
     public static Prepared prepare(Weaver.Inputs in, Path cacheRoot) throws IOException, InvalidInputException,
             WeaveException {
-        String key = key(in);
+        return prepare(in, cacheRoot, Weaving.AHEAD);
+    }
+
+    /** As {@link #prepare(Weaver.Inputs, Path)}, the given way. */
+    public static Prepared prepare(Weaver.Inputs in, Path cacheRoot, Weaving weaving) throws IOException,
+            InvalidInputException, WeaveException {
+        return prepare(in, cacheRoot, weaving, line -> {});
+    }
+
+    /** As above, telling {@code progress} (one line) before the long work when nothing is cached yet. */
+    public static Prepared prepare(Weaver.Inputs in, Path cacheRoot, Weaving weaving,
+            java.util.function.Consumer<String> progress) throws IOException, InvalidInputException, WeaveException {
+        String key = key(in, weaving);
         Path dir = cacheRoot.resolve(key);
         Path done = dir.resolve("complete");
         if (Files.isRegularFile(done)) {
@@ -49,11 +76,15 @@ public final class LoadTime {
             List<String> warnings = Files.isRegularFile(saved) ? Files.readAllLines(saved) : List.of();
             return new Prepared(dir.resolve("classes"), true, null, List.of(), warnings);
         }
-        GeneratedCode code = Weaver.generate(in, true);
+        progress.accept((weaving == Weaving.AHEAD ? "weaving the patched classes" : "compiling the aspects")
+                + " into the cache " + dir + " (first run with these inputs; later runs reuse it) ...");
+        GeneratedCode code = Weaver.generate(in, weaving == Weaving.AGENT);
         Files.createDirectories(cacheRoot);
         Path tmp = Files.createTempDirectory(cacheRoot, key + ".tmp");
         try {
-            List<String> notes = Weaver.compileAspects(code, tmp.resolve("classes"), in.classpath().isEmpty()
+            List<String> notes = weaving == Weaving.AHEAD
+                    ? Weaver.weaveForLaunch(code, in.targets(), in.classpath(), tmp.resolve("classes"))
+                    : Weaver.compileAspects(code, tmp.resolve("classes"), in.classpath().isEmpty()
                     ? in.targets() : concat(in.targets(), in.classpath()));
             Weaver.writeSources(code, tmp.resolve("sources"));
             List<String> warnings = code.warnings().stream().map(Object::toString).toList();
@@ -81,14 +112,14 @@ public final class LoadTime {
     }
 
     /** SHA-256 over the format version, every model and mode file's bytes, and each target's path, size and time. */
-    static String key(Weaver.Inputs in) throws IOException {
+    static String key(Weaver.Inputs in, Weaving weaving) throws IOException {
         MessageDigest digest;
         try {
             digest = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        update(digest, FORMAT);
+        update(digest, FORMAT + " " + weaving);
         for (Path p : concat(in.models(), in.modeFiles())) {
             update(digest, p.toAbsolutePath().toString());
             digest.update(Files.readAllBytes(p));
@@ -151,14 +182,18 @@ public final class LoadTime {
         cmd.add(java.toString());
         Path replace = aspects.resolve(Weaver.REPLACE_DIR);
         if (Files.isRegularFile(replace.resolve("replace.tsv"))) {
-            // the bytecode pass's classes replace the originals before the AspectJ transformer sees them
+            // woven ahead: the woven classes replace the originals; else the bytecode pass's classes replace them
+            // before the AspectJ transformer sees them
             cmd.add("-javaagent:" + replace.resolve("agent.jar") + "=replace=" + replace);
         }
-        cmd.add("-javaagent:" + weaverAgent);
+        boolean ahead = Files.isRegularFile(aspects.resolve(Weaver.PREWOVEN));
+        if (!ahead) {
+            cmd.add("-javaagent:" + weaverAgent);
+        }
         if (monitorAgent != null) {
             cmd.add(monitorAgent);
         }
-        if (featureVersion(java).orElse(17) >= 24) {
+        if (!ahead && featureVersion(java).orElse(17) >= 24) {
             cmd.add("--sun-misc-unsafe-memory-access=allow");
         }
         if (report.text() != null) {
@@ -167,7 +202,7 @@ public final class LoadTime {
         if (report.xml() != null) {
             cmd.add("-Ddyper.report.xml=" + report.xml());
         }
-        if (verbose) {
+        if (verbose && !ahead) {
             cmd.add("-Daj.weaving.verbose=true");
             cmd.add("-Dorg.aspectj.weaver.showWeaveInfo=true");
         }

@@ -41,6 +41,11 @@ public final class Weaver {
      * ({@code replace.tsv}) and the agent jar that swaps them in ({@code agent.jar}).
      */
     public static final String REPLACE_DIR = "META-INF/dyper/replace";
+    /**
+     * Marks an aspect folder made by {@link #weaveForLaunch}: its classes are woven already, so a launch needs the
+     * replace agent only, not the AspectJ weaver agent.
+     */
+    public static final String PREWOVEN = "META-INF/dyper/prewoven";
     private static final String REPLACE_AGENT = "org.dyper.runtime.agent.ReplaceAgent";
 
     private Weaver() {}
@@ -202,6 +207,94 @@ public final class Weaver {
                 Files.deleteIfExists(patched);
             }
         }
+    }
+
+    /**
+     * Weaves, ahead of a launch, only the classes the generated aspects touch ({@link GeneratedCode#wovenClasses()}),
+     * read from the first of {@code targets} that holds each (class path order, as the JVM finds them). Leaves in
+     * {@code classesDir}: the compiled aspects and any class ajc added (closures), the site table, the marker
+     * {@link #PREWOVEN}, and under {@link #REPLACE_DIR} the woven classes with their index ({@code replace.tsv}: internal
+     * name TAB SHA-256 of the original class file) and the replace agent jar that hands them to the JVM in place of the
+     * originals. The bytecode pass, if any, is applied before ajc, as binary weaving does. Returns ajc's warnings.
+     */
+    public static List<String> weaveForLaunch(GeneratedCode code, List<Path> targets, List<Path> classpath,
+            Path classesDir) throws IOException, WeaveException {
+        Path work = Files.createTempDirectory("dyper-launch");
+        try {
+            Path input = work.resolve("in");
+            Path raw = work.resolve("out");
+            Files.createDirectories(input);
+            Files.createDirectories(raw);
+            Map<String, BytecodePlan.ClassPlan> plans = new java.util.HashMap<>();
+            code.bytecode().classes().values().forEach(c -> plans.put(c.className(), c));
+            Map<String, String> originals = new java.util.TreeMap<>();
+            for (String name : code.wovenClasses()) {
+                String entry = name.replace('.', '/') + ".class";
+                byte[] original = readEntry(targets, entry);
+                if (original == null) {
+                    continue;  // the generator found it in the targets; it can only have gone since
+                }
+                BytecodePlan.ClassPlan plan = plans.get(name);
+                Path file = input.resolve(entry);
+                Files.createDirectories(file.getParent());
+                Files.write(file, plan == null ? original : BytecodePlan.transform(plan));
+                originals.put(name.replace('.', '/'), sha256(original));
+            }
+            List<Path> cp = new ArrayList<>(targets);
+            cp.addAll(classpath);
+            List<String> args = new ArrayList<>(List.of("-inpath", input.toString(), "-d", raw.toString(),
+                    "-classpath", Ajc.path(compileClasspath(cp))));
+            args.addAll(code.weaverOptions());
+            writeSources(code, work.resolve("src")).forEach(f -> args.add(f.toString()));
+            Ajc.Result result = Ajc.run(args, "weaving " + originals.size() + " class(es) for the launch");
+            Path replace = classesDir.resolve(REPLACE_DIR);
+            Files.createDirectories(replace);
+            List<Path> produced;
+            try (var walk = Files.walk(raw)) {
+                produced = walk.filter(f -> f.toString().endsWith(".class")).sorted().toList();
+            }
+            for (Path f : produced) {
+                String internal = raw.relativize(f).toString().replace('\\', '/');
+                internal = internal.substring(0, internal.length() - ".class".length());
+                Path to = (originals.containsKey(internal) ? replace : classesDir).resolve(internal + ".class");
+                Files.createDirectories(to.getParent());
+                Files.move(f, to, StandardCopyOption.REPLACE_EXISTING);
+            }
+            StringBuilder index = new StringBuilder("# Dyper launch weaving: class\tSHA-256 of the original class file\n");
+            originals.forEach((name, sha) -> index.append(name).append('\t').append(sha).append('\n'));
+            Files.writeString(replace.resolve("replace.tsv"), index.toString(), StandardCharsets.UTF_8);
+            writeReplaceAgentJar(replace.resolve("agent.jar"));
+            Path sites = classesDir.resolve(SITE_TABLE);
+            Files.createDirectories(sites.getParent());
+            Files.writeString(sites, code.siteTable(), StandardCharsets.UTF_8);
+            Files.writeString(classesDir.resolve(PREWOVEN), originals.size() + " class(es) woven ahead of the launch\n",
+                    StandardCharsets.UTF_8);
+            return result.warnings();
+        } finally {
+            deleteTree(work);
+        }
+    }
+
+    /** The bytes of {@code entry} from the first jar or folder of {@code roots} that has it, or null. */
+    private static byte[] readEntry(List<Path> roots, String entry) throws IOException {
+        for (Path root : roots) {
+            if (Files.isDirectory(root)) {
+                Path f = root.resolve(entry);
+                if (Files.isRegularFile(f)) {
+                    return Files.readAllBytes(f);
+                }
+            } else if (Files.isRegularFile(root)) {
+                try (JarFile jar = new JarFile(root.toFile())) {
+                    JarEntry e = jar.getJarEntry(entry);
+                    if (e != null) {
+                        try (InputStream data = jar.getInputStream(e)) {
+                            return data.readAllBytes();
+                        }
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /**

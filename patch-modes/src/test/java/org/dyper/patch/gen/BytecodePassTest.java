@@ -173,21 +173,32 @@ class BytecodePassTest {
             p("EXIT", "LOCAL_TOTAL_RET")) + fr("calls", pm("CALL", "INSNO_RET", "twice"), pw("BLOCK_START", "SELF", "0"))
             + "</MODEL>";
 
-    @ParameterizedTest(name = "load time on JDK {0}")
-    @ValueSource(ints = {17, 25})
-    void loadTimeWeavingSeesTheSameEventsAsBinaryWeaving(int jdk, @TempDir Path dir) throws Exception {
+    static Stream<Arguments> launches() {
+        return Stream.of(17, 25).flatMap(jdk -> Stream.of(LoadTime.Weaving.values()).map(w -> Arguments.of(jdk, w)));
+    }
+
+    /**
+     * {@code dyper run}'s two ways: woven ahead (the replace agent serves the woven classes, no AspectJ weaver) and
+     * the AspectJ weaver agent (the replace agent serves the bytecode pass's classes, which the weaver then weaves).
+     */
+    @ParameterizedTest(name = "launch on JDK {0}, {1}")
+    @MethodSource("launches")
+    void loadTimeWeavingSeesTheSameEventsAsBinaryWeaving(int jdk, LoadTime.Weaving weaving, @TempDir Path dir)
+            throws Exception {
         Path java = jdk == 17 ? Path.of(System.getProperty("java.home"), "bin", "java") : JDK25.resolve("bin/java");
         assumeTrue(Files.isExecutable(java), "no JDK " + jdk + " at " + java
                 + " (set -Ddyper.jdk25=... or JDK25_HOME)");
         Weaver.Inputs in = inputs(dir, MODES, LTW_MODEL);
         GeneratedCode code = Weaver.generate(in);
         List<String> binary = runBinary(code, in, dir);
-        LoadTime.Prepared prepared = LoadTime.prepare(in, dir.resolve("cache"));
+        LoadTime.Prepared prepared = LoadTime.prepare(in, dir.resolve("cache"), weaving);
         List<String> cmd = LoadTime.command(java, prepared.aspects(), new LoadTime.Report("none", null), false,
                 List.of("-cp", in.targets().get(0) + File.pathSeparator + Woven.TEST_CLASSES,
                         "org.dyper.patch.gentest.BlocksMain"));
         assertTrue(cmd.get(1).startsWith("-javaagent:") && cmd.get(1).contains("=replace="),
                 "the replace agent comes first: " + cmd);
+        assertEquals(weaving == LoadTime.Weaving.AGENT, cmd.stream().anyMatch(a -> a.contains("aspectjweaver")),
+                () -> "the AspectJ weaver agent only when asked for: " + cmd);
         Process process = new ProcessBuilder(cmd).redirectError(dir.resolve("stderr.txt").toFile()).start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(120, TimeUnit.SECONDS), "child JVM did not finish");

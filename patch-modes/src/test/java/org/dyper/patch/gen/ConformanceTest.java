@@ -110,7 +110,9 @@ class ConformanceTest {
                 Weaver.weaveBinary(Weaver.generate(in), in.targets().get(0), jar, in.classpath());
                 args.add(i + "=" + jar);
             } else {
-                LoadTime.Prepared prepared = LoadTime.prepare(in, shared.resolve("cache"));
+                // the AspectJ weaver agent's own advice (before/after and the context stack); the default launch
+                // runs the binary advice, which the BINARY way checks, woven ahead (BytecodePassTest, e2e tests)
+                LoadTime.Prepared prepared = LoadTime.prepare(in, shared.resolve("cache"), LoadTime.Weaving.AGENT);
                 if (Files.exists(prepared.aspects().resolve(Weaver.REPLACE_DIR))) {
                     // the bytecode pass's replace agent serves one folder per JVM, not one per class loader: these
                     // cases run at load time in BytecodePassTest, one JVM each

@@ -51,8 +51,11 @@ final class E2e {
         }
     }
 
-    /** How the program is woven. */
-    enum Way { LOAD_TIME, BINARY }
+    /**
+     * How the program is woven: {@code dyper run} (classes woven ahead of the launch, swapped in as they load),
+     * {@code dyper run --weaver-agent} (the AspectJ weaver agent weaves as classes load), {@code dyper weave} + java.
+     */
+    enum Way { LAUNCH, WEAVER_AGENT, BINARY }
 
     record Run(int exit, String out, String err) {
         List<String> outLines() {
@@ -117,9 +120,12 @@ final class E2e {
         if (modes != null) {
             inputs.addAll(List.of("--modes", MODELS.resolve(modes).toString()));
         }
-        if (way == Way.LOAD_TIME) {
+        if (way != Way.BINARY) {
             List<String> args = new ArrayList<>(List.of("run"));
             args.addAll(inputs);
+            if (way == Way.WEAVER_AGENT) {
+                args.add("--weaver-agent");
+            }
             args.addAll(List.of("--report", "none", "--xml", xml.toString(), "--cache", shared.resolve("cache")
                     .toString(), "--", "-cp", appClasses().toString(), main));
             return dyperProcess(jdk.home(), args);
