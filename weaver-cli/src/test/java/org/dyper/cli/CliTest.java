@@ -31,6 +31,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.dyper.patch.weave.Weaver;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,7 +117,7 @@ class CliTest {
 
               generate   turn models and modes into AspectJ source, aop.xml and the site table
               weave      weave a jar or class folder with the generated aspects (binary weaving) into a new jar
-              run        run a Java program with load-time weaving and print the report when it ends
+              run        run a Java program with its patched classes woven at launch; print the report when it ends
               ctl        list monitored processes, send them DYPER commands, attach the monitor to a running JVM
               classpath  print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)
               modes      list the modes of Dyper's mode library
@@ -537,8 +538,9 @@ class CliTest {
         return java(cmd);
     }
 
-    private static final Pattern ASPECTS = Pattern.compile("^dyper: aspects (compiled into|reused from) (\\S+)$",
-            Pattern.MULTILINE);
+    private static final Pattern ASPECTS = Pattern.compile(
+            "^dyper: woven classes and aspects (made in|reused from) (\\S+)$", Pattern.MULTILINE);
+    private static final String FIRST_RUN = "(first run with these inputs; later runs reuse it) ...";
 
     @Test
     void runPassesOutputAndExitCodeThroughAndCachesTheAspects() throws Exception {
@@ -556,8 +558,11 @@ class CliTest {
         assertEquals(Map.of(ADD, "5"), counts(report));
         Matcher compiled = ASPECTS.matcher(first.err());
         assertTrue(compiled.find(), first.err());
-        assertEquals("compiled into", compiled.group(1));
-        assertTrue(Files.isRegularFile(Path.of(compiled.group(2), "META-INF/aop.xml")));
+        assertEquals("made in", compiled.group(1));
+        assertTrue(first.err().contains(FIRST_RUN), first.err());
+        assertTrue(Files.isRegularFile(Path.of(compiled.group(2), Weaver.PREWOVEN)));
+        assertTrue(first.err().lines().noneMatch(l -> l.contains("aspectjweaver")), "no AspectJ weaver agent: "
+                + first.err());
 
         Files.delete(report);
         Child second = cli(args);
@@ -565,6 +570,7 @@ class CliTest {
         Matcher reused = ASPECTS.matcher(second.err());
         assertTrue(reused.find(), second.err());
         assertEquals(List.of("reused from", compiled.group(2)), List.of(reused.group(1), reused.group(2)));
+        assertFalse(second.err().contains(FIRST_RUN), second.err());
         assertEquals(Map.of(ADD, "5"), counts(report));
 
         Files.writeString(runModel, Files.readString(runModel) + "<!-- changed -->\n");
@@ -572,7 +578,22 @@ class CliTest {
         assertEquals(new Child(0, "total 15\n", third.err()), third);
         Matcher again = ASPECTS.matcher(third.err());
         assertTrue(again.find(), third.err());
-        assertEquals("compiled into", again.group(1));
+        assertEquals("made in", again.group(1));
         assertNotEquals(compiled.group(2), again.group(2));
+    }
+
+    @Test
+    void runWithTheWeaverAgentWeavesAsClassesLoad() throws Exception {
+        Path app = dir.resolve("agent-app.jar");
+        jar(app, "com.acme.cli.App", Map.of());
+        Path report = dir.resolve("agent-report.xml");
+        Child run = cli(List.of("run", "--weaver-agent", "--model", model.toString(), "--cache",
+                dir.resolve("agent-cache").toString(), "--verbose", "--no-monitor", "--report", "none", "--xml",
+                report.toString(), "--", "-jar", app.toString()));
+        assertEquals(new Child(0, "total 15\n", run.err()), run);
+        assertEquals(Map.of(ADD, "5"), counts(report));
+        assertTrue(run.err().contains("dyper: aspects made in "), run.err());
+        assertTrue(run.err().lines().anyMatch(l -> l.startsWith("dyper: ") && l.contains("-javaagent:")
+                && l.contains("aspectjweaver")), "the command names the AspectJ weaver agent: " + run.err());
     }
 }
