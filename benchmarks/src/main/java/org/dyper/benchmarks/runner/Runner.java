@@ -217,17 +217,26 @@ public final class Runner {
             configs.add(new Moo(label + ", binary (`dyper weave`)", "dyper-" + m + "-ctw",
                     r -> cmd(List.of(java.toString(), "-Ddyper.report=none", "-Ddyper.report.xml=" + r, "-cp",
                             woven.get(m) + ":" + dyperClasspath), mooArgs), Check.DYPER));
-            configs.add(new Moo(label + ", load time (`dyper run --no-monitor`)", "dyper-" + m + "-ltw",
+            configs.add(new Moo(label + ", woven at launch (`dyper run --no-monitor`)", "dyper-" + m + "-launch",
                     r -> cmd(List.of(root.resolve("dyper").toString(), "run", "--no-monitor", "--cache",
                             cacheMoo.toString(), "--report", "none", "--xml", r.toString(), "--model",
+                            model(m).toString(), "--", "-cp", appJar.toString()), mooArgs), Check.DYPER));
+            configs.add(new Moo(label + ", load time (`dyper run --weaver-agent --no-monitor`)", "dyper-" + m + "-ltw",
+                    r -> cmd(List.of(root.resolve("dyper").toString(), "run", "--weaver-agent", "--no-monitor",
+                            "--cache", cacheMoo.toString(), "--report", "none", "--xml", r.toString(), "--model",
                             model(m).toString(), "--", "-cp", appJar.toString()), mooArgs), Check.DYPER));
         }
         configs.add(new Moo("Dyper exact timing, monitoring off (`-Ddyper.enabled=false`), binary", "dyper-off-ctw",
                 r -> cmd(List.of(java.toString(), "-Ddyper.enabled=false", "-Ddyper.report=none",
                         "-Ddyper.report.xml=" + r, "-cp", woven.get("time") + ":" + dyperClasspath), mooArgs),
                 Check.DYPER_OFF));
-        configs.add(new Moo("Dyper exact timing, monitoring off, load time", "dyper-off-ltw",
+        configs.add(new Moo("Dyper exact timing, monitoring off, woven at launch", "dyper-off-launch",
                 r -> cmd(List.of(root.resolve("dyper").toString(), "run", "--no-monitor", "--cache",
+                        cacheMoo.toString(), "--report", "none", "--xml", r.toString(), "--model",
+                        model("time").toString(), "--", "-Ddyper.enabled=false", "-cp", appJar.toString()), mooArgs),
+                Check.DYPER_OFF));
+        configs.add(new Moo("Dyper exact timing, monitoring off, load time (weaver agent)", "dyper-off-ltw",
+                r -> cmd(List.of(root.resolve("dyper").toString(), "run", "--weaver-agent", "--no-monitor", "--cache",
                         cacheMoo.toString(), "--report", "none", "--xml", r.toString(), "--model",
                         model("time").toString(), "--", "-Ddyper.enabled=false", "-cp", appJar.toString()), mooArgs),
                 Check.DYPER_OFF));
@@ -244,11 +253,17 @@ public final class Runner {
         configs.add(new Moo("Kieker 1.15.2 operation-execution probe, enabled, no-op DumpWriter (LTW)", "kieker-dump",
                 r -> cmd(List.of(java.toString(), "-javaagent:" + weaver, "-cp", kiekerCp), mooArgs), Check.NONE));
 
-        // one unmeasured run fills the load-time aspect cache, so no round pays for compiling the aspects
+        // one unmeasured run per way fills the launch cache, so no round pays for weaving or compiling
         for (String m : List.of("count", "time", "sample")) {
-            exec(List.of(root.resolve("dyper").toString(), "run", "--no-monitor", "--cache", cacheMoo.toString(),
-                    "--report", "none", "--model", model(m).toString(), "--", "-cp", appJar.toString(),
-                    "org.dyper.benchmarks.app.StartupMain"), null);
+            for (boolean agent : new boolean[] {false, true}) {
+                List<String> fill = new ArrayList<>(List.of(root.resolve("dyper").toString(), "run", "--no-monitor"));
+                if (agent) {
+                    fill.add("--weaver-agent");
+                }
+                fill.addAll(List.of("--cache", cacheMoo.toString(), "--report", "none", "--model",
+                        model(m).toString(), "--", "-cp", appJar.toString(), "org.dyper.benchmarks.app.StartupMain"));
+                exec(fill, null);
+            }
         }
 
         Map<String, List<double[]>> results = new LinkedHashMap<>();
@@ -345,13 +360,13 @@ public final class Runner {
                 : String.format(Locale.ROOT, "up to %.1f B/exec (%s)", maxBytes, worst), maxBytes < 0.01,
                 String.format(Locale.ROOT, "by %.1f B/exec", maxBytes));
         double ajc = ov.getOrDefault("aj-count", Double.NaN);
-        for (String way : List.of("ctw", "ltw")) {
+        for (String way : WAYS) {
             double c = ov.getOrDefault("dyper-count-" + way, Double.NaN);
             row("COUNT (" + way + ") overhead ≤ AspectJ counting's", String.format(Locale.ROOT, "%.2f ns vs %.2f ns",
                     c, ajc), c <= ajc, String.format(Locale.ROOT, "by %.2f ns", c - ajc));
         }
         double floor = 2 * nanoTimeNs;
-        for (String way : List.of("ctw", "ltw")) {
+        for (String way : WAYS) {
             double t = ov.getOrDefault("dyper-time-" + way, Double.NaN);
             double bb = ov.getOrDefault("bytebuddy", Double.NaN);
             double aj = ov.getOrDefault("aj-around", Double.NaN);
@@ -362,18 +377,21 @@ public final class Runner {
                     "%.2f ns vs Byte Buddy %.2f, AspectJ %.2f", t, bb, aj), t < bb && t < aj,
                     String.format(Locale.ROOT, "by %.2f ns over the lower", t - Math.min(bb, aj)));
         }
-        for (String way : List.of("ctw", "ltw")) {
+        for (String way : WAYS) {
             double s = ov.getOrDefault("dyper-sample-" + way, Double.NaN);
             row("sampled timing N=64 (" + way + ") ≤ 5 ns", String.format(Locale.ROOT, "%.2f ns", s), s <= 5,
                     String.format(Locale.ROOT, "by %.2f ns", s - 5));
         }
-        for (String way : List.of("ctw", "ltw")) {
+        for (String way : WAYS) {
             double o = ov.getOrDefault("dyper-off-" + way, Double.NaN);
             row("monitoring off (" + way + ") ≤ 2 ns", String.format(Locale.ROOT, "%.2f ns", o), o <= 2,
                     String.format(Locale.ROOT, "by %.2f ns", o - 2));
         }
         page.append("\n");
     }
+
+    /** Binary (`dyper weave`), woven at launch (`dyper run`), load time (`dyper run --weaver-agent`). */
+    private static final List<String> WAYS = List.of("ctw", "launch", "ltw");
 
     private void row(String target, String measured, boolean met, String missedBy) {
         page.append("| ").append(target).append(" | ").append(measured).append(" | ")
@@ -452,6 +470,8 @@ public final class Runner {
         List<String> main = List.of("-cp", appJar.toString(), "org.dyper.benchmarks.app.StartupMain");
         exec(cmd(List.of(dyper, "run", "--no-monitor", "--cache", warm.toString(), "--report", "none", "--model",
                 timeModel, "--"), main), null);
+        exec(cmd(List.of(dyper, "run", "--weaver-agent", "--no-monitor", "--cache", warm.toString(), "--report",
+                "none", "--model", timeModel, "--"), main), null);
         String ltwCp = String.join(":", appJar.toString(), bench.resolve("peers/ltw-around").toString(),
                 harnessJar.toString());
         Map<String, Function<Integer, List<String>>> configs = new LinkedHashMap<>();
@@ -459,11 +479,14 @@ public final class Runner {
         configs.put("plain -javaagent:aspectjweaver + aop.xml (@Around timing)", r -> List.of(java.toString(),
                 "-javaagent:" + lib.resolve("aspectjweaver-1.9.25.1.jar"), "-cp", ltwCp,
                 "org.dyper.benchmarks.app.StartupMain"));
-        configs.put("dyper run --no-monitor, cold cache (aspects generated and compiled)", r -> cmd(List.of(dyper, "run",
+        configs.put("dyper run --no-monitor, cold cache (classes woven into the cache)", r -> cmd(List.of(dyper, "run",
                 "--no-monitor", "--cache", work.resolve("cache-cold-" + r).toString(), "--report", "none", "--model",
                 timeModel, "--"), main));
         configs.put("dyper run --no-monitor, warm cache", r -> cmd(List.of(dyper, "run", "--no-monitor", "--cache",
                 warm.toString(), "--report", "none", "--model", timeModel, "--"), main));
+        configs.put("dyper run --weaver-agent --no-monitor, warm cache", r -> cmd(List.of(dyper, "run",
+                "--weaver-agent", "--no-monitor", "--cache", warm.toString(), "--report", "none", "--model", timeModel,
+                "--"), main));
         configs.put("dyper run (monitor on, the default), warm cache", r -> cmd(List.of(dyper, "run", "--cache",
                 warm.toString(), "--report", "none", "--model", timeModel, "--"), main));
         Map<String, List<double[]>> res = new LinkedHashMap<>();
