@@ -8,10 +8,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -111,42 +108,81 @@ public final class LoadTime {
         return all;
     }
 
-    /** SHA-256 over the format version, every model and mode file's bytes, and each target's path, size and time. */
+    /**
+     * The cache key: a 128-bit hash (two independent 64-bit FNV-1a streams, mixed) over the format version and way,
+     * every model and mode file's path and bytes, each target's and class path entry's path, size and modification
+     * time (every file of a folder), the runtime class path and the include/exclude patterns. Not a cryptographic
+     * hash: it only has to tell inputs apart, and it runs before every launch, where loading the JDK's message
+     * digests would cost more than the hashing.
+     */
     static String key(Weaver.Inputs in, Weaving weaving) throws IOException {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-        update(digest, FORMAT + " " + weaving);
+        Key digest = new Key();
+        digest.update(FORMAT + " " + weaving);
         for (Path p : concat(in.models(), in.modeFiles())) {
-            update(digest, p.toAbsolutePath().toString());
+            digest.update(p.toAbsolutePath().toString());
             digest.update(Files.readAllBytes(p));
         }
         for (Path p : concat(in.targets(), in.classpath())) {
-            update(digest, p.toAbsolutePath().toString());
+            digest.update(p.toAbsolutePath().toString());
             if (Files.isDirectory(p)) {
                 try (var walk = Files.walk(p)) {
                     for (Path f : walk.filter(Files::isRegularFile).sorted().toList()) {
-                        update(digest, p.relativize(f) + ":" + Files.size(f) + ":" + Files.getLastModifiedTime(f));
+                        digest.update(p.relativize(f) + ":" + Files.size(f) + ":"
+                                + Files.getLastModifiedTime(f).toMillis());
                     }
                 }
             } else if (Files.exists(p)) {
-                update(digest, Files.size(p) + ":" + Files.getLastModifiedTime(p));
+                digest.update(Files.size(p) + ":" + Files.getLastModifiedTime(p).toMillis());
             }
         }
         for (Path p : Weaver.runtimeClasspath()) {
-            update(digest, p.toString());
+            digest.update(p.toString());
         }
-        update(digest, "include " + in.includes());
-        update(digest, "exclude " + in.excludes());
-        return HexFormat.of().formatHex(digest.digest()).substring(0, 24);
+        digest.update("include " + in.includes());
+        digest.update("exclude " + in.excludes());
+        return digest.hex();
     }
 
-    private static void update(MessageDigest digest, String s) {
-        digest.update(s.getBytes(StandardCharsets.UTF_8));
-        digest.update((byte) 0);
+    /** Two 64-bit FNV-1a hashes with different bases, each item followed by a separator byte. */
+    private static final class Key {
+        private long a = 0xcbf29ce484222325L;
+        private long b = 0x84222325cbf29ce4L;
+
+        void update(String s) {
+            update(s.getBytes(StandardCharsets.UTF_8));
+        }
+
+        void update(byte[] bytes) {
+            for (byte x : bytes) {
+                add(x);
+            }
+            add((byte) 0);
+            add((byte) 0xff);
+        }
+
+        private void add(byte x) {
+            a = (a ^ (x & 0xff)) * 0x100000001b3L;
+            b = (b ^ ((x & 0xff) + 0x9e)) * 0x100000001b3L;
+            b = Long.rotateLeft(b, 5);
+        }
+
+        String hex() {
+            return hex(mix(a), 16) + hex(mix(b) >>> 32, 8);
+        }
+
+        private static String hex(long v, int digits) {
+            char[] c = new char[digits];
+            for (int i = digits - 1; i >= 0; i--, v >>>= 4) {
+                c[i] = Character.forDigit((int) (v & 15), 16);
+            }
+            return new String(c);
+        }
+
+        private static long mix(long z) {
+            z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+            z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+            return z ^ (z >>> 33);
+        }
     }
 
     /** Where the report goes and in which forms; null fields keep the runtime's defaults. */
