@@ -52,6 +52,8 @@ public final class Registry {
                     totals.name(d);  // it may hold a monitor another thread waited for
                 }
             }
+            // after the slabs: a sample read there was taken after its call was counted in a cell
+            Cells.addTo(totals);
             return totals;
         }
     }
@@ -60,6 +62,7 @@ public final class Registry {
     public static void reset() {
         synchronized (LOCK) {
             epoch++;
+            Cells.rebase();
             ended = new Totals();
             foldEnded();
         }
