@@ -38,7 +38,7 @@ public final class Registry {
         }
     }
 
-    /** Merged data of all threads, alive or ended, since the last reset. */
+    /** Merged data of all threads, alive or ended, and of the owner cells ({@link Cells}), since the last reset. */
     public static Totals snapshot() {
         synchronized (LOCK) {
             foldEnded();
@@ -58,7 +58,7 @@ public final class Registry {
         }
     }
 
-    /** Forgets all agent data; threads clear their own slab when they next record. */
+    /** Forgets all agent data; threads clear their own slab when they next record, owner cells get a new baseline. */
     public static void reset() {
         synchronized (LOCK) {
             epoch++;
