@@ -29,7 +29,7 @@ public final class Cells {
     public static final int STRIDE = 16;
     /** Slots in an id's line: events counted, sampled calls, the sample owner's countdown to the next timed call. */
     public static final int COUNT = 0, SAMPLED_CALLS = 1, COUNTDOWN = 2;
-    /** Past the powers of two, a non-owner checks for a dead owner when its slab count at the id is a multiple of this. */
+    /** Past the powers of two, a non-owner checks for a dead owner when its slab count at the id is a multiple. */
     static final int TAKEOVER_EVERY = 4096;
 
     public static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
