@@ -38,7 +38,7 @@ public final class Registry {
         }
     }
 
-    /** Merged data of all threads, alive or ended, since the last reset. */
+    /** Merged data of all threads, alive or ended, and of the owner cells ({@link Cells}), since the last reset. */
     public static Totals snapshot() {
         synchronized (LOCK) {
             foldEnded();
@@ -52,14 +52,17 @@ public final class Registry {
                     totals.name(d);  // it may hold a monitor another thread waited for
                 }
             }
+            // after the slabs: a sample read there was taken after its call was counted in a cell
+            Cells.addTo(totals);
             return totals;
         }
     }
 
-    /** Forgets all agent data; threads clear their own slab when they next record. */
+    /** Forgets all agent data; threads clear their own slab when they next record, owner cells get a new baseline. */
     public static void reset() {
         synchronized (LOCK) {
             epoch++;
+            Cells.rebase();
             ended = new Totals();
             foldEnded();
         }

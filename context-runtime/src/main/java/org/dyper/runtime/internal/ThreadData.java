@@ -147,16 +147,19 @@ public final class ThreadData {
 
     // ---- hot path (owner thread only) ----
 
-    public void count(int id) {
+    /** One more event at {@code id}; returns this thread's new count there, 0 if the id is out of range. */
+    public long count(int id) {
         int i = Ids.index(id);
         long[] c = counts;
         if (Integer.compareUnsigned(i, c.length) >= 0) {
             c = growCounts(id, i, false);
             if (c == null) {
-                return;
+                return 0;
             }
         }
-        LONGS.setRelease(c, i, c[i] + 1);
+        long n = c[i] + 1;
+        LONGS.setRelease(c, i, n);
+        return n;
     }
 
     /** One more call of the method {@code calleeId}, counted at a call site; kept apart from {@link #count}. */
@@ -192,18 +195,27 @@ public final class ThreadData {
 
     /** Counts one call; returns true when this call is the one in {@link Config#SAMPLE_EVERY} to be timed. */
     public boolean sampleCall(int id) {
+        return sampledCall(id) < 0;
+    }
+
+    /**
+     * Counts one call; returns this thread's new call count at {@code id}, negated when this call is the one in
+     * {@link Config#SAMPLE_EVERY} to be timed; 0 if the id is out of range.
+     */
+    public long sampledCall(int id) {
         long[] r = row(SAMPLED, id);
         if (r == null) {
-            return false;
+            return 0;
         }
-        LONGS.setRelease(r, S_COUNT, r[S_COUNT] + 1);
+        long n = r[S_COUNT] + 1;
+        LONGS.setRelease(r, S_COUNT, n);
         long left = r[S_COUNTDOWN] - 1;
         if (left > 0) {
             r[S_COUNTDOWN] = left;
-            return false;
+            return n;
         }
         r[S_COUNTDOWN] = Config.SAMPLE_EVERY;
-        return true;
+        return -n;
     }
 
     public void sample(int id, long duration) {

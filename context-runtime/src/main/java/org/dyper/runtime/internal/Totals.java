@@ -60,6 +60,24 @@ public final class Totals {
         threadNames.putAll(other.threadNames);
     }
 
+    /** Adds {@code n} events at {@code id} (the owner cells, see {@link Cells}). */
+    void addCount(int id, long n) {
+        int i = Ids.index(id);
+        counts = ensure(counts, i + 1);
+        counts[i] += n;
+    }
+
+    /** Adds {@code n} sampled-timing calls at {@code id} (the owner cells, see {@link Cells}). */
+    void addSampledCalls(int id, long n) {
+        int i = Ids.index(id);
+        long[][] rows = ensure(tables[SAMPLED], i + 1);
+        tables[SAMPLED] = rows;
+        if (rows[i] == null) {
+            rows[i] = ThreadData.emptyRow(SAMPLED);
+        }
+        rows[i][S_COUNT] += n;
+    }
+
     /** Forgets thread names no row refers to, so ended threads do not grow memory without bound. */
     void pruneThreadNames() {
         Set<Long> used = new HashSet<>();
