@@ -194,6 +194,7 @@ public final class Runner {
         }
         Path ajAround = ajcWeave("AjAroundTiming", appJar, work.resolve("aj-around.jar"));
         Path ajCount = ajcWeave("AjCounting", appJar, work.resolve("aj-count.jar"));
+        Path ajCountAdder = ajcWeave("AjCountingAdder", appJar, work.resolve("aj-count-adder.jar"));
         Path cacheMoo = work.resolve("cache-moo");
 
         String rt = lib.resolve("aspectjrt-1.9.25.1.jar").toString();
@@ -244,6 +245,9 @@ public final class Runner {
                 r -> cmd(List.of(java.toString(), "-cp", ajAround + ":" + rt), mooArgs), Check.PEER));
         configs.add(new Moo("AspectJ @Before counting, static long (ajc binary)", "aj-count",
                 r -> cmd(List.of(java.toString(), "-cp", ajCount + ":" + rt), mooArgs), Check.PEER));
+        configs.add(new Moo("AspectJ @Before counting, static LongAdder: thread-safe (ajc binary; context, not a "
+                + "target)", "aj-count-adder", r -> cmd(List.of(java.toString(), "-cp", ajCountAdder + ":" + rt),
+                mooArgs), Check.PEER));
         configs.add(new Moo("Byte Buddy Advice timing agent", "bytebuddy",
                 r -> cmd(List.of(java.toString(), "-javaagent:" + harnessJar, "-cp",
                         appJar + ":" + lib.resolve("byte-buddy-1.17.7.jar")), mooArgs), Check.PEER));
@@ -443,7 +447,7 @@ public final class Runner {
         try (Stream<Path> s = Files.list(target.resolve("classes/org/dyper/benchmarks/peers"))) {
             for (Path f : s.toList()) {
                 String n = f.getFileName().toString();
-                if (n.startsWith(aspect) || n.startsWith("PeerStats")) {
+                if (n.equals(aspect + ".class") || n.startsWith(aspect + "$") || n.startsWith("PeerStats")) {
                     Files.copy(f, pkg.resolve(n), StandardCopyOption.REPLACE_EXISTING);
                 }
             }
