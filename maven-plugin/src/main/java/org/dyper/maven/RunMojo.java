@@ -90,7 +90,10 @@ public class RunMojo extends AbstractDyperMojo {
     @Parameter(property = "dyper.monitorOptions")
     private String monitorOptions;
 
-    /** Shows what the weaver does and the command that runs; the CLI's {@code --verbose}. */
+    /**
+     * Shows the cache folder and the command that runs (with {@code weaverAgent}, also what the weaver does); the
+     * CLI's {@code --verbose}.
+     */
     @Parameter(property = "dyper.verbose", defaultValue = "false")
     private boolean verbose;
 

@@ -107,7 +107,9 @@ public final class Main {
                                 .desc("weave as classes load with the AspectJ weaver agent instead of once ahead "
                                         + "(slower start and hot path; for classes another agent changes first)")
                                 .build())
-                        .addOption(Option.builder().longOpt("verbose").desc("show what the weaver does").build())
+                        .addOption(Option.builder().longOpt("verbose")
+                                .desc("show the cache folder used and the java command; with --weaver-agent also "
+                                        + "what the weaver does as classes load").build())
                         .addOption(Option.builder().longOpt("no-monitor")
                                 .desc("do not start the DYPER monitor in the program").build())
                         .addOption(Option.builder().longOpt("monitor").hasArg().argName("OPTIONS")
