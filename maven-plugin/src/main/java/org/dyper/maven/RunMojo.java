@@ -112,7 +112,10 @@ public class RunMojo extends AbstractDyperMojo {
                     + "): run it after compile (mvn compile dyper:run)");
         }
         LoadTime.Weaving weaving = weaverAgent ? LoadTime.Weaving.AGENT : LoadTime.Weaving.AHEAD;
+        Path java = javaExecutable != null ? javaExecutable.toPath()
+                : Path.of(System.getProperty("java.home"), "bin", "java");
         LoadTime.Prepared prepared = LoadTime.prepare(inputs(targets, List.of()), cacheDirectory.toPath(), weaving,
+                LoadTime.featureVersion(java).orElse(Runtime.version().feature()),
                 line -> getLog().info("dyper: " + line));
         if (prepared.code() != null) {
             warnings(prepared.code());
@@ -127,8 +130,6 @@ public class RunMojo extends AbstractDyperMojo {
             monitorAgent = "-javaagent:" + runtimeClasspath().get(0)
                     + (monitorOptions == null || monitorOptions.isBlank() ? "" : "=" + monitorOptions);
         }
-        Path java = javaExecutable != null ? javaExecutable.toPath()
-                : Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command;
         try {
             command = LoadTime.command(java, pluginJar("aspectjweaver"), runtimeClasspath(), prepared.aspects(),

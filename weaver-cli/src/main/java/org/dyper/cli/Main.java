@@ -377,14 +377,16 @@ public final class Main {
                 + "existing jar or folder");
         Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache();
         LoadTime.Weaving weaving = line.hasOption("weaver-agent") ? LoadTime.Weaving.AGENT : LoadTime.Weaving.AHEAD;
-        LoadTime.Prepared prepared = LoadTime.prepare(in, cache, weaving, line2 -> err.println("dyper: " + line2));
+        Path java = LoadTime.java(env);
+        int feature = LoadTime.featureVersion(java).orElse(Runtime.version().feature());
+        LoadTime.Prepared prepared = LoadTime.prepare(in, cache, weaving, feature,
+                line2 -> err.println("dyper: " + line2));
         prepared.warnings().forEach(w -> err.println("dyper: " + w));
         notes(prepared.notes());
         if (line.hasOption("verbose")) {
             String what = weaving == LoadTime.Weaving.AHEAD ? "woven classes and aspects " : "aspects ";
             err.println("dyper: " + what + (prepared.cached() ? "reused from " : "made in ") + prepared.aspects());
         }
-        Path java = LoadTime.java(env);
         List<String> command;
         try {
             String monitor = null;

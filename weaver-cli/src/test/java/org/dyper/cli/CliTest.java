@@ -582,6 +582,46 @@ class CliTest {
         assertNotEquals(compiled.group(2), again.group(2));
     }
 
+    /**
+     * From a multi-release jar the JVM loads the class of its release: that is the one woven ahead (a base entry would
+     * not match what loads, and the class would run unpatched).
+     */
+    @Test
+    void runWeavesTheClassAMultiReleaseJarGivesTheRunningJdk() throws Exception {
+        Path app = dir.resolve("mr-app.jar");
+        byte[] tally = Files.readAllBytes(classes.resolve("com/acme/cli/Tally.class"));
+        org.objectweb.asm.ClassWriter versioned = new org.objectweb.asm.ClassWriter(0);
+        new org.objectweb.asm.ClassReader(tally).accept(new org.objectweb.asm.ClassVisitor(
+                org.objectweb.asm.Opcodes.ASM9, versioned) {
+            @Override
+            public void visitEnd() {
+                visitField(org.objectweb.asm.Opcodes.ACC_PRIVATE | org.objectweb.asm.Opcodes.ACC_STATIC,
+                        "release17", "I", null, null).visitEnd();
+                super.visitEnd();
+            }
+        }, 0);
+        Manifest mf = new Manifest();
+        mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        mf.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "com.acme.cli.App");
+        mf.getMainAttributes().putValue("Multi-Release", "true");
+        try (OutputStream out = Files.newOutputStream(app); JarOutputStream jar = new JarOutputStream(out, mf)) {
+            for (String name : List.of("com/acme/cli/App.class", "com/acme/cli/Tally.class")) {
+                jar.putNextEntry(new JarEntry(name));
+                jar.write(Files.readAllBytes(classes.resolve(name)));
+                jar.closeEntry();
+            }
+            jar.putNextEntry(new JarEntry("META-INF/versions/17/com/acme/cli/Tally.class"));
+            jar.write(versioned.toByteArray());
+            jar.closeEntry();
+        }
+        Path report = dir.resolve("mr-report.xml");
+        Child run = cli(List.of("run", "--model", model.toString(), "--cache", dir.resolve("mr-cache").toString(),
+                "--no-monitor", "--report", "none", "--xml", report.toString(), "--", "-jar", app.toString()));
+        assertEquals(new Child(0, "total 15\n", run.err()), run);
+        assertTrue(run.err().lines().noneMatch(l -> l.contains("is not the class Dyper prepared")), run.err());
+        assertEquals(Map.of(ADD, "5"), counts(report));
+    }
+
     @Test
     void runWithTheWeaverAgentWeavesAsClassesLoad() throws Exception {
         Path app = dir.resolve("agent-app.jar");

@@ -65,7 +65,16 @@ public final class LoadTime {
     /** As above, telling {@code progress} (one line) before the long work when nothing is cached yet. */
     public static Prepared prepare(Weaver.Inputs in, Path cacheRoot, Weaving weaving,
             java.util.function.Consumer<String> progress) throws IOException, InvalidInputException, WeaveException {
-        String key = key(in, weaving);
+        return prepare(in, cacheRoot, weaving, Runtime.version().feature(), progress);
+    }
+
+    /**
+     * As above for a program that runs on Java {@code javaFeature} (woven ahead, a multi-release jar's classes are
+     * the ones that release loads; see {@link #featureVersion}).
+     */
+    public static Prepared prepare(Weaver.Inputs in, Path cacheRoot, Weaving weaving, int javaFeature,
+            java.util.function.Consumer<String> progress) throws IOException, InvalidInputException, WeaveException {
+        String key = key(in, weaving == Weaving.AHEAD ? weaving + " java " + javaFeature : weaving.toString());
         Path dir = cacheRoot.resolve(key);
         Path done = dir.resolve("complete");
         if (Files.isRegularFile(done)) {
@@ -80,7 +89,7 @@ public final class LoadTime {
         Path tmp = Files.createTempDirectory(cacheRoot, key + ".tmp");
         try {
             List<String> notes = weaving == Weaving.AHEAD
-                    ? Weaver.weaveForLaunch(code, in.targets(), in.classpath(), tmp.resolve("classes"))
+                    ? Weaver.weaveForLaunch(code, in.targets(), in.classpath(), tmp.resolve("classes"), javaFeature)
                     : Weaver.compileAspects(code, tmp.resolve("classes"), in.classpath().isEmpty()
                     ? in.targets() : concat(in.targets(), in.classpath()));
             Weaver.writeSources(code, tmp.resolve("sources"));
@@ -115,9 +124,9 @@ public final class LoadTime {
      * hash: it only has to tell inputs apart, and it runs before every launch, where loading the JDK's message
      * digests would cost more than the hashing.
      */
-    static String key(Weaver.Inputs in, Weaving weaving) throws IOException {
+    static String key(Weaver.Inputs in, String way) throws IOException {
         Key digest = new Key();
-        digest.update(FORMAT + " " + weaving);
+        digest.update(FORMAT + " " + way);
         for (Path p : concat(in.models(), in.modeFiles())) {
             digest.update(p.toAbsolutePath().toString());
             digest.update(Files.readAllBytes(p));

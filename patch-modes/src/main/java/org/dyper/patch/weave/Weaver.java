@@ -219,6 +219,15 @@ public final class Weaver {
      */
     public static List<String> weaveForLaunch(GeneratedCode code, List<Path> targets, List<Path> classpath,
             Path classesDir) throws IOException, WeaveException {
+        return weaveForLaunch(code, targets, classpath, classesDir, Runtime.version().feature());
+    }
+
+    /**
+     * As above for a program that runs on Java {@code javaFeature}: from a multi-release jar, the class file that
+     * release loads is the one woven.
+     */
+    public static List<String> weaveForLaunch(GeneratedCode code, List<Path> targets, List<Path> classpath,
+            Path classesDir, int javaFeature) throws IOException, WeaveException {
         Path work = Files.createTempDirectory("dyper-launch");
         try {
             Path input = work.resolve("in");
@@ -230,7 +239,7 @@ public final class Weaver {
             Map<String, String> originals = new java.util.TreeMap<>();
             for (String name : code.wovenClasses()) {
                 String entry = name.replace('.', '/') + ".class";
-                byte[] original = readEntry(targets, entry);
+                byte[] original = readEntry(targets, entry, javaFeature);
                 if (original == null) {
                     continue;  // the generator found it in the targets; it can only have gone since
                 }
@@ -275,8 +284,12 @@ public final class Weaver {
         }
     }
 
-    /** The bytes of {@code entry} from the first jar or folder of {@code roots} that has it, or null. */
-    private static byte[] readEntry(List<Path> roots, String entry) throws IOException {
+    /**
+     * The bytes of {@code entry} from the first jar or folder of {@code roots} that has it, or null; from a
+     * multi-release jar, the version Java {@code javaFeature} loads.
+     */
+    private static byte[] readEntry(List<Path> roots, String entry, int javaFeature) throws IOException {
+        Runtime.Version release = Runtime.Version.parse(Integer.toString(Math.max(9, javaFeature)));
         for (Path root : roots) {
             if (Files.isDirectory(root)) {
                 Path f = root.resolve(entry);
@@ -284,7 +297,7 @@ public final class Weaver {
                     return Files.readAllBytes(f);
                 }
             } else if (Files.isRegularFile(root)) {
-                try (JarFile jar = new JarFile(root.toFile())) {
+                try (JarFile jar = new JarFile(root.toFile(), true, java.util.zip.ZipFile.OPEN_READ, release)) {
                     JarEntry e = jar.getJarEntry(entry);
                     if (e != null) {
                         try (InputStream data = jar.getInputStream(e)) {
