@@ -84,10 +84,18 @@ final class JavaArgs {
             Manifest mf = manifest();
             String cp = mf == null ? null : mf.getMainAttributes().getValue(Attributes.Name.CLASS_PATH);
             if (cp != null) {
-                Path base = Path.of(jar).toAbsolutePath().getParent();
+                // entries are URLs relative to the jar's folder (a blank in a name is %20); like the JVM, skip the
+                // ones that are not file URLs or not valid
+                java.net.URI base = Path.of(jar).toAbsolutePath().getParent().toUri();
                 for (String e : cp.trim().split("\\s+")) {
-                    if (!e.isEmpty()) {
-                        entries.add(base.resolve(e).toString());
+                    try {
+                        java.net.URI u = base.resolve(new java.net.URI(e));
+                        if (!e.isEmpty() && "file".equalsIgnoreCase(u.getScheme())) {
+                            entries.add(Path.of(u).toString());
+                        }
+                    } catch (java.net.URISyntaxException | IllegalArgumentException
+                             | java.nio.file.FileSystemNotFoundException invalid) {
+                        // not a usable class path entry
                     }
                 }
             }

@@ -112,6 +112,17 @@ class JavaArgsTest {
     }
 
     @Test
+    void manifestClassPathEntriesAreRelativeUrls() throws IOException {
+        Files.createDirectories(dir.resolve("my libs"));
+        Files.writeString(dir.resolve("my libs/dep one.jar"), "");
+        Path app = jar(dir.resolve("urls.jar"), "app.Main", "my%20libs/dep%20one.jar " + dir.resolve("b.jar").toUri()
+                + " http://example.invalid/remote.jar lib/../lib/x.jar [bad");
+        JavaArgs parsed = JavaArgs.parse(List.of("-jar", app.toString()));
+        assertEquals(List.of(app, dir.resolve("my libs/dep one.jar"), dir.resolve("b.jar"), dir.resolve("lib/x.jar")),
+                parsed.classpathEntries());
+    }
+
+    @Test
     void jarWithoutMainClassIsNamedInTheError() throws IOException {
         Path app = jar(dir.resolve("nomain.jar"), null, null);
         JavaArgs parsed = JavaArgs.parse(List.of("-jar", app.toString()));
