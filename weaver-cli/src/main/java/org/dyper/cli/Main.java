@@ -349,7 +349,14 @@ public final class Main {
         if (Files.exists(input) && Files.exists(output) && Files.isSameFile(input, output)) {
             throw new UsageError("--out " + output + " is the input: write the woven jar elsewhere");
         }
+        if (Files.isDirectory(output)) {
+            throw new UsageError("--out " + output + " is a folder: give the path of the jar to write");
+        }
         Weaver.Inputs in = inputs(line, List.of(input));
+        Path parent = output.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);  // before the long work, so a path that cannot be made fails first
+        }
         long start = System.nanoTime();
         err.println("dyper: generating aspects for " + input + " ...");
         GeneratedCode code = Weaver.generate(in);

@@ -198,6 +198,8 @@ class CliTest {
                         "weave: --in {dir}/nowhere: no such jar or folder"),
                 Arguments.of("weave --model {model} --in {classes} --out {classes}",
                         "weave: --out {classes} is the input: write the woven jar elsewhere"),
+                Arguments.of("weave --model {model} --in {classes} --out {dir}",
+                        "weave: --out {dir} is a folder: give the path of the jar to write"),
                 Arguments.of("weave --model {model} --in {classes} --out {dir}/x.jar -- extra",
                         "weave: unexpected argument '--' (only dyper run takes java arguments)"),
                 Arguments.of("generate --model {model} --in {classes}", "generate: --out DIR is required"),
@@ -429,7 +431,7 @@ class CliTest {
 
     @Test
     void weavesAClassFolderToo() throws IOException {
-        Path woven = dir.resolve("from-folder.jar");
+        Path woven = dir.resolve("new-folder/deeper/from-folder.jar");  // folders that do not exist yet are made
         Result r = dyper("weave", "--model", "{model}", "--in", "{classes}", "--out", woven.toString());
         assertEquals(Main.OK, r.code(), r.err());
         try (JarFile jar = new JarFile(woven.toFile())) {
