@@ -137,11 +137,12 @@ public final class LoadTime {
                 try (var walk = Files.walk(p)) {
                     for (Path f : walk.filter(Files::isRegularFile).sorted().toList()) {
                         digest.update(p.relativize(f) + ":" + Files.size(f) + ":"
-                                + Files.getLastModifiedTime(f).toMillis());
+                                + Files.getLastModifiedTime(f).to(java.util.concurrent.TimeUnit.NANOSECONDS));
                     }
                 }
             } else if (Files.exists(p)) {
-                digest.update(Files.size(p) + ":" + Files.getLastModifiedTime(p).toMillis());
+                digest.update(Files.size(p) + ":"
+                        + Files.getLastModifiedTime(p).to(java.util.concurrent.TimeUnit.NANOSECONDS));
             }
         }
         for (Path p : Weaver.runtimeClasspath()) {
@@ -198,8 +199,10 @@ public final class LoadTime {
     public record Report(String text, String xml) {}
 
     /**
-     * The full command: {@code java [-javaagent:<replace agent>=replace=<dir>] -javaagent:<weaver> [--sun-misc-unsafe-memory-access=allow] -Ddyper...
-     * <javaArgs with the aspects and runtime added to the class path>}.
+     * The full command: {@code java [-javaagent:<replace agent>=replace=<dir>] [-javaagent:<weaver>
+     * [--sun-misc-unsafe-memory-access=allow]] -Ddyper... <javaArgs with the aspects and runtime added to the class
+     * path>}. A folder woven ahead ({@link Weaver#PREWOVEN}) runs with the replace agent only; a folder of compiled
+     * aspects with the AspectJ weaver agent (after the replace agent when the bytecode pass left classes).
      */
     public static List<String> command(Path java, Path aspects, Report report, boolean verbose, List<String> javaArgs)
             throws IOException {
