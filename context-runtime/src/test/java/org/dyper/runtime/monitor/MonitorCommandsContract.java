@@ -49,7 +49,7 @@ abstract class MonitorCommandsContract {
     @BeforeAll
     void start() throws Exception {
         dir = Files.createTempDirectory("dyper-monitor-test");
-        child = Child.start(jdk(), dir, "frametimeout=1500", LoopTarget.class, "one", "two");
+        child = Child.start(jdk(), dir, "frametimeout=1500", LoopTarget.class, "one", "two words", "three");
         assertEquals("loop: started", child.nextLine());
         client = child.client();
         pid = child.process.pid();
@@ -141,7 +141,8 @@ abstract class MonitorCommandsContract {
     void whoru() throws Exception {
         Element r = xml(cmd("WHORU", null));
         assertEquals(LoopTarget.class.getName(), first(r, "START").getTextContent());
-        assertEquals(List.of("one", "two"), all(r, "ARG").stream().map(Element::getTextContent).toList());
+        assertEquals(List.of("one", "two words", "three"), all(r, "ARG").stream().map(Element::getTextContent)
+                .toList(), "the program's arguments, whole");
         assertTrue(all(r, "JAVAARG").stream().anyMatch(a -> a.getTextContent().startsWith("-javaagent:")));
         assertTrue(all(r, "JAVAARG").stream().anyMatch(a -> a.getTextContent().equals("-Ddyper.report=none")));
         assertTrue(all(r, "PROPERTY").stream().anyMatch(p -> p.getAttribute("KEY").equals("java.version")));

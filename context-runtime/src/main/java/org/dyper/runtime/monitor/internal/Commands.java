@@ -109,11 +109,10 @@ final class Commands {
         for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             x.append("<JAVAARG>").append(Xml.text(a)).append("</JAVAARG>");
         }
-        String command = System.getProperty("sun.java.command", "").trim();
-        String[] parts = command.isEmpty() ? new String[0] : command.split("\\s+");
         x.append("<START>").append(Xml.text(m.mainClass)).append("</START>");
-        for (int i = 1; i < parts.length; i++) {
-            x.append("<ARG>").append(Xml.text(parts[i])).append("</ARG>");
+        for (String a : programArgs(ProcessHandle.current().info().arguments().orElse(null),
+                System.getProperty("sun.java.command", ""))) {
+            x.append("<ARG>").append(Xml.text(a)).append("</ARG>");
         }
         for (Map.Entry<String, String> e : new TreeMap<>(System.getenv()).entrySet()) {
             x.append("<ENV KEY='").append(Xml.esc(e.getKey())).append("'>").append(Xml.text(e.getValue()))
@@ -130,6 +129,51 @@ final class Commands {
         x.append("<TIME MILLIS='").append(System.currentTimeMillis()).append("' NANO='").append(System.nanoTime())
                 .append("' START='").append(m.startMillis).append("'/>");
         return x.toString();
+    }
+
+    /** The launcher options that take their value as the next argument. */
+    private static final java.util.Set<String> WITH_VALUE = java.util.Set.of("-cp", "-classpath", "--class-path",
+            "-p", "--module-path", "--upgrade-module-path", "--add-modules", "--limit-modules", "--add-reads",
+            "--add-exports", "--add-opens", "--patch-module", "--source", "--enable-native-access");
+
+    /**
+     * The program's own arguments. {@code argv} is the process's arguments after the {@code java} executable, exact
+     * (blanks and empty arguments kept), where the OS gives them: the ones after the main class, {@code -jar JAR} or
+     * {@code -m MODULE}. They are used only if they agree with {@code sunJavaCommand} (the JVM's own record, the
+     * start and the arguments joined by blanks); otherwise, and with argument files ({@code @file}), the arguments
+     * are that record split at blanks.
+     */
+    static List<String> programArgs(String[] argv, String sunJavaCommand) {
+        String command = sunJavaCommand == null ? "" : sunJavaCommand.trim();
+        List<String> split = new ArrayList<>(command.isEmpty() ? List.of() : List.of(command.split("\\s+")));
+        List<String> fallback = split.isEmpty() ? List.of() : split.subList(1, split.size());
+        if (argv == null) {
+            return fallback;
+        }
+        int i = 0;
+        while (i < argv.length) {
+            String a = argv[i];
+            if (a.startsWith("@")) {
+                return fallback;
+            } else if (WITH_VALUE.contains(a)) {
+                i += 2;
+            } else if (a.equals("-jar") || a.equals("-m") || a.equals("--module")) {
+                i += 2;
+                break;
+            } else if (a.startsWith("--module=") || !a.startsWith("-")) {
+                i++;
+                break;
+            } else {
+                i++;
+            }
+        }
+        if (i > argv.length) {
+            return fallback;
+        }
+        List<String> exact = List.of(argv).subList(i, argv.length);
+        String start = split.isEmpty() ? "" : split.get(0);
+        String joined = exact.isEmpty() ? start : start + " " + String.join(" ", exact);
+        return joined.trim().equals(command) || joined.equals(command) ? exact : fallback;
     }
 
     // ---- SET / GET ----
