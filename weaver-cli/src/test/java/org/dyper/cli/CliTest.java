@@ -588,9 +588,11 @@ class CliTest {
      * From a multi-release jar the JVM loads the class of its release: that is the one woven ahead (a base entry would
      * not match what loads, and the class would run unpatched).
      */
-    @Test
-    void runWeavesTheClassAMultiReleaseJarGivesTheRunningJdk() throws Exception {
-        Path app = dir.resolve("mr-app.jar");
+    /**
+     * The fixture as a multi-release jar: Tally also under META-INF/versions/17 with different bytes (an extra field),
+     * which is the one JDK 17 and later load.
+     */
+    private static Path multiReleaseJar(Path app) throws IOException {
         byte[] tally = Files.readAllBytes(classes.resolve("com/acme/cli/Tally.class"));
         org.objectweb.asm.ClassWriter versioned = new org.objectweb.asm.ClassWriter(0);
         new org.objectweb.asm.ClassReader(tally).accept(new org.objectweb.asm.ClassVisitor(
@@ -616,6 +618,39 @@ class CliTest {
             jar.write(versioned.toByteArray());
             jar.closeEntry();
         }
+        return app;
+    }
+
+    /** dyper weave on a multi-release jar weaves the base class and the versioned one (ajc alone stops on them). */
+    @Test
+    void weaveWeavesEveryReleaseOfAMultiReleaseJar() throws Exception {
+        Path app = multiReleaseJar(dir.resolve("mr-weave.jar"));
+        Path woven = dir.resolve("mr-woven.jar");
+        Result r = dyper("weave", "--model", "{model}", "--in", app.toString(), "--out", woven.toString());
+        assertEquals(Main.OK, r.code(), r.err());
+        try (JarFile jar = new JarFile(woven.toFile())) {
+            assertEquals("true", jar.getManifest().getMainAttributes().getValue("Multi-Release"));
+            for (String entry : List.of("com/acme/cli/Tally.class", "META-INF/versions/17/com/acme/cli/Tally.class")) {
+                try (InputStream in = jar.getInputStream(jar.getJarEntry(entry))) {
+                    String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+                    assertTrue(text.contains("org/dyper/generated/DyperPatches"), entry + " is woven");
+                }
+            }
+            try (InputStream in = jar.getInputStream(jar.getJarEntry("META-INF/versions/17/com/acme/cli/Tally.class"))) {
+                assertTrue(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1)
+                        .contains("release17"), "the versioned class stays the versioned one");
+            }
+        }
+        Path report = dir.resolve("mr-weave-report.xml");
+        Child run = java(List.of("-Ddyper.report=none", "-Ddyper.report.xml=" + report, "-cp", woven
+                + File.pathSeparator + dyper("classpath").out().trim(), "com.acme.cli.App"));
+        assertEquals(new Child(0, "total 15\n", ""), run);
+        assertEquals(Map.of(ADD, "5"), counts(report));
+    }
+
+    @Test
+    void runWeavesTheClassAMultiReleaseJarGivesTheRunningJdk() throws Exception {
+        Path app = multiReleaseJar(dir.resolve("mr-app.jar"));
         Path report = dir.resolve("mr-report.xml");
         Child run = cli(List.of("run", "--model", model.toString(), "--cache", dir.resolve("mr-cache").toString(),
                 "--no-monitor", "--report", "none", "--xml", report.toString(), "--", "-jar", app.toString()));

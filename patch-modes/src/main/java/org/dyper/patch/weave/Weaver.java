@@ -183,6 +183,7 @@ public final class Weaver {
         Path sources = Files.createTempDirectory("dyper-src");
         Path raw = Files.createTempFile("dyper-woven", ".jar");
         Path patched = code.bytecode().isEmpty() ? null : Files.createTempFile("dyper-bytecode", ".jar");
+        Path base = null;
         try {
             List<Path> files = writeSources(code, sources);
             List<Path> cp = new ArrayList<>(classpath);
@@ -192,21 +193,114 @@ public final class Weaver {
                 applyBytecode(code.bytecode(), input, patched);
                 woven = patched;
             }
+            // a multi-release jar's versioned classes (META-INF/versions/N/...) would reach ajc as second copies of
+            // the same types: they are set apart, and the patched ones woven by release below
+            Map<String, byte[]> versioned = new java.util.TreeMap<>();
+            if (Files.isRegularFile(woven)) {
+                base = Files.createTempFile("dyper-base", ".jar");
+                if (splitVersioned(woven, base, versioned)) {
+                    woven = base;
+                }
+            }
             List<String> args = new ArrayList<>(List.of("-inpath", woven.toString(), "-outjar", raw.toString(),
                     "-classpath", Ajc.path(compileClasspath(cp))));
             args.addAll(code.weaverOptions());
             files.forEach(f -> args.add(f.toString()));
             Ajc.Result result = Ajc.run(args, "weaving " + input);
             List<String> notes = new ArrayList<>(result.warnings());
-            finishJar(raw, outJar, code, notes);
+            if (!versioned.isEmpty()) {
+                notes.addAll(weaveVersioned(code, versioned, raw, cp));
+            }
+            finishJar(raw, outJar, code, notes, versioned);
             return notes;
         } finally {
             deleteTree(sources);
             Files.deleteIfExists(raw);
+            if (base != null) {
+                Files.deleteIfExists(base);
+            }
             if (patched != null) {
                 Files.deleteIfExists(patched);
             }
         }
+    }
+
+    private static final String VERSIONS = "META-INF/versions/";
+
+    /**
+     * Copies the jar {@code in} to {@code out} without its versioned class files ({@code META-INF/versions/N/...class}),
+     * which go to {@code versioned} by entry name; returns false (and writes nothing to the map) when it has none.
+     */
+    private static boolean splitVersioned(Path in, Path out, Map<String, byte[]> versioned) throws IOException {
+        try (JarFile jar = new JarFile(in.toFile())) {
+            if (jar.stream().noneMatch(e -> isVersionedClass(e.getName()))) {
+                return false;
+            }
+            try (OutputStream file = Files.newOutputStream(out); JarOutputStream copy = new JarOutputStream(file)) {
+                Enumeration<JarEntry> entries = jar.entries();
+                while (entries.hasMoreElements()) {
+                    JarEntry e = entries.nextElement();
+                    try (InputStream data = jar.getInputStream(e)) {
+                        if (isVersionedClass(e.getName())) {
+                            versioned.put(e.getName(), data.readAllBytes());
+                            continue;
+                        }
+                        copy.putNextEntry(new JarEntry(e.getName()));
+                        data.transferTo(copy);
+                        copy.closeEntry();
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean isVersionedClass(String name) {
+        return name.startsWith(VERSIONS) && name.endsWith(".class") && name.indexOf('/', VERSIONS.length()) > 0
+                && !name.endsWith("module-info.class");
+    }
+
+    /**
+     * Weaves the versioned classes of the patched types with the aspects ajc compiled into {@code raw}, one release at
+     * a time, and puts the woven bytes back into {@code versioned}. The bytecode pass is not applied to them.
+     */
+    private static List<String> weaveVersioned(GeneratedCode code, Map<String, byte[]> versioned, Path raw,
+            List<Path> cp) throws IOException, WeaveException {
+        Map<String, Map<String, String>> byRelease = new java.util.TreeMap<>();  // release -> class entry -> entry
+        versioned.keySet().forEach(name -> {
+            int slash = name.indexOf('/', VERSIONS.length());
+            String entry = name.substring(slash + 1);
+            String binary = entry.substring(0, entry.length() - ".class".length()).replace('/', '.');
+            if (code.wovenClasses().contains(binary)) {
+                byRelease.computeIfAbsent(name.substring(VERSIONS.length(), slash), k -> new java.util.TreeMap<>())
+                        .put(entry, name);
+            }
+        });
+        List<String> notes = new ArrayList<>();
+        for (Map.Entry<String, Map<String, String>> release : byRelease.entrySet()) {
+            Path work = Files.createTempDirectory("dyper-release");
+            try {
+                Path in = work.resolve("in");
+                Path out = work.resolve("out");
+                for (Map.Entry<String, String> c : release.getValue().entrySet()) {
+                    Path f = in.resolve(c.getKey());
+                    Files.createDirectories(f.getParent());
+                    Files.write(f, versioned.get(c.getValue()));
+                }
+                Files.createDirectories(out);
+                List<String> args = new ArrayList<>(List.of("-inpath", in.toString(), "-aspectpath", raw.toString(),
+                        "-d", out.toString(), "-classpath", Ajc.path(compileClasspath(cp))));
+                args.addAll(code.weaverOptions());
+                notes.addAll(Ajc.run(args, "weaving the release " + release.getKey() + " classes of a multi-release "
+                        + "jar").warnings());
+                for (Map.Entry<String, String> c : release.getValue().entrySet()) {
+                    versioned.put(c.getValue(), Files.readAllBytes(out.resolve(c.getKey())));
+                }
+            } finally {
+                deleteTree(work);
+            }
+        }
+        return notes;
     }
 
     /**
@@ -460,6 +554,12 @@ public final class Weaver {
 
     /** Copies ajc's output jar, dropping signatures and adding the site table and aop.xml under META-INF/dyper. */
     private static void finishJar(Path raw, Path outJar, GeneratedCode code, List<String> notes) throws IOException {
+        finishJar(raw, outJar, code, notes, Map.of());
+    }
+
+    /** As above, adding {@code versioned} (a multi-release jar's versioned classes, by entry name) at the end. */
+    private static void finishJar(Path raw, Path outJar, GeneratedCode code, List<String> notes,
+            Map<String, byte[]> versioned) throws IOException {
         Path tmp = Files.createTempFile(outJar.toAbsolutePath().getParent(), ".dyper", ".jar");
         try (JarFile in = new JarFile(raw.toFile());
              OutputStream file = Files.newOutputStream(tmp);
@@ -487,6 +587,11 @@ public final class Weaver {
             out.putNextEntry(new JarEntry("META-INF/dyper/aop.xml"));
             out.write(code.aopXml().getBytes(StandardCharsets.UTF_8));
             out.closeEntry();
+            for (Map.Entry<String, byte[]> v : versioned.entrySet()) {
+                out.putNextEntry(new JarEntry(v.getKey()));
+                out.write(v.getValue());
+                out.closeEntry();
+            }
         }
         Files.move(tmp, outJar, StandardCopyOption.REPLACE_EXISTING);
     }
