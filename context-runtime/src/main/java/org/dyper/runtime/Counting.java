@@ -17,9 +17,7 @@ public final class Counting {
         try {
             // the owner fast path (see Cells): with a constant id the range and bounds checks fold away
             if (id >= 0 && id < Cells.FAST_IDS && Cells.COUNT_OWNER[id] == Thread.currentThread()) {
-                long[] c = Cells.CELLS;
-                int k = (id + 1) * Cells.STRIDE + Cells.COUNT;
-                Cells.LONGS.setOpaque(c, k, c[k] + 1);
+                Cells.countOwned(id);
             } else {
                 Cells.countSlow(id);
             }

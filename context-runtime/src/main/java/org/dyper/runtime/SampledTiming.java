@@ -1,7 +1,6 @@
 package org.dyper.runtime;
 
 import org.dyper.runtime.internal.Cells;
-import org.dyper.runtime.internal.Config;
 import org.dyper.runtime.internal.ThreadData;
 
 /**
@@ -17,19 +16,9 @@ public final class SampledTiming {
     public static long enter(int id) {
         try {
             // the owner fast path (see Cells): with a constant id the range and bounds checks fold away
-            if (id >= 0 && id < Cells.FAST_IDS && Cells.SAMPLE_OWNER[id] == Thread.currentThread()) {
-                long[] c = Cells.CELLS;
-                int k = (id + 1) * Cells.STRIDE;
-                Cells.LONGS.setOpaque(c, k + Cells.SAMPLED_CALLS, c[k + Cells.SAMPLED_CALLS] + 1);
-                long left = c[k + Cells.COUNTDOWN] - 1;
-                if (left > 0) {
-                    c[k + Cells.COUNTDOWN] = left;
-                    return 0;
-                }
-                c[k + Cells.COUNTDOWN] = Config.SAMPLE_EVERY;
-                return now();
-            }
-            if (Cells.sampleSlow(id)) {
+            boolean timeIt = id >= 0 && id < Cells.FAST_IDS && Cells.SAMPLE_OWNER[id] == Thread.currentThread()
+                    ? Cells.sampleOwned(id) : Cells.sampleSlow(id);
+            if (timeIt) {
                 return now();
             }
         } catch (Throwable t) {

@@ -125,11 +125,7 @@ public class RunMojo extends AbstractDyperMojo {
             getLog().info("dyper: " + (weaving == LoadTime.Weaving.AHEAD ? "woven classes and aspects " : "aspects ")
                     + (prepared.cached() ? "reused from " : "made in ") + prepared.aspects());
         }
-        String monitorAgent = null;
-        if (monitor) {
-            monitorAgent = "-javaagent:" + runtimeClasspath().get(0)
-                    + (monitorOptions == null || monitorOptions.isBlank() ? "" : "=" + monitorOptions);
-        }
+        String monitorAgent = monitor ? LoadTime.monitorAgent(runtimeClasspath().get(0), monitorOptions) : null;
         List<String> command;
         try {
             command = LoadTime.command(java, pluginJar("aspectjweaver"), runtimeClasspath(), prepared.aspects(),

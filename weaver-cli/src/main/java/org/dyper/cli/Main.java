@@ -396,12 +396,8 @@ public final class Main {
         }
         List<String> command;
         try {
-            String monitor = null;
-            if (!line.hasOption("no-monitor")) {
-                String options = line.getOptionValue("monitor");
-                monitor = "-javaagent:" + Weaver.runtimeClasspath().get(0)
-                        + (options == null || options.isBlank() ? "" : "=" + options);
-            }
+            String monitor = line.hasOption("no-monitor") ? null
+                    : LoadTime.monitorAgent(Weaver.runtimeClasspath().get(0), line.getOptionValue("monitor"));
             command = LoadTime.command(java, prepared.aspects(), new LoadTime.Report(line.getOptionValue("report"),
                     line.getOptionValue("xml")), line.hasOption("verbose"), javaArgs, monitor);
         } catch (IllegalArgumentException e) {

@@ -26,13 +26,13 @@ public final class Cells {
      * though a Java array is only 8-byte aligned. The line of id {@code i} starts at {@code (i + 1) * STRIDE}; the
      * first line is padding next to the array header.
      */
-    public static final int STRIDE = 16;
+    static final int STRIDE = 16;
     /** Slots in an id's line: events counted, sampled calls, the sample owner's countdown to the next timed call. */
-    public static final int COUNT = 0, SAMPLED_CALLS = 1, COUNTDOWN = 2;
+    static final int COUNT = 0, SAMPLED_CALLS = 1, COUNTDOWN = 2;
     /** Past the powers of two, a non-owner checks for a dead owner when its slab count at the id is a multiple. */
     static final int TAKEOVER_EVERY = 4096;
 
-    public static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle THREADS = MethodHandles.arrayElementVarHandle(Thread[].class);
 
     /** The thread that owns {@code count(id)}, or null. Written by CAS only. */
@@ -40,7 +40,7 @@ public final class Cells {
     /** The thread that owns {@code SampledTiming.enter(id)}, or null. Written by CAS only. */
     public static final Thread[] SAMPLE_OWNER = new Thread[FAST_IDS];
     /** One line per id; each slot is written by its owner only (opaque stores), read by reports. */
-    public static final long[] CELLS = new long[(FAST_IDS + 1) * STRIDE];
+    static final long[] CELLS = new long[(FAST_IDS + 1) * STRIDE];
     /** The values of {@link #CELLS} at the last reset; guarded by the registry lock. */
     private static final long[] BASELINE = new long[CELLS.length];
 
@@ -48,7 +48,7 @@ public final class Cells {
     }
 
     /** Where the line of {@code id} starts (id in range). */
-    public static int line(int id) {
+    static int line(int id) {
         return (id + 1) * STRIDE;
     }
 
@@ -60,7 +60,7 @@ public final class Cells {
             Thread me = Thread.currentThread();
             Thread owner = (Thread) THREADS.getVolatile(COUNT_OWNER, id);
             if (owner == me || (owner == null && THREADS.compareAndSet(COUNT_OWNER, id, null, me))) {
-                bump(line(id) + COUNT);
+                countOwned(id);
                 return;
             }
             long n = ThreadData.current().count(id);
@@ -104,8 +104,15 @@ public final class Cells {
         return n > 0 && ((n & (n - 1)) == 0 || (n & (TAKEOVER_EVERY - 1)) == 0);
     }
 
-    /** The owner's sampled call, as the inlined fast path does it. */
-    private static boolean sampleOwned(int id) {
+    /** The owner's event at {@code id} (the caller owns it): a plain read and an opaque store. */
+    public static void countOwned(int id) {
+        long[] c = CELLS;
+        int k = line(id) + COUNT;
+        LONGS.setOpaque(c, k, c[k] + 1);
+    }
+
+    /** The owner's sampled call at {@code id} (the caller owns it): true when this call is the one to time. */
+    public static boolean sampleOwned(int id) {
         long[] c = CELLS;
         int k = line(id);
         LONGS.setOpaque(c, k + SAMPLED_CALLS, c[k + SAMPLED_CALLS] + 1);
@@ -116,11 +123,6 @@ public final class Cells {
         }
         c[k + COUNTDOWN] = Config.SAMPLE_EVERY;
         return true;
-    }
-
-    private static void bump(int slot) {
-        long[] c = CELLS;
-        LONGS.setOpaque(c, slot, c[slot] + 1);
     }
 
     /** A pseudo-random start in [1, SAMPLE_EVERY] for a newly claimed id, so periodic call patterns do not alias. */

@@ -59,18 +59,13 @@ public final class LoadTime {
     /** As {@link #prepare(Weaver.Inputs, Path)}, the given way. */
     public static Prepared prepare(Weaver.Inputs in, Path cacheRoot, Weaving weaving) throws IOException,
             InvalidInputException, WeaveException {
-        return prepare(in, cacheRoot, weaving, line -> {});
-    }
-
-    /** As above, telling {@code progress} (one line) before the long work when nothing is cached yet. */
-    public static Prepared prepare(Weaver.Inputs in, Path cacheRoot, Weaving weaving,
-            java.util.function.Consumer<String> progress) throws IOException, InvalidInputException, WeaveException {
-        return prepare(in, cacheRoot, weaving, Runtime.version().feature(), progress);
+        return prepare(in, cacheRoot, weaving, Runtime.version().feature(), line -> {});
     }
 
     /**
      * As above for a program that runs on Java {@code javaFeature} (woven ahead, a multi-release jar's classes are
-     * the ones that release loads; see {@link #featureVersion}).
+     * the ones that release loads; see {@link #featureVersion}), telling {@code progress} (one line) before the long
+     * work when nothing is cached yet.
      */
     public static Prepared prepare(Weaver.Inputs in, Path cacheRoot, Weaving weaving, int javaFeature,
             java.util.function.Consumer<String> progress) throws IOException, InvalidInputException, WeaveException {
@@ -193,6 +188,14 @@ public final class LoadTime {
             z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
             return z ^ (z >>> 33);
         }
+    }
+
+    /**
+     * The {@code -javaagent} argument that starts the DYPER monitor from {@code runtimeJar}, with its agent
+     * {@code options} when not blank.
+     */
+    public static String monitorAgent(Path runtimeJar, String options) {
+        return "-javaagent:" + runtimeJar + (options == null || options.isBlank() ? "" : "=" + options);
     }
 
     /** Where the report goes and in which forms; null fields keep the runtime's defaults. */

@@ -161,9 +161,7 @@ public final class Weaver {
             Path aop = classesDir.resolve(AOP_XML);
             Files.createDirectories(aop.getParent());
             Files.writeString(aop, code.aopXml(), StandardCharsets.UTF_8);
-            Path sites = classesDir.resolve(SITE_TABLE);
-            Files.createDirectories(sites.getParent());
-            Files.writeString(sites, code.siteTable(), StandardCharsets.UTF_8);
+            writeSiteTable(code, classesDir);
             if (!code.bytecode().isEmpty()) {
                 writeReplacements(code.bytecode(), classesDir.resolve(REPLACE_DIR));
             }
@@ -309,16 +307,9 @@ public final class Weaver {
      * {@code classesDir}: the compiled aspects and any class ajc added (closures), the site table, the marker
      * {@link #PREWOVEN}, and under {@link #REPLACE_DIR} the woven classes with their index ({@code replace.tsv}: internal
      * name TAB SHA-256 of the original class file) and the replace agent jar that hands them to the JVM in place of the
-     * originals. The bytecode pass, if any, is applied before ajc, as binary weaving does. Returns ajc's warnings.
-     */
-    public static List<String> weaveForLaunch(GeneratedCode code, List<Path> targets, List<Path> classpath,
-            Path classesDir) throws IOException, WeaveException {
-        return weaveForLaunch(code, targets, classpath, classesDir, Runtime.version().feature());
-    }
-
-    /**
-     * As above for a program that runs on Java {@code javaFeature}: from a multi-release jar, the class file that
-     * release loads is the one woven.
+     * originals. The bytecode pass, if any, is applied before ajc, as binary weaving does. The program runs on Java
+     * {@code javaFeature}: from a multi-release jar, the class file that release loads is the one woven. Returns ajc's
+     * warnings.
      */
     public static List<String> weaveForLaunch(GeneratedCode code, List<Path> targets, List<Path> classpath,
             Path classesDir, int javaFeature) throws IOException, WeaveException {
@@ -363,13 +354,8 @@ public final class Weaver {
                 Files.createDirectories(to.getParent());
                 Files.move(f, to, StandardCopyOption.REPLACE_EXISTING);
             }
-            StringBuilder index = new StringBuilder("# Dyper launch weaving: class\tSHA-256 of the original class file\n");
-            originals.forEach((name, sha) -> index.append(name).append('\t').append(sha).append('\n'));
-            Files.writeString(replace.resolve("replace.tsv"), index.toString(), StandardCharsets.UTF_8);
-            writeReplaceAgentJar(replace.resolve("agent.jar"));
-            Path sites = classesDir.resolve(SITE_TABLE);
-            Files.createDirectories(sites.getParent());
-            Files.writeString(sites, code.siteTable(), StandardCharsets.UTF_8);
+            writeReplaceIndex(replace, "Dyper launch weaving", originals);
+            writeSiteTable(code, classesDir);
             Files.writeString(classesDir.resolve(PREWOVEN), originals.size() + " class(es) woven ahead of the launch\n",
                     StandardCharsets.UTF_8);
             return result.warnings();
@@ -452,16 +438,34 @@ public final class Weaver {
      */
     static void writeReplacements(BytecodePlan plan, Path dir) throws IOException {
         Files.createDirectories(dir);
-        StringBuilder index = new StringBuilder("# Dyper bytecode pass: class\tSHA-256 of the original class file\n");
+        Map<String, String> originals = new java.util.LinkedHashMap<>();
         for (BytecodePlan.ClassPlan c : plan.classes().values()) {
             String internal = c.className().replace('.', '/');
             Path file = dir.resolve(internal + ".class");
             Files.createDirectories(file.getParent());
             Files.write(file, BytecodePlan.transform(c));
-            index.append(internal).append('\t').append(sha256(c.original())).append('\n');
+            originals.put(internal, sha256(c.original()));
         }
+        writeReplaceIndex(dir, "Dyper bytecode pass", originals);
+    }
+
+    /**
+     * Writes a replacement folder's index, {@code replace.tsv} (a {@code # what: ...} header, then internal name TAB
+     * SHA-256 of the original class file per line), and the replace agent jar beside it.
+     */
+    private static void writeReplaceIndex(Path dir, String what, Map<String, String> shaByInternalName)
+            throws IOException {
+        StringBuilder index = new StringBuilder("# " + what + ": class\tSHA-256 of the original class file\n");
+        shaByInternalName.forEach((name, sha) -> index.append(name).append('\t').append(sha).append('\n'));
         Files.writeString(dir.resolve("replace.tsv"), index.toString(), StandardCharsets.UTF_8);
         writeReplaceAgentJar(dir.resolve("agent.jar"));
+    }
+
+    /** Writes the site table under {@link #SITE_TABLE} in {@code classesDir}. */
+    private static void writeSiteTable(GeneratedCode code, Path classesDir) throws IOException {
+        Path sites = classesDir.resolve(SITE_TABLE);
+        Files.createDirectories(sites.getParent());
+        Files.writeString(sites, code.siteTable(), StandardCharsets.UTF_8);
     }
 
     /**
@@ -552,12 +556,10 @@ public final class Weaver {
         }
     }
 
-    /** Copies ajc's output jar, dropping signatures and adding the site table and aop.xml under META-INF/dyper. */
-    private static void finishJar(Path raw, Path outJar, GeneratedCode code, List<String> notes) throws IOException {
-        finishJar(raw, outJar, code, notes, Map.of());
-    }
-
-    /** As above, adding {@code versioned} (a multi-release jar's versioned classes, by entry name) at the end. */
+    /**
+     * Copies ajc's output jar, dropping signatures and adding the site table and aop.xml under META-INF/dyper, and
+     * {@code versioned} (a multi-release jar's versioned classes, by entry name) at the end.
+     */
     private static void finishJar(Path raw, Path outJar, GeneratedCode code, List<String> notes,
             Map<String, byte[]> versioned) throws IOException {
         Path tmp = Files.createTempFile(outJar.toAbsolutePath().getParent(), ".dyper", ".jar");

@@ -173,7 +173,7 @@ final class Commands {
         List<String> exact = List.of(argv).subList(i, argv.length);
         String start = split.isEmpty() ? "" : split.get(0);
         String joined = exact.isEmpty() ? start : start + " " + String.join(" ", exact);
-        return joined.trim().equals(command) || joined.equals(command) ? exact : fallback;
+        return joined.trim().equals(command) ? exact : fallback;
     }
 
     // ---- SET / GET ----
