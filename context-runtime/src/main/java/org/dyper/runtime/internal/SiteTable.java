@@ -145,6 +145,15 @@ public final class SiteTable {
         return name != null ? name : "#" + id;
     }
 
+    /** The largest id defined so far (0 when none is), so run-time patches can take ids after it. */
+    public static int maxDefinedId() {
+        int max = 0;
+        for (Integer id : NAMES.keySet()) {
+            max = Math.max(max, id);
+        }
+        return max;
+    }
+
     /** Malformed table lines skipped since start. */
     public static long malformedLines() {
         return MALFORMED.get();

@@ -104,6 +104,16 @@ public final class Generator {
         this.loadTime = loadTime;
     }
 
+    /**
+     * Hook for run-time patching ({@code org.dyper.patch.runtime}): site ids start at {@code first} instead of 1, so
+     * that code patched into a running JVM does not reuse the ids its earlier patches use. Call before
+     * {@link #generate}.
+     */
+    public Generator firstSiteId(int first) {
+        ids.startAt(first);
+        return this;
+    }
+
     /** A patch as applied to one method: the PATCH, its FOR and its resolved mode. */
     private record Use(Patch patch, ForSpec forSpec, Mode mode) {}
 

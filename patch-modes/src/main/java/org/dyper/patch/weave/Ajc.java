@@ -8,14 +8,17 @@ import java.util.stream.Collectors;
 import org.aspectj.bridge.IMessage;
 import org.aspectj.bridge.MessageHandler;
 
-/** Runs the AspectJ compiler in-process (never {@code Main.main}, which exits the JVM). */
-final class Ajc {
+/**
+ * Runs the AspectJ compiler in-process (never {@code Main.main}, which exits the JVM). Public for the run-time way
+ * ({@code org.dyper.patch.runtime}), which weaves with it too.
+ */
+public final class Ajc {
     private Ajc() {}
 
     /** ajc's warnings, for callers that show them with {@code --verbose}. */
-    record Result(List<String> warnings, List<String> weaveInfo) {}
+    public record Result(List<String> warnings, List<String> weaveInfo) {}
 
-    static Result run(List<String> args, String what) throws WeaveException {
+    public static Result run(List<String> args, String what) throws WeaveException {
         MessageHandler handler = new MessageHandler(true);
         handler.dontIgnore(IMessage.WEAVEINFO);
         List<String> all = new ArrayList<>(List.of("-17", "-encoding", "UTF-8", "-Xlint:ignore", "-showWeaveInfo"));
@@ -45,7 +48,7 @@ final class Ajc {
         return where + text;
     }
 
-    static String path(List<Path> entries) {
+    public static String path(List<Path> entries) {
         return entries.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
     }
 }

@@ -608,7 +608,7 @@ public final class Weaver {
     }
 
     /** The class path generated aspects compile against: the given entries plus Dyper's runtime and aspectjrt. */
-    static List<Path> compileClasspath(List<Path> classpath) {
+    public static List<Path> compileClasspath(List<Path> classpath) {
         List<Path> cp = new ArrayList<>(classpath);
         cp.addAll(runtimeClasspath());
         return cp;

@@ -1,0 +1,84 @@
+package org.dyper.runtime.instrument;
+
+import java.lang.instrument.Instrumentation;
+import java.util.List;
+import org.dyper.runtime.instrument.internal.Patcher;
+import org.dyper.runtime.instrument.internal.PatchStatus;
+
+/**
+ * Patching a running JVM: inserts a {@link PatchSet} (the classes of one model, patched by the DYPATCH service) with
+ * class redefinition, and takes it out again. The DYPER monitor's INSTRUMENT command is a front end to it; code in
+ * the JVM (the monitor's own detailing) can call it directly. One model is in at a time; inserting a model under the
+ * name of the one that is in replaces it in one step. Everything is checked before anything changes: a refusal
+ * ({@link PatchRefused}) leaves the JVM as it was. What the patched code collected stays after removal.
+ *
+ * <p>Available once the dyper-runtime jar was started as a javaagent ({@code -javaagent}, {@code dyper run}, or
+ * {@code dyper ctl attach}), which hands over the JVM's {@link Instrumentation}.
+ */
+public final class RuntimePatcher {
+    private static volatile RuntimePatcher instance;
+
+    private final Patcher patcher;
+
+    private RuntimePatcher(Instrumentation inst) {
+        this.patcher = new Patcher(inst);
+    }
+
+    /** Called by the agent entry points; the first call wins. */
+    public static synchronized void install(Instrumentation inst) {
+        if (instance == null && inst != null) {
+            instance = new RuntimePatcher(inst);
+        }
+    }
+
+    /** The patcher of this JVM, or null when no Dyper agent handed over an Instrumentation. */
+    public static RuntimePatcher get() {
+        return instance;
+    }
+
+    /** What an insert did. {@code nanos} is the whole insert, {@code redefineNanos} the JVM's redefinition alone. */
+    public record Inserted(long nanos, long redefineNanos, int classes, int pending, int restored,
+                           List<String> notes) {}
+
+    /**
+     * Inserts {@code set}: its loaded classes are patched now (all or none), those not loaded yet when they load.
+     *
+     * @throws PatchRefused with nothing changed: another model is in, the JVM cannot redefine, a class differs from
+     *         its ORIG, a class loader cannot see the runtimes, or the JVM refused the redefinition
+     */
+    public Inserted insert(PatchSet set) throws PatchRefused {
+        Patcher.Inserted i = patcher.insert(set);
+        return new Inserted(i.nanos(), i.redefineNanos(), i.classes(), i.pending(), i.restored(), i.notes());
+    }
+
+    /** What a removal did. */
+    public record Removed(String model, long nanos, int classes) {}
+
+    /**
+     * Takes the model that is in out (its classes get their original class files back); {@code model} must be its
+     * name, or null for whichever is in.
+     */
+    public Removed remove(String model) throws PatchRefused {
+        Patcher.Removed r = patcher.remove(model);
+        return new Removed(r.model(), r.nanos(), r.classes());
+    }
+
+    /** The name of the model that is in, or null. */
+    public String activeModel() {
+        var g = patcher.active();
+        return g == null ? null : g.set.model();
+    }
+
+    /** The first site id that no code in this JVM uses: a new patch set's ids start there. */
+    public int nextSiteId() {
+        return patcher.nextSiteId();
+    }
+
+    /**
+     * The {@code <PATCHES>} element: every model inserted (at most the last 32), its classes and sites, since when
+     * and whether still patched (docs/monitor.md).
+     */
+    public String statusXml() {
+        return PatchStatus.xml(patcher.history(), patcher.nextSiteId());
+    }
+}

@@ -1,0 +1,114 @@
+package org.dyper.runtime.instrument.internal;
+
+import java.lang.instrument.Instrumentation;
+import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.dyper.runtime.instrument.PatchRefused;
+import org.dyper.runtime.instrument.PatchSet;
+
+/**
+ * The generated aspect classes of each patch set, defined once per class loader, in the package of a class that
+ * loader already defined (a "home" class), so that every class of that loader reaches them by name and they resolve
+ * the patched classes' types through the same loader. A copy is named {@code <home package>/Dyper$<id>$<name>}; it is
+ * public, like the aspect it copies. Lookups are lock-free so that a class-file transformer (which may run while its
+ * thread holds a class loader's lock) can ask for a loader's copy without ever waiting for a thread that defines one.
+ */
+public final class LoaderAspects {
+    /** Loader → patch set id → the prefix its aspects were renamed to. The bootstrap loader never appears. */
+    private final Map<ClassLoader, Map<String, String>> prefixes = new WeakHashMap<>();
+    private volatile Map<ClassLoader, Map<String, String>> snapshot = Map.of();
+    private final Instrumentation inst;
+
+    public LoaderAspects(Instrumentation inst) {
+        this.inst = inst;
+    }
+
+    /** The prefix the aspects of set {@code id} have in {@code loader}, or null when they are not defined there. */
+    public String definedPrefix(ClassLoader loader, String id) {
+        Map<String, String> byId = snapshot.get(loader);
+        return byId == null ? null : byId.get(id);
+    }
+
+    /**
+     * The prefix of {@code set}'s aspects in {@code home}'s loader, defining them first (beside {@code home}) when
+     * they are not there yet, and initialising them, so the first patched call never finds them unready.
+     */
+    public synchronized String prefixFor(Class<?> home, PatchSet set) throws PatchRefused {
+        ClassLoader loader = home.getClassLoader();
+        String known = definedPrefix(loader, set.id());
+        if (known != null) {
+            return known;
+        }
+        String pkg = home.getPackageName().replace('.', '/');
+        String prefix = (pkg.isEmpty() ? "" : pkg + "/") + "Dyper$" + set.id() + "$";
+        MethodHandles.Lookup lookup;
+        try {
+            openTo(home);
+            lookup = MethodHandles.privateLookupIn(home, MethodHandles.lookup());
+        } catch (IllegalAccessException | RuntimeException e) {
+            throw new PatchRefused("cannot place the generated aspects beside " + home.getName() + " (class loader "
+                    + describe(loader) + "): " + e.getMessage());
+        }
+        for (Map.Entry<String, byte[]> a : set.aspects().entrySet()) {
+            String name = prefix + a.getKey().substring(set.aspectPrefix().length());
+            try {
+                byte[] bytes = ClassFiles.renamePrefix(a.getValue(), set.aspectPrefix(), prefix);
+                Class<?> aspect = lookup.defineClass(bytes);
+                initialise(aspect, name);
+            } catch (ClassFiles.BadClassFile | ReflectiveOperationException | LinkageError | RuntimeException e) {
+                throw new PatchRefused("cannot define the generated aspect " + name.replace('/', '.')
+                        + " in class loader " + describe(loader) + ": " + e);
+            }
+        }
+        prefixes.computeIfAbsent(loader, k -> new ConcurrentHashMap<>()).put(set.id(), prefix);
+        Map<ClassLoader, Map<String, String>> copy = new java.util.IdentityHashMap<>();
+        prefixes.forEach((k, v) -> copy.put(k, Map.copyOf(v)));
+        snapshot = copy;
+        return prefix;
+    }
+
+    /** Runs the aspect's static initialiser and checks that its instance exists ({@code hasAspect()}). */
+    private static void initialise(Class<?> aspect, String name) throws PatchRefused, ReflectiveOperationException {
+        Class.forName(aspect.getName(), true, aspect.getClassLoader());
+        Method has;
+        try {
+            has = aspect.getMethod("hasAspect");
+        } catch (NoSuchMethodException notAnAspect) {
+            return;
+        }
+        if (!Boolean.TRUE.equals(has.invoke(null))) {
+            throw new PatchRefused("the generated aspect " + name.replace('/', '.') + " did not initialise");
+        }
+    }
+
+    /**
+     * A class of a named module: the module is made to read the modules of the Dyper and AspectJ runtimes and to
+     * open {@code home}'s package to this one, which is what defining and calling the aspects there needs.
+     */
+    private void openTo(Class<?> home) {
+        Module module = home.getModule();
+        if (!module.isNamed()) {
+            return;
+        }
+        Module runtime = LoaderAspects.class.getModule();
+        inst.redefineModule(module, Set.of(runtime, org.dyper.runtime.Dyper.class.getModule()), Map.of(),
+                Map.of(home.getPackageName(), Set.of(runtime)), Set.of(), Map.of());
+    }
+
+    /** A class loader's name for messages: its name if it has one, else its class and identity. */
+    public static String describe(ClassLoader loader) {
+        if (loader == null) {
+            return "bootstrap";
+        }
+        if (loader == ClassLoader.getSystemClassLoader()) {
+            return "app";
+        }
+        String name = loader.getName();
+        return (name != null ? name + " " : "") + loader.getClass().getName() + "@"
+                + Integer.toHexString(System.identityHashCode(loader));
+    }
+}

@@ -1,0 +1,89 @@
+package org.dyper.runtime.instrument.internal;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.dyper.runtime.internal.Reports;
+
+/**
+ * The {@code <PATCHES>} element: every patch set inserted into this JVM (the active one and earlier ones), its
+ * classes with their state and since when, and every site id of its site table with since when it was patched and
+ * whether it still is. Format in docs/monitor.md.
+ */
+public final class PatchStatus {
+    private PatchStatus() {}
+
+    public static String xml(List<Generation> history, int nextSiteId) {
+        StringBuilder x = new StringBuilder(4096);
+        x.append("<PATCHES NEXTID='").append(nextSiteId).append("'>");
+        for (Generation g : history) {
+            generation(x, g);
+        }
+        return x.append("</PATCHES>").toString();
+    }
+
+    private static void generation(StringBuilder x, Generation g) {
+        x.append("<MODEL NAME='");
+        esc(x, g.set.model()).append("' ID='").append(g.set.id()).append("' ACTIVE='").append(g.active())
+                .append("' SINCE='").append(g.since).append('\'');
+        if (!g.active()) {
+            x.append(" UNTIL='").append(g.until).append('\'');
+        }
+        x.append(" FIRSTID='").append(g.set.firstSiteId()).append("' LASTID='").append(g.set.lastSiteId())
+                .append("'>");
+        Map<String, long[]> byClass = new HashMap<>();  // class -> {earliest since, patched now (1/0)}
+        for (Generation.Install i : g.installs) {
+            x.append("<CLASS NAME='");
+            esc(x, i.name).append("' LOADER='");
+            esc(x, i.loader).append("' STATE='").append(i.state).append("' SINCE='").append(i.since).append('\'');
+            if (i.until != 0) {
+                x.append(" UNTIL='").append(i.until).append('\'');
+            }
+            x.append("/>");
+            if (i.state != Generation.State.UNPATCHED) {
+                long[] s = byClass.computeIfAbsent(i.name, k -> new long[] {Long.MAX_VALUE, 0});
+                s[0] = Math.min(s[0], i.since);
+                s[1] |= i.state == Generation.State.PATCHED ? 1 : 0;
+            }
+        }
+        for (String name : g.pending) {
+            if (!byClass.containsKey(name)) {
+                x.append("<CLASS NAME='");
+                esc(x, name).append("' STATE='").append(g.active() ? "PENDING" : "RESTORED").append("'/>");
+            }
+        }
+        java.util.Set<String> patchedClasses = new java.util.HashSet<>();
+        g.set.classes().stream().filter(c -> c.patched() != null).forEach(c -> patchedClasses.add(c.name()));
+        for (String line : g.set.siteTable().split("\n")) {
+            String[] f = line.split("\t", -1);
+            if (line.isBlank() || line.startsWith("#") || f.length < 3) {
+                continue;
+            }
+            int id;
+            try {
+                id = Integer.parseInt(f[0].trim());
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            // a site of a patched class is patched since that class was (never, while it waits to load); the
+            // others (called methods, allocated types, fields of other classes) since the set went in
+            long[] s = byClass.get(f[2].trim());
+            boolean ownClass = patchedClasses.contains(f[2].trim());
+            x.append("<SITE ID='").append(id).append("' NAME='");
+            esc(x, org.dyper.runtime.Sites.name(id)).append('\'');
+            if (!ownClass || s != null) {
+                x.append(" SINCE='").append(ownClass ? s[0] : g.since).append('\'');
+            }
+            x.append(" ACTIVE='").append(g.active() && (!ownClass || s != null && s[1] == 1)).append("'/>");
+        }
+        for (String note : g.notes) {
+            x.append("<NOTE>");
+            esc(x, note).append("</NOTE>");
+        }
+        x.append("</MODEL>");
+    }
+
+    private static StringBuilder esc(StringBuilder x, String s) {
+        return Reports.escape(x, s == null ? "" : s);
+    }
+}

@@ -1,0 +1,441 @@
+package org.dyper.runtime.instrument.internal;
+
+import java.io.IOException;
+import java.lang.instrument.ClassDefinition;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.jar.JarFile;
+import org.dyper.runtime.instrument.ClassPatch;
+import org.dyper.runtime.instrument.PatchRefused;
+import org.dyper.runtime.instrument.PatchSet;
+
+/**
+ * Inserts and removes patch sets in this JVM with {@link Instrumentation#redefineClasses}: every check first (one
+ * model at a time, the JVM can redefine, each loaded class is the one the patch was made for, its class loader sees
+ * the runtimes), then the aspects beside the classes, then one redefinition of all classes, which the JVM applies
+ * to all or none. Calls that are running while a class is redefined finish in the code they started in (JVM
+ * semantics), so an invocation never sees half a patch. One instance per JVM, behind
+ * {@link org.dyper.runtime.instrument.RuntimePatcher}.
+ */
+public final class Patcher {
+    /** How many earlier patch sets the status keeps. */
+    private static final int HISTORY = 32;
+
+    private final Instrumentation inst;
+    private final LoaderAspects aspects;
+    private final PendingLoads pending;
+    private final List<Generation> history = new ArrayList<>();
+    private Generation active;
+    private ExecutorService worker;
+
+    /** What an insert did: how long it took in all and in the redefinition, and how many classes it patched now. */
+    public record Inserted(long nanos, long redefineNanos, int classes, int pending, int restored,
+                           List<String> notes) {}
+
+    /** What a removal did. */
+    public record Removed(String model, long nanos, int classes) {}
+
+    public Patcher(Instrumentation inst) {
+        this.inst = inst;
+        this.aspects = new LoaderAspects(inst);
+        this.pending = new PendingLoads(aspects, this::patchLater);
+        inst.addTransformer(pending, false);
+    }
+
+    /** A class of the set as loaded in one class loader, with the patch to apply. */
+    private record Target(Class<?> type, ClassPatch patch) {}
+
+    public synchronized Inserted insert(PatchSet set) throws PatchRefused {
+        long start = System.nanoTime();
+        Generation old = active;
+        if (old != null && !old.set.model().equals(set.model())) {
+            throw new PatchRefused("model '" + old.set.model() + "' is instrumented now: one model at a time; remove "
+                    + "it first (INSERT='FALSE'), or instrument a new version of it under the same name");
+        }
+        if (!inst.isRedefineClassesSupported()) {
+            throw new PatchRefused("this JVM cannot redefine classes (its Instrumentation does not support it)");
+        }
+        for (String name : set.aspects().keySet()) {
+            if (!name.startsWith(set.aspectPrefix()) || name.indexOf('/', set.aspectPrefix().length()) >= 0) {
+                throw new PatchRefused("aspect class " + name + " is not in the patch set's package "
+                        + set.aspectPrefix());
+            }
+        }
+        Set<String> names = new LinkedHashSet<>();
+        set.classes().forEach(c -> names.add(c.name()));
+        Map<String, List<Class<?>>> loaded = Loaded.byName(inst, names);
+        List<Target> targets = new ArrayList<>();
+        List<ClassPatch> later = new ArrayList<>();
+        for (ClassPatch p : set.classes()) {
+            List<Class<?>> types = loaded.getOrDefault(p.name(), List.of());
+            if (types.isEmpty() && p.patched() != null) {
+                later.add(p);
+            }
+            for (Class<?> c : types) {
+                if (c.getClassLoader() == null) {
+                    throw new PatchRefused(p.name() + " is loaded by the bootstrap class loader: its classes cannot "
+                            + "be patched at run time");
+                }
+                if (!inst.isModifiableClass(c)) {
+                    throw new PatchRefused(p.name() + " (class loader " + LoaderAspects.describe(c.getClassLoader())
+                            + ") cannot be redefined in this JVM");
+                }
+                targets.add(new Target(c, p));
+            }
+        }
+        checkOriginals(targets, old);
+        List<Path> jars = runtimeJars(set);
+        Map<ClassLoader, Class<?>> homes = new IdentityHashMap<>();
+        for (Target t : targets) {
+            if (t.patch().patched() != null) {
+                homes.putIfAbsent(t.type().getClassLoader(), t.type());
+            }
+        }
+        for (Map.Entry<ClassLoader, Class<?>> h : homes.entrySet()) {
+            checkSeesRuntimes(h.getKey(), h.getValue().getName(), jars);
+        }
+        Map<ClassLoader, String> prefixes = new IdentityHashMap<>();
+        for (Map.Entry<ClassLoader, Class<?>> h : homes.entrySet()) {
+            prefixes.put(h.getKey(), aspects.prefixFor(h.getValue(), set));
+        }
+        List<ClassDefinition> definitions = new ArrayList<>();
+        Map<Class<?>, byte[]> patchedBytes = new IdentityHashMap<>();
+        for (Target t : targets) {
+            if (t.patch().patched() != null) {
+                byte[] bytes = rename(t.patch().patched(), set, prefixes.get(t.type().getClassLoader()));
+                patchedBytes.put(t.type(), bytes);
+                definitions.add(new ClassDefinition(t.type(), bytes));
+            }
+        }
+        List<Generation.Install> restore = new ArrayList<>();
+        if (old != null) {
+            for (Generation.Install i : old.installs) {
+                Class<?> c = resolve(i);
+                if (i.state == Generation.State.PATCHED && c != null && !patchedBytes.containsKey(c)) {
+                    definitions.add(new ClassDefinition(c, i.original));
+                    restore.add(i);
+                }
+            }
+        }
+        long redefineStart = System.nanoTime();
+        redefine(definitions, "inserting model '" + set.model() + "'");
+        long redefineNanos = System.nanoTime() - redefineStart;
+        long now = System.currentTimeMillis();
+        Generation g = new Generation(set, now);
+        if (old != null) {
+            old.until = now;
+            for (Generation.Install i : old.installs) {
+                if (i.state == Generation.State.PATCHED) {
+                    i.state = restore.contains(i) ? Generation.State.RESTORED : Generation.State.REPLACED;
+                    i.until = now;
+                }
+            }
+        }
+        for (Target t : targets) {
+            byte[] bytes = patchedBytes.get(t.type());
+            if (bytes != null) {
+                g.install(t.patch().name(), t.type().getClassLoader(), t.type(), t.patch().original(), bytes, now,
+                        Generation.State.PATCHED);
+            }
+        }
+        Map<String, PendingLoads.Waiting> waiting = new LinkedHashMap<>();
+        for (ClassPatch p : later) {
+            g.pending.add(p.name());
+            waiting.put(p.name().replace('.', '/'), new PendingLoads.Waiting(g, p));
+        }
+        if (!later.isEmpty()) {
+            prepareAppLoader(set, g, jars);
+        }
+        pending.waitFor(waiting);
+        active = g;
+        history.add(g);
+        if (history.size() > HISTORY) {
+            history.remove(0);
+        }
+        return new Inserted(System.nanoTime() - start, redefineNanos, patchedBytes.size(), later.size(),
+                restore.size(), List.copyOf(g.notes));
+    }
+
+    /**
+     * Each loaded class must be the class file the patch was made for: the one this set's earlier version patched
+     * (compared with what that version recorded), else what the JVM holds now (read back by retransformation).
+     */
+    private void checkOriginals(List<Target> targets, Generation old) throws PatchRefused {
+        List<Class<?>> unknown = new ArrayList<>();
+        for (Target t : targets) {
+            Generation.Install mine = old == null ? null : old.patchedInstall(t.type());
+            if (mine != null) {
+                requireSame(t, mine.original);
+            } else {
+                unknown.add(t.type());
+            }
+        }
+        Map<Class<?>, byte[]> now = Loaded.currentClassFiles(inst, unknown);
+        for (Target t : targets) {
+            if (unknown.contains(t.type())) {
+                byte[] current = now.get(t.type());
+                if (current == null) {
+                    throw new PatchRefused(t.patch().name() + ": the JVM did not hand back its class file, so it cannot"
+                            + " be checked against ORIG");
+                }
+                requireSame(t, current);
+            }
+        }
+    }
+
+    private static void requireSame(Target t, byte[] current) throws PatchRefused {
+        try {
+            if (!ClassFiles.sameClass(t.patch().original(), current)) {
+                throw new PatchRefused(t.patch().name() + " (class loader "
+                        + LoaderAspects.describe(t.type().getClassLoader()) + ") is not the class file the patch was "
+                        + "made for: its code in this JVM differs from ORIG (another agent changed it, or it was "
+                        + "redefined since)");
+            }
+        } catch (ClassFiles.BadClassFile e) {
+            throw new PatchRefused(t.patch().name() + ": ORIG is not a readable class file: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The runtime jars of the set whose classes the application class loader does not see yet, appended to its
+     * search; the jars that could not be found are left out (the check per loader then says what is missing).
+     */
+    private List<Path> runtimeJars(PatchSet set) throws PatchRefused {
+        List<Path> appended = new ArrayList<>();
+        if (visible(ClassLoader.getSystemClassLoader(), ASPECTJ_RUNTIME) == null) {
+            for (Path jar : set.runtimeJars()) {
+                if (Files.isRegularFile(jar) && holds(jar, ASPECTJ_RUNTIME)) {
+                    try {
+                        inst.appendToSystemClassLoaderSearch(new JarFile(jar.toFile()));
+                        appended.add(jar);
+                    } catch (IOException | RuntimeException e) {
+                        throw new PatchRefused("cannot add " + jar + " to the class path: " + e.getMessage());
+                    }
+                }
+            }
+        }
+        return appended;
+    }
+
+    private static final String ASPECTJ_RUNTIME = "org.aspectj.lang.NoAspectBoundException";
+
+    private static boolean holds(Path jar, String className) {
+        try (JarFile j = new JarFile(jar.toFile())) {
+            return j.getEntry(className.replace('.', '/') + ".class") != null;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static Class<?> visible(ClassLoader loader, String name) {
+        try {
+            return Class.forName(name, false, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /** The woven code calls the Dyper runtime (this one: its data is this JVM's) and the AspectJ runtime. */
+    private static void checkSeesRuntimes(ClassLoader loader, String className, List<Path> appended)
+            throws PatchRefused {
+        if (visible(loader, org.dyper.runtime.Dyper.class.getName()) != org.dyper.runtime.Dyper.class) {
+            throw new PatchRefused(className + ": its class loader " + LoaderAspects.describe(loader) + " does not see"
+                    + " the Dyper runtime this monitor reports from (org.dyper.runtime on the application class path)");
+        }
+        if (visible(loader, ASPECTJ_RUNTIME) == null) {
+            throw new PatchRefused(className + ": its class loader " + LoaderAspects.describe(loader) + " does not see"
+                    + " the AspectJ runtime (aspectjrt)" + (appended.isEmpty() ? "" : " although " + appended
+                    + " was added to the application class path"));
+        }
+    }
+
+    /**
+     * With classes still to load, the set's aspects go into the application class loader now, so classes that load
+     * there later are patched as they load (other loaders: right after).
+     */
+    private void prepareAppLoader(PatchSet set, Generation g, List<Path> jars) {
+        ClassLoader app = ClassLoader.getSystemClassLoader();
+        if (aspects.definedPrefix(app, set.id()) != null) {
+            return;
+        }
+        Class<?> home = Loaded.anyOf(inst, app);
+        try {
+            if (home != null) {
+                checkSeesRuntimes(app, home.getName(), jars);
+                aspects.prefixFor(home, set);
+            }
+        } catch (PatchRefused e) {
+            g.note("classes that load later in the application class loader are patched right after they load, not"
+                    + " as they load: " + e.getMessage());
+        }
+    }
+
+    private static byte[] rename(byte[] bytes, PatchSet set, String prefix) throws PatchRefused {
+        try {
+            return ClassFiles.renamePrefix(bytes, set.aspectPrefix(), prefix);
+        } catch (ClassFiles.BadClassFile e) {
+            throw new PatchRefused("a patched class file of model '" + set.model() + "' is broken: " + e.getMessage());
+        }
+    }
+
+    private void redefine(List<ClassDefinition> definitions, String what) throws PatchRefused {
+        if (definitions.isEmpty()) {
+            return;
+        }
+        try {
+            inst.redefineClasses(definitions.toArray(ClassDefinition[]::new));
+        } catch (Exception | LinkageError e) {
+            List<String> names = new ArrayList<>();
+            definitions.forEach(d -> names.add(d.getDefinitionClass().getName()));
+            throw new PatchRefused(what + ": the JVM refused to redefine " + String.join(", ", names) + ": " + e
+                    + " (nothing was changed)");
+        }
+    }
+
+    private Class<?> resolve(Generation.Install i) {
+        Class<?> c = i.type == null ? null : i.type.get();
+        if (c == null) {
+            c = Loaded.find(inst, i.name, i.loaderRef.get());
+            if (c != null) {
+                i.type = new java.lang.ref.WeakReference<>(c);
+            }
+        }
+        return c;
+    }
+
+    /** Removes the active patch set ({@code model} must name it, or be null): its classes get their originals back. */
+    public synchronized Removed remove(String model) throws PatchRefused {
+        long start = System.nanoTime();
+        Generation g = active;
+        if (g == null) {
+            throw new PatchRefused(model == null ? "no model is instrumented" : "model '" + model
+                    + "' is not instrumented (no model is)");
+        }
+        if (model != null && !model.equals(g.set.model())) {
+            throw new PatchRefused("model '" + model + "' is not instrumented (model '" + g.set.model() + "' is)");
+        }
+        List<ClassDefinition> definitions = new ArrayList<>();
+        List<Generation.Install> restored = new ArrayList<>();
+        for (Generation.Install i : g.installs) {
+            if (i.state != Generation.State.PATCHED) {
+                continue;
+            }
+            Class<?> c = resolve(i);
+            if (c == null) {
+                i.state = Generation.State.GONE;
+                continue;
+            }
+            definitions.add(new ClassDefinition(c, i.original));
+            restored.add(i);
+        }
+        redefine(definitions, "removing model '" + g.set.model() + "'");
+        long now = System.currentTimeMillis();
+        pending.waitFor(Map.of());
+        for (Generation.Install i : restored) {
+            i.state = Generation.State.RESTORED;
+            i.until = now;
+        }
+        g.until = now;
+        active = null;
+        return new Removed(g.set.model(), System.nanoTime() - start, restored.size());
+    }
+
+    /** Patches, right after it loaded, a waiting class whose loader had no aspects yet (see {@link PendingLoads}). */
+    private void patchLater(PendingLoads.Waiting w, ClassLoader loader) {
+        java.lang.ref.WeakReference<ClassLoader> ref = new java.lang.ref.WeakReference<>(loader);
+        synchronized (this) {
+            if (worker == null) {
+                worker = Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "dyper-monitor-patch");
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+        }
+        worker.execute(() -> {
+            try {
+                Class<?> c = null;
+                for (int tries = 0; tries < 2000 && c == null && ref.get() != null; tries++) {
+                    c = Loaded.find(inst, w.patch().name(), ref.get());
+                    if (c == null) {
+                        Thread.sleep(1);
+                    }
+                }
+                if (c != null) {
+                    patchLoaded(w, c);
+                }
+            } catch (Throwable t) {
+                w.generation().note("patching " + w.patch().name() + " after it loaded failed: " + t);
+            }
+        });
+    }
+
+    private synchronized void patchLoaded(PendingLoads.Waiting w, Class<?> c) {
+        Generation g = w.generation();
+        if (g != active) {
+            return;
+        }
+        try {
+            checkSeesRuntimes(c.getClassLoader(), c.getName(), List.of());
+            String prefix = aspects.prefixFor(c, g.set);
+            byte[] bytes = rename(w.patch().patched(), g.set, prefix);
+            redefine(List.of(new ClassDefinition(c, bytes)), "patching " + c.getName() + " after it loaded");
+            g.install(w.patch().name(), c.getClassLoader(), c, w.patch().original(), bytes,
+                    System.currentTimeMillis(), Generation.State.PATCHED);
+            g.note(c.getName() + " loaded in class loader " + LoaderAspects.describe(c.getClassLoader()) + ", which "
+                    + "held none of the patch's aspects yet: patched right after it loaded (calls before that were not"
+                    + " seen)");
+        } catch (PatchRefused e) {
+            g.note(e.getMessage());
+        }
+    }
+
+    /** Every patch set inserted so far (at most the last 32), oldest first. */
+    public synchronized List<Generation> history() {
+        return List.copyOf(history);
+    }
+
+    /** The active patch set, or null. */
+    public synchronized Generation active() {
+        return active;
+    }
+
+    /** The first site id no code in this JVM uses or may use: run-time patches start there. */
+    public synchronized int nextSiteId() {
+        int max = org.dyper.runtime.internal.SiteTable.maxDefinedId();
+        for (Generation g : history) {
+            max = Math.max(max, g.set.lastSiteId());
+        }
+        try {
+            var tables = ClassLoader.getSystemClassLoader().getResources("META-INF/dyper/sites.tsv");
+            while (tables.hasMoreElements()) {
+                try (var in = tables.nextElement().openStream()) {
+                    for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                            .split("\n")) {
+                        int tab = line.indexOf('\t');
+                        if (tab > 0 && !line.startsWith("#")) {
+                            try {
+                                max = Math.max(max, Integer.parseInt(line.substring(0, tab).trim()));
+                            } catch (NumberFormatException ignored) {
+                                // not an id line
+                            }
+                        }
+                    }
+                }
+            }
+        } catch (IOException ignored) {
+            // the tables on the class path are only a hint; the defined ids above are what counts
+        }
+        return max + 1;
+    }
+}

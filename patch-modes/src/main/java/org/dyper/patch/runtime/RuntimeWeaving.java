@@ -1,0 +1,189 @@
+package org.dyper.patch.runtime;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.dyper.patch.gen.BytecodePlan;
+import org.dyper.patch.gen.GeneratedCode;
+import org.dyper.patch.weave.Ajc;
+import org.dyper.patch.weave.WeaveException;
+import org.dyper.patch.weave.Weaver;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.commons.ClassRemapper;
+import org.objectweb.asm.commons.SimpleRemapper;
+
+/**
+ * Weaves the classes of one model for a running JVM. The code must have been generated for load-time weaving (before
+ * and after advice only, a context on the per-thread {@code ContextStack}: inlined around advice would add methods).
+ * The bytecode pass runs first, then ajc weaves only the patched classes, then {@link Redefinable} makes sure the
+ * result can replace the loaded classes, and the aspects move into a package of their own
+ * ({@code org.dyper.generated.r<id>}), so that patch sets never share a class name.
+ */
+public final class RuntimeWeaving {
+    /** Changes whenever what this class produces changes, so cached patches are made again. */
+    static final String FORMAT = "dyper-runtime-patch-1";
+
+    private RuntimeWeaving() {}
+
+    /**
+     * The id of the patch that {@link #weave} makes from these inputs: a hash of the generated code (which holds the
+     * site ids), the original class files, the weaver options and the runtime class path it compiles against.
+     */
+    public static String id(GeneratedCode code, Map<String, byte[]> originals) {
+        try {
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            update(d, FORMAT);
+            new TreeMap<>(code.aspects()).forEach((name, source) -> {
+                update(d, name);
+                update(d, source);
+            });
+            update(d, String.join(" ", code.weaverOptions()));
+            for (BytecodePlan.ClassPlan c : code.bytecode().classes().values()) {
+                update(d, c.className() + " " + c.methods());
+            }
+            new TreeMap<>(originals).forEach((name, bytes) -> {
+                update(d, name);
+                d.update(bytes);
+            });
+            for (Path p : Weaver.runtimeClasspath()) {
+                update(d, p.getFileName() + " " + size(p));
+            }
+            return HexFormat.of().formatHex(d.digest()).substring(0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static long size(Path p) {
+        try {
+            return Files.isRegularFile(p) ? Files.size(p) : 0;
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    private static void update(MessageDigest d, String s) {
+        d.update(s.getBytes(StandardCharsets.UTF_8));
+        d.update((byte) 0);
+    }
+
+    /**
+     * Weaves the classes the generated code patches ({@link GeneratedCode#wovenClasses()}, whose class files are in
+     * {@code originals} by binary name) for model {@code model}, with ids from {@code firstSiteId}. {@code classpath}
+     * is what the classes and the modes' code need to compile against.
+     *
+     * @throws WeaveException when ajc fails, or the woven classes could not replace loaded ones (each problem names
+     *         the class)
+     */
+    public static RuntimePatch weave(String model, GeneratedCode code, int firstSiteId, Map<String, byte[]> originals,
+                                     List<Path> classpath) throws IOException, WeaveException {
+        String id = id(code, originals);
+        Path work = Files.createTempDirectory("dyper-runtime-patch");
+        try {
+            Path in = work.resolve("in");
+            Path out = work.resolve("out");
+            Map<String, BytecodePlan.ClassPlan> plans = new LinkedHashMap<>();
+            code.bytecode().classes().values().forEach(c -> plans.put(c.className(), c));
+            Map<String, byte[]> originalByInternal = new LinkedHashMap<>();
+            for (String name : code.wovenClasses()) {
+                byte[] original = originals.get(name);
+                if (original == null) {
+                    throw new WeaveException("weaving for the running JVM failed",
+                            List.of(name + ": its class file was not given (the model patches it)"));
+                }
+                String internal = name.replace('.', '/');
+                originalByInternal.put(internal, original);
+                Path file = in.resolve(internal + ".class");
+                Files.createDirectories(file.getParent());
+                BytecodePlan.ClassPlan plan = plans.get(name);
+                Files.write(file, plan == null ? original : BytecodePlan.transform(plan));
+            }
+            Files.createDirectories(out);
+            List<Path> cp = new ArrayList<>(classpath);
+            List<String> args = new ArrayList<>(List.of("-inpath", in.toString(), "-d", out.toString(), "-classpath",
+                    Ajc.path(Weaver.compileClasspath(cp))));
+            args.addAll(code.weaverOptions());
+            Weaver.writeSources(code, work.resolve("src")).forEach(f -> args.add(f.toString()));
+            Ajc.Result result = Ajc.run(args, "weaving " + originalByInternal.size() + " class(es) for the running JVM");
+            Map<String, byte[]> woven = new LinkedHashMap<>();
+            Map<String, byte[]> aspects = new LinkedHashMap<>();
+            List<String> errors = new ArrayList<>();
+            List<Path> produced;
+            try (var walk = Files.walk(out)) {
+                produced = walk.filter(f -> f.toString().endsWith(".class")).sorted().toList();
+            }
+            for (Path f : produced) {
+                String internal = out.relativize(f).toString().replace('\\', '/');
+                internal = internal.substring(0, internal.length() - ".class".length());
+                byte[] bytes = Files.readAllBytes(f);
+                if (originalByInternal.containsKey(internal)) {
+                    woven.put(internal, bytes);
+                } else if (code.aspects().containsKey(internal.replace('/', '.'))) {
+                    aspects.put(internal, bytes);
+                } else {
+                    errors.add(internal.replace('/', '.') + ": ajc made a class of its own, which a running JVM would"
+                            + " have to load beside the patched classes (a closure of around advice?)");
+                }
+            }
+            originalByInternal.keySet().stream().filter(c -> !woven.containsKey(c)).forEach(c ->
+                    errors.add(c.replace('/', '.') + ": ajc did not write it back"));
+            Redefinable fix = new Redefinable();
+            Map<String, byte[]> fixed = fix.fix(originalByInternal, woven, aspects);
+            errors.addAll(fix.errors());
+            if (!errors.isEmpty()) {
+                throw new WeaveException("the woven classes cannot replace the loaded ones", errors);
+            }
+            Map<String, String> names = new LinkedHashMap<>();
+            String prefix = org.dyper.runtime.instrument.PatchSet.aspectPrefix(id);
+            aspects.keySet().forEach(a -> names.put(a, prefix + a.substring(a.lastIndexOf('/') + 1)));
+            Map<String, byte[]> patched = new LinkedHashMap<>();
+            Map<String, byte[]> movedAspects = new LinkedHashMap<>();
+            Map<String, byte[]> originalsOut = new LinkedHashMap<>();
+            for (Map.Entry<String, byte[]> e : fixed.entrySet()) {
+                byte[] bytes = remap(e.getValue(), names);
+                if (names.containsKey(e.getKey())) {
+                    movedAspects.put(names.get(e.getKey()), bytes);
+                } else {
+                    String binary = e.getKey().replace('/', '.');
+                    patched.put(binary, bytes);
+                    originalsOut.put(binary, originals.get(binary));
+                }
+            }
+            List<String> notes = new ArrayList<>(result.warnings());
+            notes.addAll(fix.notes());
+            return new RuntimePatch(model, id, firstSiteId, firstSiteId + code.siteCount() - 1, code.siteTable(),
+                    originalsOut, patched, movedAspects, notes);
+        } finally {
+            deleteTree(work);
+        }
+    }
+
+    /** The class file with the aspects renamed; for unchanged references the bytes are rewritten all the same. */
+    private static byte[] remap(byte[] bytes, Map<String, String> names) {
+        ClassReader reader = new ClassReader(bytes);
+        ClassWriter writer = new ClassWriter(0);
+        reader.accept(new ClassRemapper(writer, new SimpleRemapper(names)), 0);
+        return writer.toByteArray();
+    }
+
+    static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var walk = Files.walk(root)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
