@@ -36,13 +36,15 @@ public final class RuntimeWeaving {
     private RuntimeWeaving() {}
 
     /**
-     * The id of the patch that {@link #weave} makes from these inputs: a hash of the generated code (which holds the
-     * site ids), the original class files, the weaver options and the runtime class path it compiles against.
+     * The id of the patch that {@link #weave} makes from these inputs: a hash of the model's name, the generated code
+     * (which holds the site ids), the original class files, the weaver options and the runtime class path it compiles
+     * against.
      */
-    public static String id(GeneratedCode code, Map<String, byte[]> originals) {
+    public static String id(String model, GeneratedCode code, Map<String, byte[]> originals) {
         try {
             MessageDigest d = MessageDigest.getInstance("SHA-256");
             update(d, FORMAT);
+            update(d, model);
             new TreeMap<>(code.aspects()).forEach((name, source) -> {
                 update(d, name);
                 update(d, source);
@@ -77,6 +79,23 @@ public final class RuntimeWeaving {
         d.update((byte) 0);
     }
 
+    /** A patch as files: its folder, and whether it came from the cache. */
+    public record Woven(RuntimePatch patch, Path dir, boolean cached) {}
+
+    /**
+     * As {@link #weave}, through the cache under {@code cacheRoot} ({@link PatchFiles}): the same inputs give the
+     * folder written before, without weaving again.
+     */
+    public static Woven weaveCached(String model, GeneratedCode code, int firstSiteId, Map<String, byte[]> originals,
+                                    List<Path> classpath, Path cacheRoot) throws IOException, WeaveException {
+        Path found = PatchFiles.find(cacheRoot, id(model, code, originals));
+        if (found != null) {
+            return new Woven(PatchFiles.read(found), found, true);
+        }
+        RuntimePatch patch = weave(model, code, firstSiteId, originals, classpath);
+        return new Woven(patch, PatchFiles.write(patch, cacheRoot), false);
+    }
+
     /**
      * Weaves the classes the generated code patches ({@link GeneratedCode#wovenClasses()}, whose class files are in
      * {@code originals} by binary name) for model {@code model}, with ids from {@code firstSiteId}. {@code classpath}
@@ -87,7 +106,7 @@ public final class RuntimeWeaving {
      */
     public static RuntimePatch weave(String model, GeneratedCode code, int firstSiteId, Map<String, byte[]> originals,
                                      List<Path> classpath) throws IOException, WeaveException {
-        String id = id(code, originals);
+        String id = id(model, code, originals);
         Path work = Files.createTempDirectory("dyper-runtime-patch");
         try {
             Path in = work.resolve("in");

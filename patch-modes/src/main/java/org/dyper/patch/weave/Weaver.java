@@ -101,6 +101,15 @@ public final class Weaver {
      * weaver does not inline.
      */
     public static GeneratedCode generate(Inputs in, boolean forLoadTime) throws InvalidInputException, IOException {
+        return generate(in, forLoadTime, 1);
+    }
+
+    /**
+     * As {@link #generate(Inputs, boolean)} with site ids from {@code firstSiteId} (run-time patching: after the ids
+     * the running JVM uses already).
+     */
+    public static GeneratedCode generate(Inputs in, boolean forLoadTime, int firstSiteId)
+            throws InvalidInputException, IOException {
         List<Problem> problems = new ArrayList<>();
         ModeCatalog catalog = null;
         try {
@@ -123,7 +132,8 @@ public final class Weaver {
         List<Path> lookupPath = new ArrayList<>(in.targets());
         lookupPath.addAll(in.classpath());
         ClassLookup lookup = new ClassLookup(lookupPath, Weaver.class.getClassLoader());
-        GeneratedCode code = new Generator(catalog, targets, lookup, forLoadTime).generate(models);
+        GeneratedCode code = new Generator(catalog, targets, lookup, forLoadTime).firstSiteId(firstSiteId)
+                .generate(models);
         List<Problem> warnings = new ArrayList<>(catalog.warnings());
         warnings.addAll(code.warnings());
         return new GeneratedCode(code.aspects(), code.aopXml(), code.siteTable(), code.wovenClasses(),

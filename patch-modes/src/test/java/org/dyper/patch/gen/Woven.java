@@ -63,6 +63,11 @@ final class Woven {
         }
     }
 
+    /** A loader of {@code urls} that loads the fixture and generated classes itself, everything else from this one. */
+    static URLClassLoader childFirst(URL[] urls) {
+        return new ChildFirst(urls, Woven.class.getClassLoader());
+    }
+
     private static final class ChildFirst extends URLClassLoader {
         ChildFirst(URL[] urls, ClassLoader parent) {
             super(urls, parent);
