@@ -247,7 +247,7 @@ abstract class MonitorCommandsContract {
         schema.newValidator().validate(new javax.xml.transform.dom.DOMSource(first(r, "MONITOR_REPORT")));
         Element detail = first(r, "DETAIL");
         assertTrue(all(detail, "METHOD").stream().anyMatch(m -> m.getAttribute("NAME").equals("spin")));
-        assertEquals(error("unknown REPORT TYPE 'SOME' (ALL, CPU, CONTENTION, INSTRUMENTATION, DETAIL, AGENTS)"),
+        assertEquals(error("unknown REPORT TYPE 'SOME' (ALL, CPU, CONTENTION, INSTRUMENTATION, DETAIL, AGENTS, PATCHES)"),
                 cmd("REPORT", "<REPORT TYPE='SOME'/>"));
     }
 
@@ -422,9 +422,23 @@ abstract class MonitorCommandsContract {
     }
 
     @Test
-    void instrumentIsNotAvailable() throws Exception {
-        assertEquals(error("INSTRUMENT is not available in this build: run-time patching is not implemented yet"
-                + " (use dyper run or dyper weave)"), cmd("INSTRUMENT", "<MODEL NAME='m' INSERT='TRUE'/>"));
+    void instrumentChecksItsRequestAndChangesNothingOnBadInput() throws Exception {
+        String none = "<PATCHES NEXTID='1'></PATCHES>";
+        assertEquals(reply(none), cmd("INSTRUMENTED", null));
+        assertEquals(error("INSTRUMENT expects &lt;MODEL NAME INSERT&gt;"), cmd("INSTRUMENT", null));
+        assertEquals(error("INSTRUMENT: &lt;MODEL&gt; needs a NAME"), cmd("INSTRUMENT", "<MODEL INSERT='TRUE'/>"));
+        assertEquals(error("INSTRUMENT: INSERT is a flag (true/false, t/f, 1/0), not 'maybe'"),
+                cmd("INSTRUMENT", "<MODEL NAME='m' INSERT='maybe'/>"));
+        assertEquals(error("INSTRUMENT refused, nothing changed: model 'm' is not instrumented (no model is)"),
+                cmd("INSTRUMENT", "<MODEL NAME='m' INSERT='FALSE'/>"));
+        assertEquals(error("INSTRUMENT: cannot read ORIG of com.acme.A (" + dir.resolve("none.class")
+                + "): no such file"), cmd("INSTRUMENT", "<MODEL NAME='m' INSERT='TRUE' ID='abc'><PATCH CLASS='com.acme.A'"
+                + " ORIG='" + dir.resolve("none.class") + "'/></MODEL>"));
+        assertEquals(error("INSTRUMENT: &lt;MODEL&gt; may hold &lt;PATCH&gt;, &lt;ASPECT&gt; and &lt;RUNTIME&gt;, "
+                + "not &lt;FOR&gt;"), cmd("INSTRUMENT", "<MODEL NAME='m'><FOR/></MODEL>"));
+        assertEquals(error("INSTRUMENT: &lt;MODEL&gt; needs the ID of its patch (the DYPATCH PATCH reply's ID)"),
+                cmd("INSTRUMENT", "<MODEL NAME='m'/>"));
+        assertEquals(reply(none), cmd("INSTRUMENTED", null));
     }
 
     @Test

@@ -19,9 +19,12 @@ import org.w3c.dom.Element;
 /** The commands of the DYPER language: one message in, one reply out; nothing here may throw. */
 final class Commands {
     private final Monitor m;
+    /** INSTRUMENT and INSTRUMENTED (run-time patching), in a class of their own. */
+    private final InstrumentCommands instrument;
 
     Commands(Monitor m) {
         this.m = m;
+        this.instrument = new InstrumentCommands(m);
     }
 
     String handle(String message) {
@@ -56,8 +59,8 @@ final class Commands {
                 case "REPORT" -> m.reply(report(first == null ? "ALL" : attrOr(first, "TYPE", "ALL")));
                 case "CLASSMODEL" -> m.reply(classModel(first));
                 case "SHOWSTACK" -> m.reply(threadsXml(m.sampledThreads(true)));
-                case "INSTRUMENT" -> m.error("INSTRUMENT is not available in this build: run-time patching is not"
-                        + " implemented yet (use dyper run or dyper weave)");
+                case "INSTRUMENT" -> instrument.instrument(first);
+                case "INSTRUMENTED" -> instrument.instrumented();
                 case "AGENT" -> agent(first);
                 case "USETHREAD" -> useThread(first);
                 default -> m.error("unknown command '" + command + "'");
@@ -392,9 +395,9 @@ final class Commands {
     String report(String type) {
         String t = type.trim().toUpperCase(Locale.ROOT);
         boolean all = t.equals("ALL");
-        if (!all && !List.of("CPU", "CONTENTION", "INSTRUMENTATION", "DETAIL", "AGENTS").contains(t)) {
+        if (!all && !List.of("CPU", "CONTENTION", "INSTRUMENTATION", "DETAIL", "AGENTS", "PATCHES").contains(t)) {
             throw new IllegalArgumentException("unknown REPORT TYPE '" + type
-                    + "' (ALL, CPU, CONTENTION, INSTRUMENTATION, DETAIL, AGENTS)");
+                    + "' (ALL, CPU, CONTENTION, INSTRUMENTATION, DETAIL, AGENTS, PATCHES)");
         }
         StringBuilder x = new StringBuilder(16384);
         x.append("<MONITOR_REPORT VERSION='1' PID='").append(m.pid).append("' TIME='")
@@ -416,6 +419,9 @@ final class Commands {
         }
         if (all || t.equals("DETAIL")) {
             x.append(m.cpu.detailXml());
+        }
+        if (all || t.equals("PATCHES")) {
+            x.append(InstrumentCommands.reportSection());
         }
         if (all || t.equals("AGENTS")) {
             for (DyperAgent a : m.agents) {
