@@ -136,7 +136,7 @@ final class Ctl {
         return org.dyper.runtime.monitor.internal.Xml.parse(xml);
     }
 
-    private static Element child(Element e, String tag) {
+    static Element child(Element e, String tag) {
         for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
             if (n instanceof Element c && c.getTagName().equals(tag)) {
                 return c;
@@ -154,7 +154,7 @@ final class Ctl {
         return r;
     }
 
-    private static List<Element> children(Element e, String tag) {
+    static List<Element> children(Element e, String tag) {
         List<Element> r = new ArrayList<>();
         if (e == null) {
             return r;

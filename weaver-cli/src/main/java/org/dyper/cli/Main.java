@@ -123,8 +123,10 @@ public final class Main {
         COMMANDS.put("ctl", new Command("ctl",
                 "list monitored processes, send them DYPER commands, attach the monitor to a running JVM",
                 "dyper ctl [--dir DIR] who | dyper ctl [--xml] [--dir DIR] PID COMMAND [DATA] | "
-                        + "dyper ctl [--dir DIR] [--options OPTS] attach PID",
-                new Options()
+                        + "dyper ctl [--dir DIR] [--options OPTS] attach PID | "
+                        + "dyper ctl PID instrument --model FILE [--modes FILE] | dyper ctl PID uninstrument [NAME] | "
+                        + "dyper ctl [--xml] PID instrumented",
+                CtlPatching.addOptions(new Options())
                         .addOption(Option.builder().longOpt("xml").desc("print the raw XML reply").build())
                         .addOption(Option.builder().longOpt("dir").hasArg().argName("DIR")
                                 .desc("registry folder (default: dyper.monitor.dir, else ~/.dyper/run)").build())
@@ -135,6 +137,9 @@ public final class Main {
                         + "removed). PID COMMAND [DATA]: any command of the DYPER language (PING, WHORU, REPORT,\n"
                         + "SHOWSTACK, SET \"<VAR NAME='CHECKTIME' VALUE='7'/>\", GET, CLEAR, ...); DATA is the command's XML.\n"
                         + "attach PID: load the monitor into a running JVM (same user) with the JDK attach API.\n"
+                        + "PID instrument --model FILE: patch the running program with the model (its classes are\n"
+                        + "fetched, patched and swapped in; prints the time it took); uninstrument [NAME] takes it out;\n"
+                        + "instrumented lists what is patched and since when (docs/monitor.md, Run-time patching).\n"
                         + "Exit codes: 0 ok, 2 usage, 5 I/O error, 6 the monitor answered ERROR, 7 no such monitored\n"
                         + "process, 8 attach failed."));
         COMMANDS.put("classpath", new Command("classpath",
@@ -435,6 +440,9 @@ public final class Main {
                 }
                 return ctl.attach(pid(args.get(1)), line.getOptionValue("options"),
                         Weaver.runtimeClasspath().get(0));
+            }
+            if (args.size() >= 2 && CtlPatching.handles(args.get(1), line.hasOption("model"))) {
+                return new CtlPatching(out, err, dir).run(line, args, pid(args.get(0)), defaultCache());
             }
             if (args.size() < 2 || args.size() > 3) {
                 return usage("ctl: expected PID COMMAND [DATA], got " + args.size() + " argument(s)");

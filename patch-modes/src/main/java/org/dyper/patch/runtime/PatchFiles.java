@@ -75,7 +75,7 @@ public final class PatchFiles {
             }
             return dir;
         } finally {
-            RuntimeWeaving.deleteTree(tmp);
+            org.dyper.patch.weave.Weaver.deleteTree(tmp);
         }
     }
 

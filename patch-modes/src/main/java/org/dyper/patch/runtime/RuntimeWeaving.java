@@ -183,7 +183,7 @@ public final class RuntimeWeaving {
             return new RuntimePatch(model, id, firstSiteId, firstSiteId + code.siteCount() - 1, code.siteTable(),
                     originalsOut, patched, movedAspects, notes);
         } finally {
-            deleteTree(work);
+            Weaver.deleteTree(work);
         }
     }
 
@@ -193,16 +193,5 @@ public final class RuntimeWeaving {
         ClassWriter writer = new ClassWriter(0);
         reader.accept(new ClassRemapper(writer, new SimpleRemapper(names)), 0);
         return writer.toByteArray();
-    }
-
-    static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (var walk = Files.walk(root)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

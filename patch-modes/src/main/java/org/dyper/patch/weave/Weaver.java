@@ -654,7 +654,8 @@ public final class Weaver {
         }
     }
 
-    static void deleteTree(Path root) throws IOException {
+    /** Deletes a folder and everything in it (nothing when it does not exist). */
+    public static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

@@ -1,0 +1,231 @@
+package org.dyper.patch.runtime;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.dyper.patch.ModeCatalog;
+import org.dyper.patch.gen.ClassLookup;
+import org.dyper.patch.gen.GeneratedCode;
+import org.dyper.patch.gen.Generator;
+import org.dyper.patch.model.ForSpec;
+import org.dyper.patch.model.InvalidInputException;
+import org.dyper.patch.model.Location;
+import org.dyper.patch.model.Model;
+import org.dyper.patch.model.Patch;
+import org.dyper.patch.model.Problem;
+import org.dyper.patch.model.Update;
+import org.dyper.patch.scan.ClassIndex;
+import org.dyper.patch.scan.ClassScanner;
+import org.dyper.patch.weave.WeaveException;
+import org.dyper.patch.xml.ModelReader;
+
+/**
+ * The DYPATCH service without its transport (the seed's "dypatch"): named patch models kept and updated by MODEL,
+ * patched class files made by PATCH for the classes of one target (its class path and the class files of loaded
+ * classes that are not on it), written into a patch directory that doubles as the cache. {@code dyper patchd} puts it
+ * on a socket; {@code dyper ctl instrument} uses it in-process. Thread-safe (one request at a time).
+ */
+public final class PatchService {
+    private final ModeCatalog catalog;
+    private final Map<String, List<ForSpec>> models = new LinkedHashMap<>();
+    private Path directory;
+    private TargetClasses targets;
+    private ClassIndex index;
+
+    /**
+     * The classes a model may patch: {@code roots} are the jars and folders to read them from, in class path order
+     * (the target's class path first, then a folder with the class files of loaded classes that are not on it).
+     */
+    public record TargetClasses(List<Path> roots) {
+        public TargetClasses {
+            roots = List.copyOf(roots);
+        }
+    }
+
+    public PatchService(ModeCatalog catalog, TargetClasses targets, Path directory) {
+        this.catalog = catalog;
+        this.targets = targets;
+        this.directory = directory;
+    }
+
+    /** DIRECTORY: where patched class files go from now on (the cache folders stay where they are). */
+    public synchronized void directory(Path dir) {
+        this.directory = dir;
+    }
+
+    public synchronized Path directory() {
+        return directory;
+    }
+
+    /** New classes to patch from (the target loaded more classes): scanned again at the next PATCH. */
+    public synchronized void targets(TargetClasses classes) {
+        this.targets = classes;
+        this.index = null;
+    }
+
+    /**
+     * MODEL: adds the FORs of {@code xml} (a {@code <MODEL NAME>} element) to the model of that name, creating it.
+     * The FORs apply in order as in a model file: {@code UPDATE='NEW'} drops the earlier patches of the methods it
+     * selects, and a FOR {@code CLASS='*' METHOD='*' UPDATE='NEW'} without patches clears the whole model. Every
+     * problem (XML, names, unknown modes) is reported at once and leaves the model as it was.
+     *
+     * @return the model's name
+     */
+    public synchronized String model(String xml, String origin) throws InvalidInputException {
+        return model(ModelReader.read(origin, new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    /** MODEL with a model already read (from a file): as {@link #model(String, String)}. */
+    public synchronized String model(Model m) throws InvalidInputException {
+        List<Problem> problems = new ArrayList<>();
+        for (ForSpec f : m.fors()) {
+            for (Patch p : f.patches()) {
+                if (catalog.mode(p.mode()).isEmpty() && catalog.external(p.mode()).isEmpty()) {
+                    problems.add(Problem.error(p.at(), "PATCH", "unknown MODE '" + p.mode() + "': not in the mode "
+                            + "library nor in the service's mode files (known: " + String.join(", ", catalog.names())
+                            + ")"));
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidInputException(problems);
+        }
+        List<ForSpec> fors = models.computeIfAbsent(m.name(), k -> new ArrayList<>());
+        for (ForSpec f : m.fors()) {
+            if (f.className().equals("*") && f.method().equals("*") && f.update() == Update.NEW) {
+                fors.clear();  // everything before is cleared: keep only what follows
+                if (f.patches().isEmpty()) {
+                    continue;
+                }
+            }
+            fors.add(f);
+        }
+        return m.name();
+    }
+
+    /** The names of the models, in the order they were first given. */
+    public synchronized Set<String> models() {
+        return new LinkedHashSet<>(models.keySet());
+    }
+
+    /** What PATCH made: the patch and its folder, and the generator's warnings. */
+    public record Patched(RuntimePatch patch, Path dir, boolean cached, List<Problem> warnings,
+                          List<String> unpatched) {
+        /** The PATCH reply: {@code <PATCH ...><CLASS NAME ORIG PATCH/>...<ASPECT/>...<WARNING/>...</PATCH>}. */
+        public String xml() {
+            String x = PatchFiles.patchXml(patch, dir);
+            StringBuilder extra = new StringBuilder();
+            for (String name : unpatched) {
+                extra.append("<CLASS NAME='").append(PatchFiles.esc(name)).append("'/>");
+            }
+            for (Problem w : warnings) {
+                extra.append("<WARNING>").append(PatchFiles.esc(w.toString())).append("</WARNING>");
+            }
+            return x.substring(0, x.length() - "</PATCH>".length()) + extra + "</PATCH>";
+        }
+    }
+
+    /**
+     * PATCH: makes the patched class files of model {@code name} (null: the only model) for every class it patches
+     * ({@code all}) or for {@code classes}, with site ids from {@code firstSiteId}. A repeated PATCH with the same
+     * inputs finds its folder in the directory and weaves nothing.
+     */
+    public synchronized Patched patch(String name, boolean all, List<String> classes, int firstSiteId)
+            throws InvalidInputException, IOException, WeaveException {
+        String model = name;
+        if (model == null) {
+            if (models.size() != 1) {
+                throw usage(models.isEmpty() ? "no model was given yet (send MODEL first)"
+                        : "say which model to patch (MODEL='...'): there are " + String.join(", ", models.keySet()));
+            }
+            model = models.keySet().iterator().next();
+        }
+        List<ForSpec> fors = models.get(model);
+        if (fors == null) {
+            throw usage("no model named '" + model + "' (models: " + String.join(", ", models.keySet()) + ")");
+        }
+        if (!all && classes.isEmpty()) {
+            throw usage("PATCH names no class: set ALL='TRUE' or list <CLASS NAME/>");
+        }
+        Set<String> wanted = new LinkedHashSet<>(classes);
+        ClassIndex restricted = restricted(all, wanted);
+        GeneratedCode code = generate(model, fors, restricted, firstSiteId);
+        if (code.wovenClasses().isEmpty()) {
+            List<Problem> problems = new ArrayList<>(code.warnings());
+            problems.add(Problem.error(new Location("MODEL " + model, 0, 0), "MODEL", "model '" + model
+                    + "' patches no class of the target" + (all ? "" : " among " + String.join(", ", wanted))
+                    + " (" + restricted.size() + " class(es) scanned)"));
+            throw new InvalidInputException(problems);
+        }
+        Map<String, byte[]> originals = new LinkedHashMap<>();
+        for (String c : code.wovenClasses()) {
+            originals.put(c, restricted.classFile(c));
+        }
+        List<Path> classpath = new ArrayList<>(targets.roots());
+        RuntimeWeaving.Woven woven = RuntimeWeaving.weaveCached(model, code, firstSiteId, originals, classpath,
+                directory);
+        List<String> unpatched = new ArrayList<>();
+        for (String c : wanted) {
+            if (!woven.patch().patched().containsKey(c)) {
+                unpatched.add(c);
+            }
+        }
+        List<Problem> warnings = new ArrayList<>(catalog.warnings());
+        warnings.addAll(code.warnings());
+        return new Patched(woven.patch(), woven.dir(), woven.cached(), warnings, unpatched);
+    }
+
+    /**
+     * The id PATCH would give the patch of model {@code name} with ids from {@code firstSiteId}, found without
+     * weaving (a client compares it with the id of a patch set the JVM had, to reuse that set's ids).
+     */
+    public synchronized String patchId(String name, int firstSiteId) throws InvalidInputException, IOException {
+        List<ForSpec> fors = models.get(name);
+        if (fors == null) {
+            throw usage("no model named '" + name + "'");
+        }
+        ClassIndex restricted = restricted(true, Set.of());
+        GeneratedCode code = generate(name, fors, restricted, firstSiteId);
+        Map<String, byte[]> originals = new LinkedHashMap<>();
+        for (String c : code.wovenClasses()) {
+            originals.put(c, restricted.classFile(c));
+        }
+        return RuntimeWeaving.id(name, code, originals);
+    }
+
+    /** The classes of the target that may be patched: never Dyper's or AspectJ's own. */
+    private ClassIndex restricted(boolean all, Set<String> wanted) throws IOException {
+        if (index == null) {
+            index = ClassScanner.scan(targets.roots()).restrict(PatchService::mayPatch);
+        }
+        return all ? index : index.restrict(wanted::contains);
+    }
+
+    /**
+     * Whether a class may be patched at run time: not Dyper's runtime, not AspectJ's, not generated aspects (nor
+     * their copies beside patched classes, {@code pkg.Dyper$<id>$...}).
+     */
+    public static boolean mayPatch(String binaryName) {
+        String simple = binaryName.substring(binaryName.lastIndexOf('.') + 1);
+        return !binaryName.startsWith("org.dyper.runtime.") && !binaryName.startsWith("org.dyper.generated.")
+                && !binaryName.startsWith("org.aspectj.") && !simple.startsWith("Dyper$");
+    }
+
+    private GeneratedCode generate(String model, List<ForSpec> fors, ClassIndex classes, int firstSiteId)
+            throws InvalidInputException {
+        ClassLookup lookup = new ClassLookup(targets.roots(), PatchService.class.getClassLoader());
+        return new Generator(catalog, classes, lookup, true).firstSiteId(firstSiteId)
+                .generate(List.of(new Model(model, fors, new Location("MODEL " + model, 0, 0))));
+    }
+
+    private static InvalidInputException usage(String message) {
+        return new InvalidInputException(List.of(Problem.error(new Location("PATCH", 0, 0), "PATCH", message)));
+    }
+}

@@ -1,0 +1,304 @@
+package org.dyper.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+import org.dyper.patch.ModeCatalog;
+import org.dyper.patch.model.ForSpec;
+import org.dyper.patch.model.InvalidInputException;
+import org.dyper.patch.model.Model;
+import org.dyper.patch.model.Problem;
+import org.dyper.patch.runtime.PatchService;
+import org.dyper.patch.weave.WeaveException;
+import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.xml.ModelReader;
+import org.dyper.runtime.monitor.MonitorClient;
+import org.dyper.runtime.monitor.MonitorEntry;
+import org.dyper.runtime.monitor.internal.Xml;
+import org.w3c.dom.Element;
+
+/**
+ * {@code dyper ctl PID instrument --model M.xml [--modes X.xml]}, {@code uninstrument [NAME]} and
+ * {@code instrumented}: the run-time patching loop for a monitored process. instrument asks the monitor for the
+ * process's classes, makes the patched class files with the DYPATCH service in this process (cached), and sends
+ * INSTRUMENT; uninstrument takes the model out again; instrumented lists what is patched and since when.
+ */
+final class CtlPatching {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Path dir;
+
+    CtlPatching(PrintStream out, PrintStream err, Path dir) {
+        this.out = out;
+        this.err = err;
+        this.dir = dir;
+    }
+
+    /** The ctl options these subcommands add. */
+    static Options addOptions(Options o) {
+        return o.addOption(Option.builder().longOpt("model").hasArg().argName("FILE")
+                        .desc("instrument: the patch model; repeatable (one model: the first file's NAME)").build())
+                .addOption(Option.builder().longOpt("modes").hasArg().argName("FILE")
+                        .desc("instrument: a mode file; repeatable").build())
+                .addOption(Option.builder().longOpt("cache").hasArg().argName("DIR")
+                        .desc("instrument: where patched class files are kept (default: the dyper cache)").build());
+    }
+
+    /** Whether {@code word} (the ctl argument after the PID) is one of these subcommands. */
+    static boolean handles(String word, boolean hasModel) {
+        return word.equals("instrumented") || word.equals("uninstrument")
+                || word.equals("instrument") && hasModel;
+    }
+
+    /**
+     * Runs {@code args} ({@code PID instrument|uninstrument [NAME]|instrumented}); returns the exit code. Usage
+     * mistakes and invalid models are reported here; monitor failures go up as {@link Ctl.Failure}.
+     */
+    int run(CommandLine line, List<String> args, long pid, Path defaultCache) throws Ctl.Failure, IOException {
+        String what = args.get(1);
+        if (what.equals("instrument")) {
+            if (args.size() > 2) {
+                return usage("ctl: instrument takes its model with --model, not '" + args.get(2) + "'");
+            }
+            List<Path> models = new ArrayList<>();
+            List<Path> modes = new ArrayList<>();
+            for (String option : List.of("model", "modes")) {
+                for (String v : line.getOptionValues(option) == null ? new String[0] : line.getOptionValues(option)) {
+                    if (!Files.isRegularFile(Path.of(v))) {
+                        return usage("ctl: --" + option + " " + v + ": no such file");
+                    }
+                    (option.equals("model") ? models : modes).add(Path.of(v));
+                }
+            }
+            Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache;
+            try {
+                return instrument(pid, models, modes, cache);
+            } catch (InvalidInputException e) {
+                e.problems().forEach(p -> err.println("dyper: error: " + p));
+                err.println("dyper: " + e.problems().size() + " problem(s); nothing was instrumented");
+                return Main.INVALID_INPUT;
+            } catch (WeaveException e) {
+                err.println("dyper: error: " + e.getMessage().replace("\n", "\ndyper:   "));
+                return Main.WEAVE_FAILED;
+            }
+        }
+        if (what.equals("uninstrument")) {
+            return args.size() > 3 ? usage("ctl: uninstrument takes at most a model NAME")
+                    : uninstrument(pid, args.size() == 3 ? args.get(2) : null);
+        }
+        return args.size() > 2 ? usage("ctl: instrumented takes no argument, got '" + args.get(2) + "'")
+                : instrumented(pid, line.hasOption("xml"));
+    }
+
+    private int usage(String message) {
+        err.println("dyper: error: " + message);
+        return Main.USAGE;
+    }
+
+    private MonitorEntry entry(long pid) throws Ctl.Failure {
+        try {
+            return MonitorEntry.of(dir, pid);
+        } catch (IOException e) {
+            throw new Ctl.Failure(Ctl.NO_PROCESS, e.getMessage());
+        }
+    }
+
+    private MonitorClient connect(MonitorEntry entry) throws Ctl.Failure, IOException {
+        try {
+            MonitorClient c = MonitorClient.connect(entry, false);
+            c.timeout(300_000);
+            return c;
+        } catch (java.net.ConnectException e) {
+            throw new Ctl.Failure(Ctl.NO_PROCESS, "process " + entry.pid() + " does not answer on port "
+                    + entry.port());
+        }
+    }
+
+    /** An ERROR in a monitor reply is a failure naming the process. */
+    private static Element answer(long pid, String reply) throws Ctl.Failure, IOException {
+        Element root;
+        try {
+            root = Ctl.parse(reply);
+        } catch (Exception e) {
+            throw new IOException("unreadable reply from process " + pid + ": " + e.getMessage());
+        }
+        Element error = Ctl.child(root, "ERROR");
+        if (error != null) {
+            throw new Ctl.Failure(Ctl.COMMAND_FAILED, "process " + pid + ": " + error.getTextContent());
+        }
+        return root;
+    }
+
+    int instrument(long pid, List<Path> modelFiles, List<Path> modeFiles, Path cacheRoot)
+            throws Ctl.Failure, IOException, InvalidInputException, WeaveException {
+        long start = System.nanoTime();
+        List<Problem> problems = new ArrayList<>();
+        ModeCatalog catalog = null;
+        try {
+            catalog = ModeCatalog.load(modeFiles);
+        } catch (InvalidInputException e) {
+            problems.addAll(e.problems());
+        }
+        List<Model> models = new ArrayList<>();
+        for (Path f : modelFiles) {
+            try {
+                models.add(ModelReader.read(f));
+            } catch (InvalidInputException e) {
+                problems.addAll(e.problems());
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidInputException(problems);
+        }
+        List<ForSpec> fors = new ArrayList<>();
+        models.forEach(m -> fors.addAll(m.fors()));
+        Model model = new Model(models.get(0).name(), fors, models.get(0).at());
+        MonitorEntry entry = entry(pid);
+        Path patches = cacheRoot.resolve("patch");
+        Path classes = cacheRoot.resolve("classes").resolve(Long.toString(pid));
+        try (MonitorClient c = connect(entry)) {
+            MonitorTargets.Found found = MonitorTargets.fetch(c, fors.stream().map(ForSpec::className).toList(),
+                    classes);
+            PatchService service = new PatchService(catalog, found.targets(), patches);
+            service.model(model);
+            // the same model, modes and classes as a set the process had: its ids again (its data stays one site)
+            int first = found.nextSiteId();
+            MonitorTargets.Generation before = found.generations().get(model.name());
+            if (before != null && service.patchId(model.name(), before.firstSiteId()).equals(before.id())) {
+                first = before.firstSiteId();
+            }
+            PatchService.Patched patched = service.patch(model.name(), true, List.of(), first);
+            patched.warnings().forEach(w -> err.println("dyper: " + w));
+            String message = "<MODEL NAME='" + Xml.esc(model.name()) + "' INSERT='TRUE'" + instrumentBody(patched);
+            Element reply = Ctl.child(answer(pid, c.command("INSTRUMENT", message)), "PATCH");
+            for (Element note : Ctl.children(reply, "NOTE")) {
+                err.println("dyper: note: " + note.getTextContent());
+            }
+            double total = (System.nanoTime() - start) / 1e9;
+            out.printf(Locale.ROOT, "dyper: model '%s' instrumented in process %d: %s class(es) patched now, %s when "
+                    + "they load (site ids %d-%d)%n", model.name(), pid, reply.getAttribute("CLASSES"),
+                    reply.getAttribute("PENDING"), patched.patch().firstSiteId(), patched.patch().lastSiteId());
+            out.printf(Locale.ROOT, "dyper: INSTRUMENT took %.1f ms in the JVM (redefinition %.1f ms); the whole "
+                    + "round trip %.2f s (patched class files %s %s)%n",
+                    Long.parseLong(reply.getAttribute("NANOS")) / 1e6,
+                    Long.parseLong(reply.getAttribute("REDEFINE_NANOS")) / 1e6, total,
+                    patched.cached() ? "reused from" : "woven into", patched.dir());
+            return Main.OK;
+        } finally {
+            Weaver.deleteTree(classes);
+        }
+    }
+
+    /** The attributes and lines of INSTRUMENT for a PATCH result: the patch lines, the aspects, the runtime jars. */
+    private static String instrumentBody(PatchService.Patched patched) throws IOException {
+        Element patch;
+        try {
+            patch = Ctl.parse(patched.xml());
+        } catch (Exception e) {
+            throw new IOException("cannot read the PATCH result: " + e.getMessage());
+        }
+        StringBuilder x = new StringBuilder();
+        for (String a : List.of("ID", "FIRSTID", "LASTID", "SITES")) {
+            x.append(' ').append(a).append("='").append(Xml.esc(patch.getAttribute(a))).append('\'');
+        }
+        x.append('>');
+        for (Element cls : Ctl.children(patch, "CLASS")) {
+            if (cls.hasAttribute("PATCH")) {
+                x.append("<PATCH CLASS='").append(Xml.esc(cls.getAttribute("NAME"))).append("' ORIG='")
+                        .append(Xml.esc(cls.getAttribute("ORIG"))).append("' PATCH='")
+                        .append(Xml.esc(cls.getAttribute("PATCH"))).append("'/>");
+            }
+        }
+        for (Element a : Ctl.children(patch, "ASPECT")) {
+            x.append("<ASPECT NAME='").append(Xml.esc(a.getAttribute("NAME"))).append("' FILE='")
+                    .append(Xml.esc(a.getAttribute("FILE"))).append("'/>");
+        }
+        for (Path jar : Weaver.runtimeClasspath()) {
+            x.append("<RUNTIME JAR='").append(Xml.esc(jar.toAbsolutePath().toString())).append("'/>");
+        }
+        return x.append("</MODEL>").toString();
+    }
+
+    int uninstrument(long pid, String name) throws Ctl.Failure, IOException {
+        try (MonitorClient c = connect(entry(pid))) {
+            String model = name;
+            if (model == null) {
+                for (Element m : Ctl.children(Ctl.child(answer(pid, c.command("INSTRUMENTED", null)), "PATCHES"),
+                        "MODEL")) {
+                    if ("true".equals(m.getAttribute("ACTIVE"))) {
+                        model = m.getAttribute("NAME");
+                    }
+                }
+                if (model == null) {
+                    throw new Ctl.Failure(Ctl.COMMAND_FAILED, "process " + pid + " has no model instrumented");
+                }
+            }
+            Element reply = Ctl.child(answer(pid, c.command("INSTRUMENT", "<MODEL NAME='" + Xml.esc(model)
+                    + "' INSERT='FALSE'/>")), "PATCH");
+            out.printf(Locale.ROOT, "dyper: model '%s' removed from process %d: %s class(es) restored in %.1f ms%n",
+                    model, pid, reply.getAttribute("CLASSES"), Long.parseLong(reply.getAttribute("NANOS")) / 1e6);
+            return Main.OK;
+        }
+    }
+
+    int instrumented(long pid, boolean xml) throws Ctl.Failure, IOException {
+        String reply;
+        try (MonitorClient c = connect(entry(pid))) {
+            reply = c.command("INSTRUMENTED", null);
+        }
+        Element patches = Ctl.child(answer(pid, reply), "PATCHES");
+        if (xml) {
+            out.println(reply);
+            return Main.OK;
+        }
+        List<Element> models = Ctl.children(patches, "MODEL");
+        if (models.isEmpty()) {
+            out.println("No model was instrumented in process " + pid + ".");
+        }
+        for (Element m : models) {
+            boolean active = "true".equals(m.getAttribute("ACTIVE"));
+            out.println("model " + m.getAttribute("NAME") + " (patch " + m.getAttribute("ID") + ", site ids "
+                    + m.getAttribute("FIRSTID") + "-" + m.getAttribute("LASTID") + "): "
+                    + (active ? "in since " + time(m.getAttribute("SINCE"))
+                    : "was in from " + time(m.getAttribute("SINCE")) + " to " + time(m.getAttribute("UNTIL"))));
+            Ctl.Table classes = new Ctl.Table("class", "loader", "state", "since", "until");
+            for (Element cls : Ctl.children(m, "CLASS")) {
+                classes.row(cls.getAttribute("NAME"), cls.getAttribute("LOADER"), cls.getAttribute("STATE"),
+                        time(cls.getAttribute("SINCE")), time(cls.getAttribute("UNTIL")));
+            }
+            StringBuilder s = new StringBuilder();
+            classes.appendTo(s);
+            Ctl.Table sites = new Ctl.Table("site", "id", "patched since", "now");
+            for (Element site : Ctl.children(m, "SITE")) {
+                sites.row(site.getAttribute("NAME"), site.getAttribute("ID"), time(site.getAttribute("SINCE")),
+                        "true".equals(site.getAttribute("ACTIVE")) ? "patched" : "-");
+            }
+            s.append('\n');
+            sites.appendTo(s);
+            for (Element note : Ctl.children(m, "NOTE")) {
+                s.append("  note: ").append(note.getTextContent()).append('\n');
+            }
+            out.print(s.append('\n'));
+        }
+        return Main.OK;
+    }
+
+    private static String time(String millis) {
+        if (millis == null || millis.isEmpty()) {
+            return "";
+        }
+        return TIME.format(Instant.ofEpochMilli(Long.parseLong(millis)).atZone(ZoneId.systemDefault()));
+    }
+}

@@ -1,0 +1,165 @@
+package org.dyper.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarFile;
+import java.util.regex.Pattern;
+import org.dyper.patch.gen.Generator;
+import org.dyper.patch.runtime.PatchService;
+import org.dyper.runtime.monitor.MonitorClient;
+import org.w3c.dom.Element;
+
+/**
+ * Finds the classes of a monitored process that a model may patch, through its monitor: the jars and folders of its
+ * class path (CLASSMODEL), and, for loaded classes the model's FOR patterns select that are not on it (classes of a
+ * child class loader), their class files as the JVM's loaders read them (CLASSMODEL BINARY), written to a folder.
+ * Also asks which site id run-time patches may start from (INSTRUMENTED).
+ */
+final class MonitorTargets {
+    private MonitorTargets() {}
+
+    /** What the monitor said: the targets, the next free site id, and the patch sets it had, by model name. */
+    record Found(PatchService.TargetClasses targets, int nextSiteId, Map<String, Generation> generations,
+                 int fetched) {}
+
+    /** A patch set the process had (or has): its model, id, first site id and whether it is in. */
+    record Generation(String model, String id, int firstSiteId, boolean active) {}
+
+    static Found fetch(MonitorClient c, List<String> classPatterns, Path extraDir) throws IOException {
+        Element status = reply(c.command("INSTRUMENTED", null), "INSTRUMENTED");
+        Element patches = Ctl.child(status, "PATCHES");
+        int next = patches == null ? 1 : Integer.parseInt(patches.getAttribute("NEXTID"));
+        Map<String, Generation> generations = new LinkedHashMap<>();
+        for (Element m : Ctl.children(patches, "MODEL")) {
+            generations.put(m.getAttribute("NAME"), new Generation(m.getAttribute("NAME"), m.getAttribute("ID"),
+                    Integer.parseInt(m.getAttribute("FIRSTID")), "true".equals(m.getAttribute("ACTIVE"))));
+        }
+        Element model = Ctl.child(reply(c.command("CLASSMODEL", null), "CLASSMODEL"), "CLASSMODEL");
+        List<Path> roots = new ArrayList<>();
+        String userDir = null;
+        for (String entry : text(Ctl.child(model, "CLASSPATH")).split(File.pathSeparator)) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            Path p = Path.of(entry);
+            if (!p.isAbsolute()) {
+                if (userDir == null) {
+                    userDir = userDir(c);
+                }
+                p = Path.of(userDir).resolve(p);
+            }
+            if (Files.exists(p)) {
+                roots.add(p.normalize());
+            }
+        }
+        List<Pattern> patterns = classPatterns.stream().map(Generator::glob).toList();
+        List<String> missing = new ArrayList<>();
+        try (OnClassPath onPath = new OnClassPath(roots)) {
+            for (Element cls : Ctl.children(model, "CLASS")) {
+                String name = cls.getAttribute("NAME");
+                if (selected(name, patterns) && !onPath.has(name)) {
+                    missing.add(name);
+                }
+            }
+        }
+        int fetched = 0;
+        for (String name : missing) {
+            Element binary = Ctl.child(reply(c.command("CLASSMODEL", "<OPTIONS BINARY='true' PREFIX='"
+                    + org.dyper.runtime.monitor.internal.Xml.esc(name) + "'/>"), "CLASSMODEL"), "CLASSMODEL");
+            for (Element cls : Ctl.children(binary, "CLASS")) {
+                Element data = Ctl.child(cls, "BINARY");
+                if (cls.getAttribute("NAME").equals(name) && data != null) {
+                    Path file = extraDir.resolve(name.replace('.', '/') + ".class");
+                    Files.createDirectories(file.getParent());
+                    Files.write(file, Base64.getDecoder().decode(text(data).trim()));
+                    fetched++;
+                }
+            }
+        }
+        if (fetched > 0) {
+            roots.add(extraDir);
+        }
+        return new Found(new PatchService.TargetClasses(roots), next, generations, fetched);
+    }
+
+    private static boolean selected(String name, List<Pattern> patterns) {
+        if (!PatchService.mayPatch(name) || name.startsWith("java.") || name.startsWith("jdk.")
+                || name.startsWith("sun.")) {
+            return false;
+        }
+        String source = name.replace('$', '.');
+        return patterns.stream().anyMatch(p -> p.matcher(name).matches() || p.matcher(source).matches());
+    }
+
+    private static String userDir(MonitorClient c) throws IOException {
+        for (Element p : Ctl.children(reply(c.command("WHORU", null), "WHORU"), "PROPERTY")) {
+            if (p.getAttribute("KEY").equals("user.dir")) {
+                return text(p);
+            }
+        }
+        return ".";
+    }
+
+    /** Which classes the class path's jars and folders hold. */
+    private static final class OnClassPath implements AutoCloseable {
+        private final List<Path> dirs = new ArrayList<>();
+        private final List<JarFile> jars = new ArrayList<>();
+
+        OnClassPath(List<Path> roots) {
+            for (Path r : roots) {
+                if (Files.isDirectory(r)) {
+                    dirs.add(r);
+                } else {
+                    try {
+                        jars.add(new JarFile(r.toFile()));
+                    } catch (IOException e) {
+                        // not a jar: holds no class
+                    }
+                }
+            }
+        }
+
+        boolean has(String name) {
+            String entry = name.replace('.', '/') + ".class";
+            return dirs.stream().anyMatch(d -> Files.isRegularFile(d.resolve(entry)))
+                    || jars.stream().anyMatch(j -> j.getEntry(entry) != null);
+        }
+
+        @Override
+        public void close() {
+            for (JarFile j : jars) {
+                try {
+                    j.close();
+                } catch (IOException ignored) {
+                    // read only
+                }
+            }
+        }
+    }
+
+    /** The reply's root; an ERROR in it is a failure naming the command. */
+    static Element reply(String xml, String command) throws IOException {
+        Element root;
+        try {
+            root = Ctl.parse(xml);
+        } catch (Exception e) {
+            throw new IOException("unreadable reply to " + command + ": " + e.getMessage());
+        }
+        Element error = Ctl.child(root, "ERROR");
+        if (error != null) {
+            throw new IOException(command + ": " + text(error));
+        }
+        return root;
+    }
+
+    private static String text(Element e) {
+        return e == null ? "" : e.getTextContent();
+    }
+}
