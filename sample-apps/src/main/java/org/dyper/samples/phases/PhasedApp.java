@@ -16,13 +16,15 @@ import java.util.function.IntUnaryOperator;
  * {@link Worker#work(int)} (each allocates an {@link Item}, calls {@link Worker#weigh(Item)}, takes the worker's
  * lock and writes a field), {@value PhaseFacts#LATER_CALLS} calls of {@link Later#twice(int)} from phase 2 on (the
  * class loads then), and {@value PhaseFacts#PLUGIN_CALLS} calls of a plug-in class that a class loader of its own
- * loads from the folder given as the first argument (when given).
+ * loads from the folder given as the first argument (when given; with a second argument {@code isolated} that loader
+ * sees only the JDK, not the application's class path).
  */
 public final class PhasedApp {
     private PhasedApp() {}
 
     public static void main(String[] args) throws Exception {
-        IntUnaryOperator plugin = args.length > 0 ? plugin(Path.of(args[0])) : null;
+        IntUnaryOperator plugin = args.length > 0 ? plugin(Path.of(args[0]), args.length > 1
+                && args[1].equals("isolated")) : null;
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         Worker worker = new Worker();
         int phase = 0;
@@ -61,11 +63,13 @@ public final class PhasedApp {
         out.flush();
     }
 
-    /** The plug-in: {@code org.dyper.samples.phases.plugin.Plugin} from {@code dir}, in a class loader of its own. */
-    @SuppressWarnings("unchecked")
-    static IntUnaryOperator plugin(Path dir) throws Exception {
-        ClassLoader loader = new URLClassLoader("plugins", new URL[] {dir.toUri().toURL()},
-                PhasedApp.class.getClassLoader()) {
+    /**
+     * The plug-in: {@code org.dyper.samples.phases.plugin.Plugin} from {@code dir}, in a class loader of its own (a
+     * child of the application's, or with {@code isolated} of the JDK's platform loader).
+     */
+    static IntUnaryOperator plugin(Path dir, boolean isolated) throws Exception {
+        ClassLoader parent = isolated ? ClassLoader.getPlatformClassLoader() : PhasedApp.class.getClassLoader();
+        ClassLoader loader = new URLClassLoader("plugins", new URL[] {dir.toUri().toURL()}, parent) {
             @Override
             protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
                 if (name.startsWith("org.dyper.samples.phases.plugin.")) {

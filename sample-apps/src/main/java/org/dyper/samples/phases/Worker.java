@@ -2,10 +2,9 @@ package org.dyper.samples.phases;
 
 /**
  * The work of a phase, one call of {@link #work(int)} at a time: an allocation, a call, a branch and a write of a
- * field under the worker's lock. Single-threaded; the lock is there to be watched.
+ * field holding the worker's monitor. Single-threaded; the monitor is there to be watched.
  */
 public final class Worker {
-    private final Object lock = new Object();
     private long total;
 
     /** One unit of work on {@code n}: returns its weight, adds it to the total. */
@@ -17,7 +16,7 @@ public final class Worker {
         } else {
             weight -= 1;
         }
-        synchronized (lock) {
+        synchronized (this) {
             total += weight;
         }
         return weight;
@@ -29,7 +28,7 @@ public final class Worker {
     }
 
     public long total() {
-        synchronized (lock) {
+        synchronized (this) {
             return total;
         }
     }
