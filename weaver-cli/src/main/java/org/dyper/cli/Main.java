@@ -142,6 +142,12 @@ public final class Main {
                         + "instrumented lists what is patched and since when (docs/monitor.md, Run-time patching).\n"
                         + "Exit codes: 0 ok, 2 usage, 5 I/O error, 6 the monitor answered ERROR, 7 no such monitored\n"
                         + "process, 8 attach failed."));
+        COMMANDS.put("patchd", new Command("patchd",
+                "the DYPATCH service: keeps patch models and makes patched class files for a running program",
+                "dyper patchd --pid PID [--modes FILE] [--dir DIR] [--directory DIR] | dyper patchd --classpath PATH",
+                Patchd.options(), "Listens on the loopback interface; the registry entry <dir>/<pid>.patchd holds its"
+                        + " port and token.\nCommands (docs/monitor.md): PING, MODEL, PATCH, DIRECTORY. With --pid it"
+                        + " serves a monitored\nprocess (its classes through its monitor) and stops when it ends."));
         COMMANDS.put("classpath", new Command("classpath",
                 "print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)",
                 "dyper classpath", helpOption(new Options()), "Use it as: java -cp woven.jar:$(dyper classpath) Main"));
@@ -227,6 +233,7 @@ public final class Main {
                 case "generate" -> generate(line);
                 case "weave" -> weave(line);
                 case "run" -> run(line, javaArgs);
+                case "patchd" -> Patchd.main(line, err, defaultCache());
                 case "classpath" -> classpath();
                 default -> modes();
             };

@@ -110,6 +110,13 @@ public final class PatchService {
         return m.name();
     }
 
+    /** The CLASS patterns of every FOR of every model: which classes the models may patch. */
+    public synchronized List<String> classPatterns() {
+        List<String> patterns = new ArrayList<>();
+        models.values().forEach(fors -> fors.forEach(f -> patterns.add(f.className())));
+        return patterns;
+    }
+
     /** The names of the models, in the order they were first given. */
     public synchronized Set<String> models() {
         return new LinkedHashSet<>(models.keySet());

@@ -1,0 +1,388 @@
+package org.dyper.cli;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.dyper.patch.model.InvalidInputException;
+import org.dyper.patch.runtime.PatchService;
+import org.dyper.patch.weave.WeaveException;
+import org.dyper.runtime.monitor.MonitorClient;
+import org.dyper.runtime.monitor.MonitorEntry;
+import org.dyper.runtime.monitor.internal.Frames;
+import org.dyper.runtime.monitor.internal.RegistryFiles;
+import org.dyper.runtime.monitor.internal.Xml;
+import org.w3c.dom.Element;
+
+/**
+ * {@code dyper patchd}: the DYPATCH service of the seed on a socket, for one monitored process (or a class path).
+ * Same transport as the DYPER monitor: loopback only, a registry entry {@code <dir>/<pid>.patchd} readable only by
+ * its owner with the port and a random token, the first frame {@code <DYPATCH AUTH='token'/>}, length-prefixed frames
+ * of at most 1 MiB with a deadline once a frame started, the JDK's parser without DTDs. Commands: PING, MODEL, PATCH,
+ * DIRECTORY (docs/monitor.md, "The DYPATCH service").
+ */
+final class Patchd implements Closeable {
+    /** Connections served at once; more are refused. */
+    static final int MAX_CONNECTIONS = 8;
+    private static final int AUTH_MILLIS = 10_000;
+    /** The largest first frame: {@code <DYPATCH AUTH='...'/>} and nothing else. */
+    static final int MAX_AUTH = 256;
+    private static final java.util.regex.Pattern AUTH =
+            java.util.regex.Pattern.compile("\\s*<DYPATCH\\s+AUTH\\s*=\\s*(['\"])([0-9a-fA-F]{1,128})\\1\\s*/>\\s*");
+    private static final int FRAME_MILLIS = 10_000;
+
+    private final PatchService service;
+    private final long pid;
+    private final MonitorEntry monitor;
+    private final String token;
+    private final ServerSocket server;
+    private final Path entry;
+    private final AtomicInteger connections = new AtomicInteger();
+
+    /**
+     * Starts serving: {@code pid} is the process whose classes are patched; {@code monitor} its monitor (null when the
+     * classes come from a class path); the registry entry goes to {@code registry}.
+     */
+    Patchd(PatchService service, long pid, MonitorEntry monitor, Path registry) throws IOException {
+        this.service = service;
+        this.pid = pid;
+        this.monitor = monitor;
+        byte[] secret = new byte[32];
+        new SecureRandom().nextBytes(secret);
+        this.token = HexFormat.of().formatHex(secret);
+        this.server = new ServerSocket();
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+        RegistryFiles.createPrivateDirectories(registry);
+        Map<String, String> fields = new LinkedHashMap<>();
+        fields.put("pid", Long.toString(pid));
+        fields.put("patchd", Long.toString(ProcessHandle.current().pid()));
+        fields.put("port", Integer.toString(server.getLocalPort()));
+        fields.put("token", token);
+        this.entry = RegistryFiles.writePrivate(registry.resolve(pid + ".patchd"), fields);
+        Thread accept = new Thread(this::acceptLoop, "dyper-patchd-accept");
+        accept.setDaemon(true);
+        accept.start();
+    }
+
+    int port() {
+        return server.getLocalPort();
+    }
+
+    Path entry() {
+        return entry;
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+        Files.deleteIfExists(entry);
+    }
+
+    private void acceptLoop() {
+        while (!server.isClosed()) {
+            try {
+                Socket s = server.accept();
+                if (connections.incrementAndGet() > MAX_CONNECTIONS) {
+                    connections.decrementAndGet();
+                    try (s) {
+                        s.setSoTimeout(1000);
+                        Frames.write(s.getOutputStream(), error("too many connections (limit " + MAX_CONNECTIONS
+                                + ")"));
+                    }
+                    continue;
+                }
+                Thread t = new Thread(() -> serve(s), "dyper-patchd-connection");
+                t.setDaemon(true);
+                t.start();
+            } catch (IOException | RuntimeException e) {
+                if (server.isClosed()) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void serve(Socket s) {
+        OutputStream out = null;
+        try {
+            s.setTcpNoDelay(true);
+            InputStream in = new BufferedInputStream(s.getInputStream());
+            out = new BufferedOutputStream(s.getOutputStream());
+            s.setSoTimeout(AUTH_MILLIS);
+            String first = Frames.read(in, MAX_AUTH, null);
+            if (first == null || !authenticated(first, out)) {
+                return;
+            }
+            while (true) {
+                s.setSoTimeout(0);
+                String message = Frames.read(in, Frames.MAX_MESSAGE, () -> {
+                    try {
+                        s.setSoTimeout(FRAME_MILLIS);
+                    } catch (IOException ignored) {
+                        // the read that follows fails
+                    }
+                });
+                if (message == null) {
+                    return;
+                }
+                Frames.write(out, handle(message));
+            }
+        } catch (Frames.FrameException | java.io.EOFException e) {
+            trySend(out, error(e.getMessage()));
+        } catch (java.net.SocketTimeoutException e) {
+            trySend(out, error("incomplete message: nothing more arrived within the time limit"));
+        } catch (Throwable ignored) {
+            // the client went away: only this connection ends
+        } finally {
+            // closed only now, so the error replies above reach the client
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // already closed
+            }
+            connections.decrementAndGet();
+        }
+    }
+
+    private static void trySend(OutputStream out, String message) {
+        try {
+            if (out != null) {
+                Frames.write(out, message);
+            }
+        } catch (IOException ignored) {
+            // gone
+        }
+    }
+
+    /**
+     * Checks the first frame's token, by its fixed shape and without parsing it (so a client without the token costs
+     * at most a {@value #MAX_AUTH}-byte frame); sends OK or the refusal.
+     */
+    private boolean authenticated(String first, OutputStream out) throws IOException {
+        java.util.regex.Matcher m = AUTH.matcher(first);
+        String offered = m.matches() ? m.group(2) : null;
+        if (offered == null) {
+            Frames.write(out, error("access denied: the first message must be <DYPATCH AUTH='token'/>"));
+            return false;
+        }
+        if (!MessageDigest.isEqual(offered.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8))) {
+            Frames.write(out, error("access denied: wrong token"));
+            return false;
+        }
+        Frames.write(out, reply("OK"));
+        return true;
+    }
+
+    private String reply(String body) {
+        return "<DYPATCH_REPLY ID='" + pid + "'>" + body + "</DYPATCH_REPLY>";
+    }
+
+    private String error(String message) {
+        return reply("<ERROR>" + Xml.text(message) + "</ERROR>");
+    }
+
+    /** One command in, one reply out; nothing here throws. */
+    String handle(String message) {
+        try {
+            Element root = Xml.parse(message);
+            String command = Xml.attr(root, "COMMAND");
+            if (!root.getTagName().equals("DYPATCH") || command == null) {
+                return error("expected <DYPATCH COMMAND='...'>, got <" + root.getTagName() + ">");
+            }
+            String target = Xml.attr(root, "PID");
+            if (target != null && !target.trim().equals(Long.toString(pid))) {
+                return error("this is the patch service of process " + pid + ", not '" + target + "'");
+            }
+            List<Element> data = Xml.children(root);
+            Element first = data.isEmpty() ? null : data.get(0);
+            return switch (command.trim().toUpperCase(Locale.ROOT)) {
+                case "PING" -> reply("PONG");
+                case "MODEL" -> model(first);
+                case "PATCH" -> patch(first);
+                case "DIRECTORY" -> directory(root.getTextContent().trim());
+                default -> error("unknown command '" + command + "' (PING, MODEL, PATCH, DIRECTORY)");
+            };
+        } catch (Xml.BadXml e) {
+            return error(e.getMessage());
+        } catch (InvalidInputException e) {
+            List<String> lines = new ArrayList<>();
+            e.problems().forEach(p -> lines.add(p.toString()));
+            return error(String.join("\n", lines));
+        } catch (WeaveException e) {
+            return error(e.getMessage());
+        } catch (IOException | IllegalArgumentException e) {
+            return error(e.getMessage());
+        } catch (Throwable t) {
+            return error("internal error: " + t.getClass().getName() + ": " + t.getMessage());
+        }
+    }
+
+    private String model(Element data) throws InvalidInputException {
+        if (data == null || !data.getTagName().equals("MODEL")) {
+            throw new IllegalArgumentException("MODEL expects <MODEL NAME='...'><FOR .../>...</MODEL>");
+        }
+        String name = service.model(Ctl.serialize(data), "MODEL message");
+        return reply("<MODEL NAME='" + Xml.esc(name) + "'/>");
+    }
+
+    private String patch(Element data) throws InvalidInputException, IOException, WeaveException {
+        if (data == null || !data.getTagName().equals("PATCH")) {
+            throw new IllegalArgumentException("PATCH expects <PATCH ALL MODEL FIRSTID><CLASS NAME/>...</PATCH>");
+        }
+        Boolean all = Xml.flag(Xml.attr(data, "ALL") == null ? "false" : Xml.attr(data, "ALL"));
+        if (all == null) {
+            throw new IllegalArgumentException("PATCH: ALL is a flag (true/false, t/f, 1/0), not '"
+                    + Xml.attr(data, "ALL") + "'");
+        }
+        List<String> classes = new ArrayList<>();
+        for (Element c : Xml.children(data)) {
+            if (!c.getTagName().equals("CLASS") || Xml.attr(c, "NAME") == null) {
+                throw new IllegalArgumentException("PATCH may hold only <CLASS NAME='...'/>");
+            }
+            classes.add(Xml.attr(c, "NAME").trim());
+        }
+        String model = Xml.attr(data, "MODEL");
+        Integer first = null;
+        if (Xml.attr(data, "FIRSTID") != null) {
+            try {
+                first = Integer.parseInt(Xml.attr(data, "FIRSTID").trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("PATCH: FIRSTID is a number, not '" + Xml.attr(data, "FIRSTID")
+                        + "'");
+            }
+        }
+        if (monitor != null) {
+            // the process loads classes as it runs: ask its monitor again, and which ids are free
+            Path extra = service.directory().resolve("classes-" + pid);
+            try (MonitorClient c = MonitorClient.connect(monitor, false)) {
+                c.timeout(120_000);
+                MonitorTargets.Found found = MonitorTargets.fetch(c, service.classPatterns(), extra);
+                service.targets(found.targets());
+                if (first == null) {
+                    first = found.nextSiteId();
+                }
+            }
+        }
+        PatchService.Patched patched = service.patch(model == null || model.isBlank() ? null : model.trim(), all,
+                classes, first == null ? 1 : first);
+        return reply(patched.xml());
+    }
+
+    private String directory(String dir) throws IOException {
+        if (dir.isEmpty()) {
+            throw new IllegalArgumentException("DIRECTORY needs the folder as its text: <DYPATCH COMMAND='DIRECTORY'>"
+                    + "/path</DYPATCH>");
+        }
+        Path p = Path.of(dir).toAbsolutePath();
+        RegistryFiles.createPrivateDirectories(p);
+        service.directory(p);
+        return reply("OK");
+    }
+
+    /** Runs patchd until the served process ends (or for ever without one); returns the exit code. */
+    static int run(PatchService service, long pid, MonitorEntry monitor, Path registry, java.io.PrintStream err)
+            throws IOException {
+        try (Patchd d = new Patchd(service, pid, monitor, registry)) {
+            Thread hook = new Thread(() -> {
+                try {
+                    Files.deleteIfExists(d.entry());
+                } catch (IOException ignored) {
+                    // a stale entry names a port nobody answers on
+                }
+            }, "dyper-patchd-exit");
+            Runtime.getRuntime().addShutdownHook(hook);
+            err.println("dyper: patch service for process " + pid + " on port " + d.port() + " (" + d.entry() + ")");
+            try {
+                while (monitor == null || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    Thread.sleep(500);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Main.OK;
+            }
+            err.println("dyper: process " + pid + " ended; the patch service stops");
+            return Main.OK;
+        }
+    }
+
+    /** The options of {@code dyper patchd}. */
+    static org.apache.commons.cli.Options options() {
+        return new org.apache.commons.cli.Options()
+                .addOption(org.apache.commons.cli.Option.builder().longOpt("pid").hasArg().argName("PID")
+                        .desc("the monitored process to patch: its classes come through its monitor").build())
+                .addOption(org.apache.commons.cli.Option.builder().longOpt("classpath").hasArg().argName("PATH")
+                        .desc("without --pid: the classes to patch (" + java.io.File.pathSeparator
+                                + "-separated jars and folders)").build())
+                .addOption(org.apache.commons.cli.Option.builder().longOpt("modes").hasArg().argName("FILE")
+                        .desc("a mode file; repeatable; library modes need none").build())
+                .addOption(org.apache.commons.cli.Option.builder().longOpt("dir").hasArg().argName("DIR")
+                        .desc("registry folder (default: dyper.monitor.dir, else ~/.dyper/run)").build())
+                .addOption(org.apache.commons.cli.Option.builder().longOpt("directory").hasArg().argName("DIR")
+                        .desc("where patched class files go (default: patch/ in the dyper cache); DIRECTORY "
+                                + "changes it").build())
+                .addOption(org.apache.commons.cli.Option.builder("h").longOpt("help").desc("show this help")
+                        .build());
+    }
+
+    /** {@code dyper patchd} with its parsed options; returns the exit code. */
+    static int main(org.apache.commons.cli.CommandLine line, java.io.PrintStream err, Path defaultCache)
+            throws IOException, InvalidInputException {
+        Path registry = line.hasOption("dir") ? Path.of(line.getOptionValue("dir")) : MonitorEntry.defaultDirectory();
+        List<Path> modes = new ArrayList<>();
+        for (String m : line.getOptionValues("modes") == null ? new String[0] : line.getOptionValues("modes")) {
+            modes.add(Path.of(m));
+        }
+        org.dyper.patch.ModeCatalog catalog = org.dyper.patch.ModeCatalog.load(modes);
+        Path directory = line.hasOption("directory") ? Path.of(line.getOptionValue("directory"))
+                : defaultCache.resolve("patch");
+        RegistryFiles.createPrivateDirectories(directory);
+        if (line.hasOption("pid")) {
+            long pid;
+            try {
+                pid = Long.parseLong(line.getOptionValue("pid"));
+            } catch (NumberFormatException e) {
+                err.println("dyper: error: patchd: --pid " + line.getOptionValue("pid") + " is not a process id");
+                return Main.USAGE;
+            }
+            MonitorEntry monitor;
+            try {
+                monitor = MonitorEntry.of(registry, pid);
+            } catch (IOException e) {
+                err.println("dyper: error: " + e.getMessage());
+                return Ctl.NO_PROCESS;
+            }
+            return run(new PatchService(catalog, new PatchService.TargetClasses(List.of()), directory), pid, monitor,
+                    registry, err);
+        }
+        if (!line.hasOption("classpath")) {
+            err.println("dyper: error: patchd: give --pid PID (a monitored process) or --classpath PATH");
+            return Main.USAGE;
+        }
+        List<Path> roots = new ArrayList<>();
+        for (String e : line.getOptionValue("classpath").split(java.io.File.pathSeparator)) {
+            if (!e.isBlank()) {
+                roots.add(Path.of(e).toAbsolutePath());
+            }
+        }
+        return run(new PatchService(catalog, new PatchService.TargetClasses(roots), directory),
+                ProcessHandle.current().pid(), null, registry, err);
+    }
+}

@@ -1,0 +1,178 @@
+package org.dyper.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.acme.cli.App;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.dyper.patch.ModeCatalog;
+import org.dyper.patch.runtime.PatchService;
+import org.dyper.runtime.instrument.PatchServiceClient;
+import org.dyper.runtime.monitor.internal.Frames;
+import org.dyper.runtime.monitor.internal.RegistryFiles;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Element;
+
+/**
+ * {@code dyper patchd} over real sockets: the DYPATCH commands (PING, MODEL, PATCH, DIRECTORY) on the CLI fixture's
+ * classes, and the same transport rules as the monitor (token first, bounded frames, no DTDs).
+ */
+class PatchdTest {
+    @TempDir
+    static Path dir;
+    static Patchd patchd;
+    static PatchServiceClient client;
+    static long pid = ProcessHandle.current().pid();
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path compiled = Path.of(App.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path classes = dir.resolve("classes/com/acme/cli");
+        Files.createDirectories(classes);
+        for (String name : List.of("App.class", "Tally.class")) {
+            Files.copy(compiled.resolve("com/acme/cli").resolve(name), classes.resolve(name));
+        }
+        PatchService service = new PatchService(ModeCatalog.load(List.of()),
+                new PatchService.TargetClasses(List.of(dir.resolve("classes"))), dir.resolve("patches"));
+        patchd = new Patchd(service, pid, null, dir.resolve("registry"));
+        client = PatchServiceClient.connect(dir.resolve("registry"), pid);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        client.close();
+        patchd.close();
+        assertFalse(Files.exists(dir.resolve("registry").resolve(pid + ".patchd")), "the entry goes with the service");
+    }
+
+    private static String reply(String body) {
+        return "<DYPATCH_REPLY ID='" + pid + "'>" + body + "</DYPATCH_REPLY>";
+    }
+
+    private static String error(String message) {
+        return reply("<ERROR>" + message + "</ERROR>");
+    }
+
+    private static Element xml(String text) throws Exception {
+        return Ctl.parse(text);
+    }
+
+    @Test
+    void registryEntryIsPrivateAndNamesPortAndToken() throws Exception {
+        Path entry = dir.resolve("registry").resolve(pid + ".patchd");
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(entry)));
+        assertEquals(Integer.toString(patchd.port()), RegistryFiles.read(entry).get("port"));
+        assertEquals(64, RegistryFiles.read(entry).get("token").length());
+    }
+
+    @Test
+    void pingAndUnknownCommands() throws Exception {
+        assertEquals(reply("PONG"), client.command("PING", null));
+        assertEquals(error("unknown command 'DANCE' (PING, MODEL, PATCH, DIRECTORY)"), client.command("DANCE", null));
+        assertEquals(error("this is the patch service of process " + pid + ", not '1'"),
+                client.request("<DYPATCH PID='1' COMMAND='PING'/>"));
+        assertEquals(error("malformed XML at line 1, column 10: DOCTYPE is not allowed (no DTDs, no entities)"),
+                client.request("<!DOCTYPE x [<!ENTITY a 'b'>]><DYPATCH COMMAND='PING'/>"));
+    }
+
+    @Test
+    void modelErrorsNameTheElementAndLeaveTheModelAlone() throws Exception {
+        String r = client.command("MODEL", "<MODEL NAME='broken'><FOR CLASS='com.acme.cli.Tally' METHOD='add'>"
+                + "<PATCH WHAT='ENTER' MODE='NOPE'/></FOR></MODEL>");
+        assertTrue(r.startsWith(reply("<ERROR>MODEL message:1:").replace("</DYPATCH_REPLY>", "")), r);
+        assertTrue(r.contains("PATCH: unknown MODE 'NOPE'"), r);
+        String patch = client.command("PATCH", "<PATCH ALL='true' MODEL='broken'/>");
+        assertTrue(patch.contains("no model named 'broken'"), patch);
+    }
+
+    @Test
+    void patchMakesClassFilesOnceAndUpdateNewClears() throws Exception {
+        assertEquals(reply("<MODEL NAME='tally'/>"), client.command("MODEL", "<MODEL NAME='tally'><FOR "
+                + "CLASS='com.acme.cli.Tally' METHOD='add'><PATCH WHAT='ENTER' MODE='COUNT'/></FOR></MODEL>"));
+        Element first = Ctl.child(xml(client.command("PATCH", "<PATCH MODEL='tally'><CLASS NAME='com.acme.cli.Tally'/>"
+                + "<CLASS NAME='com.acme.cli.App'/></PATCH>")), "PATCH");
+        assertEquals("1", first.getAttribute("FIRSTID"));
+        List<Element> classes = Ctl.children(first, "CLASS");
+        assertEquals(List.of("com.acme.cli.Tally", "com.acme.cli.App"), classes.stream()
+                .map(c -> c.getAttribute("NAME")).toList());
+        Element tally = classes.get(0);
+        assertArrayEquals(Files.readAllBytes(dir.resolve("classes/com/acme/cli/Tally.class")),
+                Files.readAllBytes(Path.of(tally.getAttribute("ORIG"))));
+        assertTrue(Files.size(Path.of(tally.getAttribute("PATCH"))) > 0);
+        assertFalse(classes.get(1).hasAttribute("PATCH"), "the model patches nothing in App");
+        assertEquals(1, Ctl.children(first, "ASPECT").size());
+        assertTrue(Ctl.children(first, "ASPECT").get(0).getAttribute("NAME")
+                .startsWith("org.dyper.generated.r" + first.getAttribute("ID") + "."));
+        Path patched = Path.of(tally.getAttribute("PATCH"));
+        long written = Files.getLastModifiedTime(patched).toMillis();
+        Element again = Ctl.child(xml(client.command("PATCH", "<PATCH ALL='true' MODEL='tally'/>")), "PATCH");
+        assertEquals(first.getAttribute("ID"), again.getAttribute("ID"), "the same inputs: the same patch");
+        assertEquals(written, Files.getLastModifiedTime(patched).toMillis(), "reused from the directory");
+        Element later = Ctl.child(xml(client.command("PATCH", "<PATCH ALL='true' MODEL='tally' FIRSTID='40'/>")),
+                "PATCH");
+        assertEquals("40", later.getAttribute("FIRSTID"));
+        assertNotEquals(first.getAttribute("ID"), later.getAttribute("ID"));
+        assertEquals(reply("<MODEL NAME='tally'/>"), client.command("MODEL", "<MODEL NAME='tally'><FOR CLASS='*' "
+                + "METHOD='*' UPDATE='NEW'/></MODEL>"));
+        String cleared = client.command("PATCH", "<PATCH ALL='true' MODEL='tally'/>");
+        assertTrue(cleared.contains("MODEL: model 'tally' patches no class of the target"), cleared);
+    }
+
+    @Test
+    void directoryMovesWhereFilesGo() throws Exception {
+        Path other = dir.resolve("elsewhere");
+        client.command("MODEL", "<MODEL NAME='moved'><FOR CLASS='com.acme.cli.Tally' METHOD='total'>"
+                + "<PATCH WHAT='ENTER' MODE='COUNT'/></FOR></MODEL>");
+        assertEquals(reply("OK"), client.command("DIRECTORY", other.toString()));
+        try {
+            Element p = Ctl.child(xml(client.command("PATCH", "<PATCH ALL='true' MODEL='moved'/>")), "PATCH");
+            assertTrue(p.getAttribute("SITES").startsWith(other.toString()), p.getAttribute("SITES"));
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(other)));
+        } finally {
+            client.command("DIRECTORY", dir.resolve("patches").toString());
+        }
+    }
+
+    @Test
+    void transportRulesAreTheMonitors() throws Exception {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), patchd.port())) {
+            OutputStream out = s.getOutputStream();
+            InputStream in = s.getInputStream();
+            Frames.write(out, "<DYPATCH COMMAND='PING'/>");
+            assertEquals(error("access denied: the first message must be &lt;DYPATCH AUTH='token'/&gt;"),
+                    Frames.read(in, Frames.MAX_REPLY, null));
+            assertEquals(-1, in.read(), "closed after a refusal");
+        }
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), patchd.port())) {
+            Frames.write(s.getOutputStream(), "<DYPATCH AUTH='" + "0".repeat(64) + "'/>");
+            assertEquals(error("access denied: wrong token"), Frames.read(s.getInputStream(), Frames.MAX_REPLY, null));
+        }
+        try (Socket raw = new Socket(InetAddress.getLoopbackAddress(), patchd.port())) {
+            raw.getOutputStream().write("257\n".getBytes(StandardCharsets.US_ASCII));
+            assertEquals(error("message too large: 257 bytes (limit 256)"),
+                    Frames.read(raw.getInputStream(), Frames.MAX_REPLY, null), "without a token: one small frame");
+        }
+        String token = RegistryFiles.read(dir.resolve("registry").resolve(pid + ".patchd")).get("token");
+        try (Socket raw = new Socket(InetAddress.getLoopbackAddress(), patchd.port())) {
+            Frames.write(raw.getOutputStream(), "<DYPATCH AUTH=\"" + token + "\" />");
+            assertEquals(reply("OK"), Frames.read(raw.getInputStream(), Frames.MAX_REPLY, null));
+            raw.getOutputStream().write("1048577\n".getBytes(StandardCharsets.US_ASCII));
+            assertEquals(error("message too large: 1048577 bytes (limit 1048576)"),
+                    Frames.read(raw.getInputStream(), Frames.MAX_REPLY, null));
+        }
+    }
+}
