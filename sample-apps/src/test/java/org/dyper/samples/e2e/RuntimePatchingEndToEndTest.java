@@ -283,6 +283,75 @@ class RuntimePatchingEndToEndTest {
         }
     }
 
+    /**
+     * The seed's loop by hand, as a front end (or the monitor itself) would run it: {@code dyper patchd --pid} makes
+     * the patched class files (MODEL, PATCH), INSTRUMENT puts them in with the lines the PATCH reply listed, then
+     * INSERT='FALSE' takes them out. The report holds exactly phase 2.
+     */
+    @Test
+    void patchdAndInstrumentByProtocol() throws Exception {
+        Path report = dir.resolve("report.xml");
+        Target t = start(Jdk.JDK17, Start.DYPER_RUN, report);
+        Thread service = null;
+        try {
+            phase(t, 1);
+            long pid = monitored();
+            Path registry = dir.resolve("registry");
+            service = new Thread(() -> E2e.dyper("patchd", "--pid", Long.toString(pid), "--dir", registry.toString(),
+                    "--directory", dir.resolve("patches").toString()), "patchd");
+            service.setDaemon(true);
+            service.start();
+            Path entry = registry.resolve(pid + ".patchd");
+            for (int i = 0; i < 200 && !Files.exists(entry); i++) {
+                Thread.sleep(50);
+            }
+            String patchReply;
+            try (org.dyper.runtime.instrument.PatchServiceClient c =
+                         org.dyper.runtime.instrument.PatchServiceClient.connect(registry, pid)) {
+                c.timeout(120_000);
+                assertEquals("<DYPATCH_REPLY ID='" + pid + "'>PONG</DYPATCH_REPLY>", c.command("PING", null));
+                String model = Files.readString(E2e.MODELS.resolve("phases.xml"));
+                assertEquals("<DYPATCH_REPLY ID='" + pid + "'><MODEL NAME='phases'/></DYPATCH_REPLY>",
+                        c.command("MODEL", model.substring(model.indexOf("<MODEL"))));
+                patchReply = c.command("PATCH", "<PATCH ALL='TRUE' MODEL='phases'/>");
+            }
+            org.w3c.dom.Element patch = MonitorEndToEndTest.all(MonitorEndToEndTest.xml(patchReply), "PATCH").get(0);
+            StringBuilder instrument = new StringBuilder("<MODEL NAME='phases' INSERT='TRUE' ID='"
+                    + patch.getAttribute("ID") + "' FIRSTID='" + patch.getAttribute("FIRSTID") + "' LASTID='"
+                    + patch.getAttribute("LASTID") + "' SITES='" + patch.getAttribute("SITES") + "'>");
+            for (org.w3c.dom.Element c : MonitorEndToEndTest.all(patch, "CLASS")) {
+                instrument.append("<PATCH CLASS='").append(c.getAttribute("NAME")).append("' ORIG='")
+                        .append(c.getAttribute("ORIG")).append("' PATCH='").append(c.getAttribute("PATCH"))
+                        .append("'/>");
+            }
+            for (org.w3c.dom.Element a : MonitorEndToEndTest.all(patch, "ASPECT")) {
+                instrument.append("<ASPECT NAME='").append(a.getAttribute("NAME")).append("' FILE='")
+                        .append(a.getAttribute("FILE")).append("'/>");
+            }
+            instrument.append("</MODEL>");
+            Run in = ctl("--xml", Long.toString(pid), "INSTRUMENT", instrument.toString());
+            assertEquals(0, in.exit(), in.err() + in.out());
+            assertTrue(in.out().matches("<DYPER_REPLY ID='" + pid + "'><PATCH TIME='\\d+' NANOS='\\d+' "
+                    + "REDEFINE_NANOS='\\d+' MODEL='phases' ID='" + patch.getAttribute("ID") + "' CLASSES='2' "
+                    + "PENDING='1' RESTORED='0'></PATCH></DYPER_REPLY>\n"), in.out());
+            phase(t, 2);
+            Run out = ctl("--xml", Long.toString(pid), "INSTRUMENT", "<MODEL NAME='phases' INSERT='FALSE'/>");
+            assertEquals(0, out.exit(), out.err());
+            assertTrue(out.out().contains("MODEL='phases' CLASSES='3'/>"), out.out());
+            phase(t, 3);
+            assertEquals(0, t.stop(), t.err().toString());
+            assertEquals(PhaseFacts.output(3, true), t.out());
+            service.join(10_000);
+            assertTrue(!service.isAlive() && !Files.exists(entry), "patchd stops when its process ends");
+        } finally {
+            t.process().destroyForcibly();
+        }
+        E2e.Report r = E2e.report(report);
+        assertEquals(PhaseFacts.CALLS, r.value("TIMING", PhaseFacts.WORK, "COUNT"));
+        assertEquals(PhaseFacts.LATER_CALLS, r.value("COUNTS", PhaseFacts.TWICE, "COUNT"));
+        assertEquals(PhaseFacts.PLUGIN_CALLS, r.value("SAMPLED_TIMING", PhaseFacts.PLUGIN, "COUNT"));
+    }
+
     /** After a refusal: nothing is instrumented, the program runs on as before, and nothing was measured. */
     private void unchanged(Target t, long pid, Path report) throws Exception {
         assertTrue(ctl(Long.toString(pid), "instrumented").out().startsWith("No model was instrumented"));
