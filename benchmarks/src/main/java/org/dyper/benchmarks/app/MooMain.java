@@ -9,7 +9,8 @@ import java.util.Arrays;
  * {@code MOO ns=<median batch ns per execution> min=<fastest batch> bytes=<bytes allocated per execution while
  * measuring> calls=<all calls> executions=<all monitored executions>}, which the runner reads.
  *
- * <p>Usage: {@code MooMain warmupCalls batches batchCalls depth}.
+ * <p>Usage: {@code MooMain warmupCalls batches batchCalls depth [wait]}. With {@code wait} it first prints
+ * {@code READY} and waits for a line on stdin, so a driver can patch it at run time before it starts.
  */
 public final class MooMain {
     static volatile long sink;
@@ -17,7 +18,13 @@ public final class MooMain {
     private MooMain() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.io.IOException {
+        if (args.length > 4 && args[4].equals("wait")) {
+            System.out.println("READY");
+            System.out.flush();
+            new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))
+                    .readLine();
+        }
         long warmup = Long.parseLong(args[0]);
         int batches = Integer.parseInt(args[1]);
         long batchCalls = Long.parseLong(args[2]);

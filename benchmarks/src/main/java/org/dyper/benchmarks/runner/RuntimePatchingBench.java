@@ -1,0 +1,426 @@
+package org.dyper.benchmarks.runner;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.tools.ToolProvider;
+
+/**
+ * The run-time patching benchmark (issue 13; docs/performance.md): how long INSTRUMENT takes inside the JVM for 1,
+ * 10 and 100 patched classes and the whole {@code dyper ctl instrument} round trip (cold and warm patch cache), and
+ * the per-call cost of run-time-patched COUNT, exact timing and sampled timing beside binary weaving, plus JDK 25's
+ * JFR method timing. Every configuration runs in its own JVM, interleaved over rounds; counts are checked. Started by
+ * {@code benchmarks/run-runtime-patching}; {@code --quick} is a smoke test.
+ */
+public final class RuntimePatchingBench {
+    private static final String SEP = java.io.File.pathSeparator;
+    private static final Pattern TOOK = Pattern.compile("INSTRUMENT took ([0-9.]+) ms in the JVM \\(redefinition "
+            + "([0-9.]+) ms\\); the whole round trip ([0-9.]+) s");
+    private static final Pattern RESTORED = Pattern.compile("restored in ([0-9.]+) ms");
+    private static final Pattern MOO = Pattern.compile("MOO ns=([0-9.]+) min=([0-9.]+) bytes=([0-9.]+) calls=(\\d+) "
+            + "executions=(\\d+)");
+
+    private final Path root;
+    private final Path work;
+    private final boolean quick;
+    private final Path jdk25;
+    private final StringBuilder page = new StringBuilder();
+    private final List<String> problems = new ArrayList<>();
+    private String runtimeClasspath;
+    private Path runtimeJar;
+
+    private RuntimePatchingBench(Path root, boolean quick) {
+        this.root = root;
+        this.work = root.resolve("benchmarks/target/run-runtime");
+        this.quick = quick;
+        String home = System.getenv().getOrDefault("JDK25_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64");
+        this.jdk25 = Files.isExecutable(Path.of(home, "bin/java")) ? Path.of(home) : null;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(".").toAbsolutePath().normalize();
+        boolean quick = false;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--root")) {
+                root = Path.of(args[++i]).toAbsolutePath().normalize();
+            } else if (args[i].equals("--quick")) {
+                quick = true;
+            } else {
+                System.err.println("usage: RuntimePatchingBench [--root DIR] [--quick]");
+                System.exit(2);
+            }
+        }
+        new RuntimePatchingBench(root, quick).run();
+    }
+
+    private void run() throws Exception {
+        long t0 = System.nanoTime();
+        deleteTree(work);
+        Files.createDirectories(work);
+        runtimeClasspath = exec(List.of(dyper(), "classpath")).trim();
+        runtimeJar = Path.of(runtimeClasspath.split(SEP)[0]);
+        page.append("JDK (the CLI and the JDK 17 runs): ").append(System.getProperty("java.runtime.version"))
+                .append("; JDK 25: ").append(jdk25 == null ? "not found" : jdk25).append("; ")
+                .append(Runtime.getRuntime().availableProcessors()).append(" cores; ")
+                .append(quick ? "QUICK MODE (numbers not meaningful)" : "full run").append("\n\n");
+        instrumentTimes();
+        perCall();
+        page.append(String.format(Locale.ROOT, "Whole run: %.1f min.%n", (System.nanoTime() - t0) / 60e9));
+        if (!problems.isEmpty()) {
+            page.append("\nPROBLEMS:\n");
+            problems.forEach(p -> page.append("- ").append(p).append('\n'));
+        }
+        Path out = root.resolve("benchmarks/target/runtime-patching.md");
+        Files.writeString(out, page.toString());
+        System.out.println(page);
+        System.out.println("(also written to " + out + ")");
+    }
+
+    private String dyper() {
+        return root.resolve("dyper").toString();
+    }
+
+    // ---------------------------------------------------------------- INSTRUMENT for 1, 10, 100 classes
+
+    private void instrumentTimes() throws Exception {
+        int rounds = quick ? 2 : 6;
+        page.append("### INSTRUMENT: its own time in the JVM, and the whole `dyper ctl instrument` round trip\n\n");
+        page.append("N generated classes `bench.gen.C0..` each with one method, all loaded and warm, timed exactly "
+                + "(TIME_ENTER/TIME_EXIT); `dyper ctl PID instrument` then `uninstrument`, ").append(rounds)
+                .append(" times in one JVM. Round 1 weaves (cold patch cache); later rounds reuse the cached patch "
+                        + "(the same ids: the same patch). In-JVM times are INSTRUMENT's own reply (all checks, the "
+                        + "aspects defined, the redefinition).\n\n");
+        page.append("| JDK | classes | INSTRUMENT in the JVM, round 1 | later rounds (median, min–max) | of which "
+                + "redefinition (median) | removal (median) | round trip, cold cache | round trip, warm (median) |\n");
+        page.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        List<Path> javas = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"))));
+        if (jdk25 != null) {
+            javas.add(jdk25);
+        }
+        for (Path home : javas) {
+            for (int n : List.of(1, 10, 100)) {
+                instrumentTime(home, n, rounds);
+            }
+        }
+        page.append('\n');
+    }
+
+    private void instrumentTime(Path home, int n, int rounds) throws Exception {
+        String jdk = home.equals(jdk25) ? "25" : "17";
+        progress("INSTRUMENT, " + n + " classes, JDK " + jdk);
+        Path dir = work.resolve("gen-" + jdk + "-" + n);
+        Path classes = generate(dir, n);
+        Path model = dir.resolve("gen.xml");
+        Files.writeString(model, "<MODEL NAME='gen'><FOR CLASS='bench.gen.C*' METHOD='m'><PATCH WHAT='ENTER' "
+                + "MODE='TIME_ENTER'/><PATCH WHAT='EXIT' MODE='TIME_EXIT'/></FOR></MODEL>");
+        Path registry = dir.resolve("registry");
+        Interactive p = new Interactive(List.of(home.resolve("bin/java").toString(), "-javaagent:" + runtimeJar
+                + "=dir=" + registry + ",MONITOR=false", "-Ddyper.report=none", "-cp", classes.toString(),
+                "bench.gen.Main"), dir.resolve("app.err"));
+        try {
+            p.expect("READY");
+            double[] inJvm = new double[rounds];
+            double[] redefine = new double[rounds];
+            double[] trip = new double[rounds];
+            double[] removal = new double[rounds];
+            for (int r = 0; r < rounds; r++) {
+                String in = exec(List.of(dyper(), "ctl", "--dir", registry.toString(), Long.toString(p.pid()),
+                        "instrument", "--model", model.toString(), "--cache", dir.resolve("cache").toString()));
+                Matcher m = TOOK.matcher(in);
+                if (!m.find() || !in.contains(": " + n + " class(es) patched now")) {
+                    problems.add("instrument " + n + " classes: " + in);
+                    return;
+                }
+                inJvm[r] = Double.parseDouble(m.group(1));
+                redefine[r] = Double.parseDouble(m.group(2));
+                trip[r] = Double.parseDouble(m.group(3));
+                p.send("call");
+                p.expect("ok");
+                String out = exec(List.of(dyper(), "ctl", "--dir", registry.toString(), Long.toString(p.pid()),
+                        "uninstrument"));
+                Matcher rm = RESTORED.matcher(out);
+                removal[r] = rm.find() ? Double.parseDouble(rm.group(1)) : Double.NaN;
+            }
+            double[] later = java.util.Arrays.copyOfRange(inJvm, 1, rounds);
+            page.append(String.format(Locale.ROOT, "| %s | %d | %.1f ms | %.1f ms (%.1f–%.1f) | %.1f ms | %.1f ms | "
+                    + "%.2f s | %.2f s |%n", jdk, n, inJvm[0], Runner.median(later), min(later), max(later),
+                    Runner.median(java.util.Arrays.copyOfRange(redefine, 1, rounds)), Runner.median(removal),
+                    trip[0], Runner.median(java.util.Arrays.copyOfRange(trip, 1, rounds))));
+            p.send("exit");
+            p.waitFor();
+        } finally {
+            p.destroy();
+        }
+    }
+
+    /** N classes with one method each and a main that loads and warms them, then serves "call" and "exit". */
+    private static Path generate(Path dir, int n) throws IOException {
+        Path src = dir.resolve("src/bench/gen");
+        Files.createDirectories(src);
+        StringBuilder main = new StringBuilder("package bench.gen;\npublic final class Main {\n"
+                + "  static long run(int times) {\n    long s = 0;\n    for (int i = 0; i < times; i++) {\n");
+        for (int i = 0; i < n; i++) {
+            Files.writeString(src.resolve("C" + i + ".java"), "package bench.gen;\npublic final class C" + i
+                    + " {\n  public int m(int x) {\n    return x * 3 + " + i + ";\n  }\n}\n");
+            main.append("      s += new C").append(i).append("().m(i);\n");
+        }
+        main.append("    }\n    return s;\n  }\n  public static void main(String[] a) throws Exception {\n"
+                + "    long s = run(20000);\n    System.out.println(\"READY\");\n"
+                + "    java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));\n"
+                + "    for (String l = in.readLine(); l != null && !l.equals(\"exit\"); l = in.readLine()) {\n"
+                + "      s += run(1000);\n      System.out.println(\"ok\");\n    }\n"
+                + "    System.out.println(\"sum \" + s);\n  }\n}\n");
+        Files.writeString(src.resolve("Main.java"), main);
+        Path classes = dir.resolve("classes");
+        Files.createDirectories(classes);
+        List<String> args = new ArrayList<>(List.of("-d", classes.toString(), "--release", "17"));
+        try (var files = Files.list(src)) {
+            files.forEach(f -> args.add(f.toString()));
+        }
+        if (ToolProvider.getSystemJavaCompiler().run(null, null, null, args.toArray(String[]::new)) != 0) {
+            throw new IllegalStateException("javac failed in " + dir);
+        }
+        return classes;
+    }
+
+    // ---------------------------------------------------------------- per call
+
+    private void perCall() throws Exception {
+        int rounds = quick ? 1 : 5;
+        long warmup = quick ? 100_000 : 1_000_000;
+        int batches = quick ? 5 : 20;
+        long batchCalls = quick ? 20_000 : 100_000;
+        int depth = 10;
+        List<String> moo = List.of("org.dyper.benchmarks.app.MooMain", Long.toString(warmup),
+                Integer.toString(batches), Long.toString(batchCalls), Integer.toString(depth));
+        long executions = (warmup + batches * batchCalls) * depth;
+        Path app = root.resolve("benchmarks/target/dyper-benchmarks-0.1.0-SNAPSHOT-app.jar");
+        Map<String, Config> configs = new LinkedHashMap<>();
+        List<Path> javas = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"))));
+        if (jdk25 != null) {
+            javas.add(jdk25);
+        }
+        for (Path home : javas) {
+            String jdk = home.equals(jdk25) ? "25" : "17";
+            String java = home.resolve("bin/java").toString();
+            configs.put("JDK " + jdk + ": no instrumentation", new Config(jdk, null, List.of(java, "-cp",
+                    app.toString()), null));
+            for (String mode : List.of("count", "time", "sample")) {
+                Path woven = work.resolve("woven-" + mode + ".jar");
+                if (!Files.exists(woven)) {
+                    exec(List.of(dyper(), "weave", "--model", mooModel(mode).toString(), "--in", app.toString(),
+                            "--out", woven.toString()));
+                }
+                String label = switch (mode) {
+                    case "count" -> "COUNT";
+                    case "time" -> "exact timing";
+                    default -> "sampled timing (1 in 64)";
+                };
+                configs.put("JDK " + jdk + ": " + label + ", binary (`dyper weave`)", new Config(jdk, null,
+                        List.of(java, "-Ddyper.report=none", "-cp", woven + SEP
+                                + runtimeClasspath), "dyper"));
+                configs.put("JDK " + jdk + ": " + label + ", run time (`dyper ctl instrument`)", new Config(jdk,
+                        mode, List.of(java, "-Ddyper.report=none", "-cp", app + SEP
+                        + runtimeClasspath), "dyper"));
+            }
+            if (jdk.equals("25")) {
+                configs.put("JDK 25: JFR method timing (`-XX:StartFlightRecording:method-timing=...`)",
+                        new Config(jdk, null, List.of(java, "-XX:StartFlightRecording:method-timing="
+                                + "org.dyper.benchmarks.app.MonitoredClass::monitoredMethod,filename=@JFR@", "-cp",
+                                app.toString()), "jfr"));
+            }
+        }
+        Map<String, double[]> ns = new LinkedHashMap<>();
+        Map<String, double[]> bytes = new LinkedHashMap<>();
+        Map<String, String> checks = new LinkedHashMap<>();
+        for (int r = 0; r < rounds; r++) {
+            for (Map.Entry<String, Config> e : configs.entrySet()) {
+                progress("per call, round " + (r + 1) + ": " + e.getKey());
+                double[] result = moo(e.getKey(), e.getValue(), moo, executions, r, checks);
+                ns.computeIfAbsent(e.getKey(), k -> new double[rounds])[r] = result[0];
+                bytes.computeIfAbsent(e.getKey(), k -> new double[rounds])[r] = result[1];
+            }
+        }
+        page.append(String.format(Locale.ROOT, "### Per call: ns per monitored execution (MooBench style: depth %d, "
+                + "%,d warm-up calls, %d batches of %,d calls; median batch per JVM; median of %d interleaved rounds)"
+                + "%n%n", depth, warmup, batches, batchCalls, rounds));
+        page.append("Run-time-patched JVMs run the monitor with sampling off (`MONITOR=false`) and are patched before "
+                + "the warm-up; the overhead is over the same JDK's uninstrumented run in the same round.\n\n");
+        page.append("| configuration | ns/exec (median) | spread | overhead ns | bytes/exec | count check |\n");
+        page.append("|---|---:|---:|---:|---:|---|\n");
+        for (String name : configs.keySet()) {
+            double[] v = ns.get(name);
+            double[] base = ns.get("JDK " + configs.get(name).jdk + ": no instrumentation");
+            double[] over = new double[rounds];
+            for (int r = 0; r < rounds; r++) {
+                over[r] = v[r] - base[r];
+            }
+            page.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f–%.2f | %.2f | %.2f | %s |%n", name,
+                    Runner.median(v), min(v), max(v), Runner.median(over), Runner.median(bytes.get(name)),
+                    checks.getOrDefault(name, "n/a")));
+        }
+        page.append('\n');
+    }
+
+    /** One configuration of the per-call benchmark in one JVM: {ns per execution, bytes per execution}. */
+    private record Config(String jdk, String runtimeMode, List<String> java, String check) {}
+
+    private double[] moo(String name, Config c, List<String> moo, long executions, int round,
+                         Map<String, String> checks) throws Exception {
+        Path dir = work.resolve("moo-" + Integer.toHexString(name.hashCode()) + "-" + round);
+        Files.createDirectories(dir);
+        Path report = dir.resolve("report.xml");
+        Path jfr = dir.resolve("recording.jfr");
+        List<String> cmd = new ArrayList<>();
+        for (String a : c.java) {
+            cmd.add(a.replace("@JFR@", jfr.toString()));
+        }
+        if (c.runtimeMode != null) {
+            cmd.add(1, "-javaagent:" + runtimeJar + "=dir=" + dir.resolve("registry") + ",MONITOR=false");
+        }
+        if ("dyper".equals(c.check)) {
+            cmd.add(1, "-Ddyper.report.xml=" + report);
+        }
+        cmd.addAll(moo);
+        if (c.runtimeMode != null) {
+            cmd.add("wait");
+        }
+        Interactive p = new Interactive(cmd, dir.resolve("err.txt"));
+        try {
+            if (c.runtimeMode != null) {
+                p.expect("READY");
+                String in = exec(List.of(dyper(), "ctl", "--dir", dir.resolve("registry").toString(),
+                        Long.toString(p.pid()), "instrument", "--model", mooModel(c.runtimeMode).toString(),
+                        "--cache", work.resolve("cache").toString()));
+                if (!in.contains("model 'moo-" + c.runtimeMode + "' instrumented")) {
+                    problems.add(name + ": " + in);
+                }
+                p.send("go");
+            }
+            String line = p.expect("MOO ");
+            p.waitFor();
+            Matcher m = MOO.matcher(line);
+            if (!m.find()) {
+                problems.add(name + ": " + line);
+                return new double[] {Double.NaN, Double.NaN};
+            }
+            if ("dyper".equals(c.check)) {
+                Matcher count = Pattern.compile("NAME='[^']*monitoredMethod[^']*' COUNT='(\\d+)'")
+                        .matcher(Files.readString(report));
+                long n = count.find() ? Long.parseLong(count.group(1)) : -1;
+                checks.merge(name, exact(name, n, executions), (a, b) -> a.equals(b) ? a : a + "; " + b);
+            } else if ("jfr".equals(c.check)) {
+                String print = exec(List.of(jdk25.resolve("bin/jfr").toString(), "print", "--events",
+                        "jdk.MethodTiming", jfr.toString()));
+                Matcher inv = Pattern.compile("invocations = (\\d+)").matcher(print);
+                long n = 0;
+                while (inv.find()) {
+                    n = Math.max(n, Long.parseLong(inv.group(1)));
+                }
+                checks.merge(name, exact(name, n, executions), (a, b) -> a.equals(b) ? a : a + "; " + b);
+            }
+            return new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(3))};
+        } finally {
+            p.destroy();
+        }
+    }
+
+    private String exact(String name, long n, long executions) {
+        if (n == executions) {
+            return String.format(Locale.ROOT, "exact (%,d)", n);
+        }
+        problems.add(String.format(Locale.ROOT, "%s counted %,d of %,d executions", name, n, executions));
+        return String.format(Locale.ROOT, "WRONG: %,d of %,d", n, executions);
+    }
+
+    private Path mooModel(String mode) {
+        return root.resolve("benchmarks/models/moo-" + mode + ".xml");
+    }
+
+    // ---------------------------------------------------------------- processes
+
+    /** A child process whose stdout the benchmark reads line by line and whose stdin it writes. */
+    private static final class Interactive {
+        private final Process process;
+        private final BufferedReader out;
+        private final OutputStream in;
+
+        Interactive(List<String> cmd, Path err) throws IOException {
+            process = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            in = process.getOutputStream();
+        }
+
+        long pid() {
+            return process.pid();
+        }
+
+        /** Reads lines until one starts with {@code prefix}; returns it. */
+        String expect(String prefix) throws IOException {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (line.startsWith(prefix)) {
+                    return line;
+                }
+            }
+            throw new IOException("the process ended before printing " + prefix);
+        }
+
+        void send(String line) throws IOException {
+            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+        }
+
+        void waitFor() throws InterruptedException {
+            if (!process.waitFor(600, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+
+        void destroy() {
+            process.destroyForcibly();
+        }
+    }
+
+    /** Runs a command to its end; returns stdout and stderr together. */
+    private static String exec(List<String> cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        return out;
+    }
+
+    private static void progress(String s) {
+        System.err.println("[bench " + LocalTime.now().withNano(0) + "] " + s);
+    }
+
+    private static double min(double[] v) {
+        return java.util.Arrays.stream(v).min().orElse(Double.NaN);
+    }
+
+    private static double max(double[] v) {
+        return java.util.Arrays.stream(v).max().orElse(Double.NaN);
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        if (Files.exists(p)) {
+            try (var s = Files.walk(p)) {
+                for (Path f : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(f);
+                }
+            }
+        }
+    }
+}
