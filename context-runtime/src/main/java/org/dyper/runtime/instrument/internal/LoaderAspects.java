@@ -3,10 +3,12 @@ package org.dyper.runtime.instrument.internal;
 import java.lang.instrument.Instrumentation;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Method;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.WeakHashMap;
-import java.util.concurrent.ConcurrentHashMap;
 import org.dyper.runtime.instrument.PatchRefused;
 import org.dyper.runtime.instrument.PatchSet;
 
@@ -18,9 +20,11 @@ import org.dyper.runtime.instrument.PatchSet;
  * thread holds a class loader's lock) can ask for a loader's copy without ever waiting for a thread that defines one.
  */
 public final class LoaderAspects {
-    /** Loader → patch set id → the prefix its aspects were renamed to. The bootstrap loader never appears. */
-    private final Map<ClassLoader, Map<String, String>> prefixes = new WeakHashMap<>();
-    private volatile Map<ClassLoader, Map<String, String>> snapshot = Map.of();
+    /** A class loader (held weakly: patching never keeps a loader alive) and its patch set ids → prefixes. */
+    private record Defined(WeakReference<ClassLoader> loader, Map<String, String> prefixes) {}
+
+    /** Replaced as a whole under this object's lock; read without it. */
+    private volatile List<Defined> defined = List.of();
     private final Instrumentation inst;
 
     public LoaderAspects(Instrumentation inst) {
@@ -29,8 +33,12 @@ public final class LoaderAspects {
 
     /** The prefix the aspects of set {@code id} have in {@code loader}, or null when they are not defined there. */
     public String definedPrefix(ClassLoader loader, String id) {
-        Map<String, String> byId = snapshot.get(loader);
-        return byId == null ? null : byId.get(id);
+        for (Defined d : defined) {
+            if (d.loader().get() == loader) {
+                return d.prefixes().get(id);
+            }
+        }
+        return null;
     }
 
     /**
@@ -64,10 +72,18 @@ public final class LoaderAspects {
                         + " in class loader " + describe(loader) + ": " + e);
             }
         }
-        prefixes.computeIfAbsent(loader, k -> new ConcurrentHashMap<>()).put(set.id(), prefix);
-        Map<ClassLoader, Map<String, String>> copy = new java.util.IdentityHashMap<>();
-        prefixes.forEach((k, v) -> copy.put(k, Map.copyOf(v)));
-        snapshot = copy;
+        List<Defined> next = new ArrayList<>();
+        Map<String, String> mine = new HashMap<>(Map.of(set.id(), prefix));
+        for (Defined d : defined) {
+            ClassLoader l = d.loader().get();
+            if (l == loader) {
+                mine.putAll(d.prefixes());
+            } else if (l != null) {
+                next.add(d);  // loaders that were collected drop out
+            }
+        }
+        next.add(new Defined(new WeakReference<>(loader), Map.copyOf(mine)));
+        defined = List.copyOf(next);
         return prefix;
     }
 
