@@ -53,20 +53,23 @@ public final class RuntimePatchingBench {
     public static void main(String[] args) throws Exception {
         Path root = Path.of(".").toAbsolutePath().normalize();
         boolean quick = false;
+        List<String> only = new ArrayList<>(List.of("instrument", "percall"));
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--root")) {
                 root = Path.of(args[++i]).toAbsolutePath().normalize();
             } else if (args[i].equals("--quick")) {
                 quick = true;
+            } else if (args[i].equals("--only")) {
+                only = List.of(args[++i].split(","));
             } else {
-                System.err.println("usage: RuntimePatchingBench [--root DIR] [--quick]");
+                System.err.println("usage: RuntimePatchingBench [--root DIR] [--quick] [--only instrument,percall]");
                 System.exit(2);
             }
         }
-        new RuntimePatchingBench(root, quick).run();
+        new RuntimePatchingBench(root, quick).run(only);
     }
 
-    private void run() throws Exception {
+    private void run(List<String> parts) throws Exception {
         long t0 = System.nanoTime();
         deleteTree(work);
         Files.createDirectories(work);
@@ -76,8 +79,12 @@ public final class RuntimePatchingBench {
                 .append("; JDK 25: ").append(jdk25 == null ? "not found" : jdk25).append("; ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores; ")
                 .append(quick ? "QUICK MODE (numbers not meaningful)" : "full run").append("\n\n");
-        instrumentTimes();
-        perCall();
+        if (parts.contains("instrument")) {
+            instrumentTimes();
+        }
+        if (parts.contains("percall")) {
+            perCall();
+        }
         page.append(String.format(Locale.ROOT, "Whole run: %.1f min.%n", (System.nanoTime() - t0) / 60e9));
         if (!problems.isEmpty()) {
             page.append("\nPROBLEMS:\n");

@@ -39,8 +39,17 @@ public final class BytecodePlan {
         }
     }
 
-    /** The patched class: its original bytes and the insertions by method ({@code name + descriptor}). */
-    public record ClassPlan(String className, byte[] original, Map<String, List<Insertion>> methods) {}
+    /**
+     * The patched class: its original bytes, the insertions by method ({@code name + descriptor}), and (run-time
+     * patching only) the methods whose ENTER/EXIT patches keep their context in a local variable ({@link
+     * ContextLocals}).
+     */
+    public record ClassPlan(String className, byte[] original, Map<String, List<Insertion>> methods,
+                            Map<String, ContextLocals.Plan> contexts) {
+        public ClassPlan(String className, byte[] original, Map<String, List<Insertion>> methods) {
+            this(className, original, methods, new LinkedHashMap<>());
+        }
+    }
 
     private final Map<String, ClassPlan> classes = new LinkedHashMap<>();
 
@@ -52,6 +61,12 @@ public final class BytecodePlan {
     void add(String className, byte[] original, String methodKey, Insertion insertion) {
         classes.computeIfAbsent(className, k -> new ClassPlan(k, original, new LinkedHashMap<>())).methods()
                 .computeIfAbsent(methodKey, k -> new ArrayList<>()).add(insertion);
+    }
+
+    /** Run-time patching: the ENTER/EXIT patches of {@code methodKey} keep their context in a local (see plan). */
+    void addContext(String className, byte[] original, String methodKey, ContextLocals.Plan plan) {
+        classes.computeIfAbsent(className, k -> new ClassPlan(k, original, new LinkedHashMap<>())).contexts()
+                .put(methodKey, plan);
     }
 
     public boolean isEmpty() {
@@ -101,6 +116,7 @@ public final class BytecodePlan {
         }
         ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
         node.accept(writer);
-        return writer.toByteArray();
+        byte[] bytes = writer.toByteArray();
+        return plan.contexts().isEmpty() ? bytes : ContextLocals.apply(bytes, plan.contexts());
     }
 }

@@ -72,6 +72,8 @@ public final class Generator {
 
     private final ModeCatalog catalog;
     private final boolean loadTime;
+    /** Run-time patching: a context shared by ENTER and EXIT lives in a local of the method ({@link ContextLocals}). */
+    private boolean contextsInLocals;
     private final ClassIndex targets;
     private final ClassLookup lookup;
     private final Set<Problem> errors = new LinkedHashSet<>();
@@ -111,6 +113,16 @@ public final class Generator {
      */
     public Generator firstSiteId(int first) {
         ids.startAt(first);
+        return this;
+    }
+
+    /**
+     * Hook for run-time patching: where the ENTER and EXIT patches of a method (not a constructor) share a context,
+     * it is kept in a local variable of the method ({@link ContextLocals}, applied with the bytecode pass) instead of
+     * on the per-thread {@code ContextStack}. Only for code generated for load-time weaving.
+     */
+    public Generator contextsInLocals() {
+        this.contextsInLocals = loadTime;
         return this;
     }
 
@@ -1197,6 +1209,10 @@ public final class Generator {
         StringBuilder out = new StringBuilder();
         out.append("    // ").append(describe(site)).append('\n');
         boolean around = !before.isEmpty() && !after.isEmpty() || anyReturning && anyAfterAll;
+        if (around && contextsInLocals && t != null && site.shadow.kind == Shadow.Kind.EXECUTION
+                && !site.method.isConstructor()) {
+            return contextLocals(site, before, after);
+        }
         if (around && (loadTime || !site.shadow.aroundAllowed())) {
             // no around advice here (see aroundAllowed; under load-time weaving it is not inlined and would allocate
             // a closure per call): before and after advice, and when they share a context it travels on the
@@ -1258,6 +1274,76 @@ public final class Generator {
             advice(out, ret + " around" + header + " : " + pointcut, b.toString());
         }
         return out.toString();
+    }
+
+    /**
+     * Run-time patching ({@link #contextsInLocals()}): the patches of an execution whose context is kept in a local
+     * become two wrapper methods, {@code enter} (returns the context) and {@code exit} (takes it), called by the
+     * method itself; no advice. Returns the empty advice text.
+     */
+    private String contextLocals(Site site, List<String> before, List<String> after) {
+        MethodInfo m = site.method;
+        String t = site.contextType;
+        Type context = switch (t) {
+            case "boolean" -> Type.BOOLEAN_TYPE;
+            case "byte" -> Type.BYTE_TYPE;
+            case "char" -> Type.CHAR_TYPE;
+            case "short" -> Type.SHORT_TYPE;
+            case "int" -> Type.INT_TYPE;
+            case "long" -> Type.LONG_TYPE;
+            case "float" -> Type.FLOAT_TYPE;
+            case "double" -> Type.DOUBLE_TYPE;
+            default -> Type.getObjectType(t.replace('.', '/'));
+        };
+        StringBuilder common = new StringBuilder();
+        List<String> formals = new ArrayList<>();
+        List<BytecodePlan.Push> pushes = new ArrayList<>();
+        if (site.usesSelf && site.selfBound) {
+            formals.add(formal(Type.getObjectType(m.owner().replace('.', '/')), "self", common));
+            pushes.add(new BytecodePlan.Load(Opcodes.ALOAD, 0));
+        }
+        Type[] params = Type.getArgumentTypes(m.descriptor());
+        for (int i = 1, slot = m.isStatic() ? 0 : 1; i <= params.length; slot += params[i - 1].getSize(), i++) {
+            if (site.argsUsed.contains(i)) {
+                formals.add(formal(params[i - 1], "a" + i, common));
+                pushes.add(new BytecodePlan.Load(params[i - 1].getOpcode(Opcodes.ILOAD), slot));
+            }
+        }
+        StringBuilder exitDescriptor = new StringBuilder("(");
+        String returned = null;
+        String retFormal = "";
+        if (site.usesReturn && !site.returnType.equals("void")) {
+            Type r = Type.getReturnType(m.descriptor());
+            retFormal = formal(r, "ret", exitDescriptor) + ", ";
+            returned = exitDescriptor.substring(1);
+        }
+        String ctxFormal = formal(context, "ctx", new StringBuilder());
+        exitDescriptor.append('Z').append(context.getDescriptor()).append('Z').append(common).append(")V");
+        String aspect = PACKAGE + "." + BYTECODE_ASPECT_NAME + (wrappers.size() / ADVICE_PER_ASPECT + 1);
+        String name = "c$" + (wrappers.size() + 1);
+        String rest = formals.isEmpty() ? "" : ", " + String.join(", ", formals);
+        wrappers.add("    // " + describe(site) + ": the context in a local of the method\n    public static "
+                + formalType(t) + " " + name + "e(boolean on$" + rest + ") {\n        " + formalType(t) + " ctx = "
+                + Types.zero(t) + ";\n        if (on$) {\n" + indent(indent(indent(String.join("\n", before))))
+                + "\n        }\n        return ctx;\n    }\n    public static void " + name + "x(" + retFormal
+                + "boolean on$, " + ctxFormal + ", boolean normal$" + rest + ") {\n        if (on$) {\n"
+                + indent(indent(indent(String.join("\n", after)))) + "\n        }\n    }\n");
+        String owner = aspect.replace('.', '/');
+        bytecode.addContext(m.owner(), ownerBytes(m), m.name() + m.descriptor(), new ContextLocals.Plan(owner,
+                name + "e", "(Z" + common + ")" + context.getDescriptor(), name + "x", exitDescriptor.toString(),
+                context.getDescriptor(), returned, pushes));
+        return "";
+    }
+
+    /** The class file of a patched class as scanned, for the bytecode pass's plan. */
+    private byte[] ownerBytes(MethodInfo m) {
+        return classFiles.computeIfAbsent(m.owner(), name -> {
+            try {
+                return targets.classFile(name);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
     }
 
     private static void advice(StringBuilder out, String declaration, String body) {

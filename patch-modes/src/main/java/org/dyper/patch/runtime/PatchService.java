@@ -228,7 +228,7 @@ public final class PatchService {
     private GeneratedCode generate(String model, List<ForSpec> fors, ClassIndex classes, int firstSiteId)
             throws InvalidInputException {
         ClassLookup lookup = new ClassLookup(targets.roots(), PatchService.class.getClassLoader());
-        return new Generator(catalog, classes, lookup, true).firstSiteId(firstSiteId)
+        return new Generator(catalog, classes, lookup, true).firstSiteId(firstSiteId).contextsInLocals()
                 .generate(List.of(new Model(model, fors, new Location("MODEL " + model, 0, 0))));
     }
 

@@ -101,15 +101,21 @@ public final class Weaver {
      * weaver does not inline.
      */
     public static GeneratedCode generate(Inputs in, boolean forLoadTime) throws InvalidInputException, IOException {
-        return generate(in, forLoadTime, 1);
+        return generate(in, forLoadTime, g -> g);
     }
 
     /**
-     * As {@link #generate(Inputs, boolean)} with site ids from {@code firstSiteId} (run-time patching: after the ids
-     * the running JVM uses already).
+     * For run-time patching ({@code org.dyper.patch.runtime}): as for load-time weaving, with site ids from
+     * {@code firstSiteId} (after the ids the running JVM uses already) and contexts of ENTER/EXIT in locals of the
+     * patched methods ({@link Generator#contextsInLocals()}).
      */
-    public static GeneratedCode generate(Inputs in, boolean forLoadTime, int firstSiteId)
+    public static GeneratedCode generateForRunTime(Inputs in, int firstSiteId)
             throws InvalidInputException, IOException {
+        return generate(in, true, g -> g.firstSiteId(firstSiteId).contextsInLocals());
+    }
+
+    private static GeneratedCode generate(Inputs in, boolean forLoadTime,
+            java.util.function.UnaryOperator<Generator> configure) throws InvalidInputException, IOException {
         List<Problem> problems = new ArrayList<>();
         ModeCatalog catalog = null;
         try {
@@ -132,8 +138,7 @@ public final class Weaver {
         List<Path> lookupPath = new ArrayList<>(in.targets());
         lookupPath.addAll(in.classpath());
         ClassLookup lookup = new ClassLookup(lookupPath, Weaver.class.getClassLoader());
-        GeneratedCode code = new Generator(catalog, targets, lookup, forLoadTime).firstSiteId(firstSiteId)
-                .generate(models);
+        GeneratedCode code = configure.apply(new Generator(catalog, targets, lookup, forLoadTime)).generate(models);
         List<Problem> warnings = new ArrayList<>(catalog.warnings());
         warnings.addAll(code.warnings());
         return new GeneratedCode(code.aspects(), code.aopXml(), code.siteTable(), code.wovenClasses(),

@@ -51,7 +51,7 @@ class RedefinableMembersTest {
     void theDeclaredMembersAreTheSameByReflection(String name, String fors, List<String> events) throws Exception {
         String modes = Files.readString(Path.of(getClass().getResource("/gen/recorder-modes.xml").toURI()));
         Weaver.Inputs in = Woven.inputs(dir, modes, "<MODEL NAME='test'>" + fors + "</MODEL>");
-        GeneratedCode code = Weaver.generate(in, true, 1);
+        GeneratedCode code = Weaver.generateForRunTime(in, 1);
         Map<String, byte[]> originals = new HashMap<>();
         for (String c : code.wovenClasses()) {
             originals.put(c, Files.readAllBytes(in.targets().get(0).resolve(c.replace('.', '/') + ".class")));
@@ -72,7 +72,7 @@ class RedefinableMembersTest {
         String modes = Files.readString(Path.of(getClass().getResource("/gen/recorder-modes.xml").toURI()));
         Weaver.Inputs in = Woven.inputs(dir, modes, "<MODEL NAME='test'><FOR CLASS='org.example.fixture.Target' "
                 + "METHOD='fail'><PATCH WHAT='ENTER' MODE='START'/><PATCH WHAT='EXIT' MODE='STOP'/></FOR></MODEL>");
-        GeneratedCode around = Weaver.generate(in, false, 1);
+        GeneratedCode around = Weaver.generate(in);
         Map<String, byte[]> originals = Map.of(Target.class.getName(), Files.readAllBytes(in.targets().get(0)
                 .resolve("org/example/fixture/Target.class")));
         List<Path> cp = new ArrayList<>(in.targets());

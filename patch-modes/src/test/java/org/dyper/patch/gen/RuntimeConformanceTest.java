@@ -106,7 +106,7 @@ class RuntimeConformanceTest {
             Object[] c = cases.get(i).get();
             Path dir = Files.createDirectories(shared.resolve("case-" + i));
             Weaver.Inputs in = Woven.inputs(dir, modes, "<MODEL NAME='test'>" + c[1] + "</MODEL>");
-            GeneratedCode code = Weaver.generate(in, true, 1);
+            GeneratedCode code = Weaver.generateForRunTime(in, 1);
             Map<String, byte[]> originals = new HashMap<>();
             for (String name : code.wovenClasses()) {
                 originals.put(name, Files.readAllBytes(in.targets().get(0).resolve(name.replace('.', '/') + ".class")));

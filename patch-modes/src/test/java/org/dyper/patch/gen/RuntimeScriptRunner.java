@@ -50,6 +50,8 @@ public final class RuntimeScriptRunner {
             } catch (Throwable t) {
                 System.out.println("RESULT FAILED " + t);
             }
+            // the case's class loader is closed: let it go, so later cases do not patch its classes too
+            System.gc();
         }
     }
 }

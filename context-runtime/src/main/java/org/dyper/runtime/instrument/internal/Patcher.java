@@ -295,9 +295,11 @@ public final class Patcher {
         try {
             inst.redefineClasses(definitions.toArray(ClassDefinition[]::new));
         } catch (Exception | LinkageError e) {
-            List<String> names = new ArrayList<>();
-            definitions.forEach(d -> names.add(d.getDefinitionClass().getName()));
-            throw new PatchRefused(what + ": the JVM refused to redefine " + String.join(", ", names) + ": " + e
+            Map<String, Integer> names = new LinkedHashMap<>();
+            definitions.forEach(d -> names.merge(d.getDefinitionClass().getName(), 1, Integer::sum));
+            List<String> list = new ArrayList<>();
+            names.forEach((n, k) -> list.add(k == 1 ? n : n + " (in " + k + " class loaders)"));
+            throw new PatchRefused(what + ": the JVM refused to redefine " + String.join(", ", list) + ": " + e
                     + " (nothing was changed)");
         }
     }
