@@ -23,8 +23,9 @@ import org.objectweb.asm.commons.ClassRemapper;
 import org.objectweb.asm.commons.SimpleRemapper;
 
 /**
- * Weaves the classes of one model for a running JVM. The code must have been generated for load-time weaving (before
- * and after advice only, a context on the per-thread {@code ContextStack}: inlined around advice would add methods).
+ * Weaves the classes of one model for a running JVM. The code must have been generated for run-time patching
+ * ({@code Weaver.generateForRunTime}, {@code Generator.contextsInLocals}): before and after advice only (inlined around
+ * advice would add methods), an ENTER→EXIT context in locals of the method, other contexts on the per-thread stack.
  * The bytecode pass runs first, then ajc weaves only the patched classes, then {@link Redefinable} makes sure the
  * result can replace the loaded classes, and the aspects move into a package of their own
  * ({@code org.dyper.generated.r<id>}), so that patch sets never share a class name.
