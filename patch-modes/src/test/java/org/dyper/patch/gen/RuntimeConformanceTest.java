@@ -47,7 +47,7 @@ class RuntimeConformanceTest {
         List<String> cp = new ArrayList<>(List.of(Woven.TEST_CLASSES.toString(), Woven.classesOf(PatchFiles.class)
                 .toString()));
         Weaver.runtimeClasspath().forEach(p -> cp.add(p.toString()));
-        List<String> cmd = new ArrayList<>(List.of(java.toString(), "-javaagent:" + agentJar() + "=dir=" + shared
+        List<String> cmd = new ArrayList<>(List.of(java.toString(), "-javaagent:" + agentJar(shared) + "=dir=" + shared
                 .resolve("registry"), "-Ddyper.report=none", "-cp", String.join(File.pathSeparator, cp),
                 RuntimeScriptRunner.class.getName()));
         cmd.addAll(runnerArgs);
@@ -125,8 +125,8 @@ class RuntimeConformanceTest {
      * A jar with only a manifest naming the Dyper agent (its classes come from the class path), which hands the
      * JVM's Instrumentation to the run-time patcher: the runtime may be a classes folder in a reactor build.
      */
-    static Path agentJar() throws Exception {
-        Path jar = shared.resolve("agent.jar");
+    static Path agentJar(Path dir) throws Exception {
+        Path jar = dir.resolve("agent.jar");
         if (!Files.exists(jar)) {
             Manifest m = new Manifest();
             m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
