@@ -638,7 +638,7 @@ public final class Generator {
     }
 
     /** A wrapper parameter; types Java cannot name (anonymous and local classes) are passed as Object. */
-    private static String formal(Type t, String name, StringBuilder descriptor) {
+    static String formal(Type t, String name, StringBuilder descriptor) {
         String javaType = t.getClassName();
         String formal = formalType(javaType);
         boolean reference = t.getSort() == Type.OBJECT || t.getSort() == Type.ARRAY;
@@ -1278,72 +1278,26 @@ public final class Generator {
 
     /**
      * Run-time patching ({@link #contextsInLocals()}): the patches of an execution whose context is kept in a local
-     * become two wrapper methods, {@code enter} (returns the context) and {@code exit} (takes it), called by the
-     * method itself; no advice. Returns the empty advice text.
+     * become two wrapper methods the method itself calls ({@link ContextLocals#wrappers}), no advice; returns the
+     * empty advice text.
      */
     private String contextLocals(Site site, List<String> before, List<String> after) {
         MethodInfo m = site.method;
-        String t = site.contextType;
-        Type context = switch (t) {
-            case "boolean" -> Type.BOOLEAN_TYPE;
-            case "byte" -> Type.BYTE_TYPE;
-            case "char" -> Type.CHAR_TYPE;
-            case "short" -> Type.SHORT_TYPE;
-            case "int" -> Type.INT_TYPE;
-            case "long" -> Type.LONG_TYPE;
-            case "float" -> Type.FLOAT_TYPE;
-            case "double" -> Type.DOUBLE_TYPE;
-            default -> Type.getObjectType(t.replace('.', '/'));
-        };
-        StringBuilder common = new StringBuilder();
-        List<String> formals = new ArrayList<>();
-        List<BytecodePlan.Push> pushes = new ArrayList<>();
-        if (site.usesSelf && site.selfBound) {
-            formals.add(formal(Type.getObjectType(m.owner().replace('.', '/')), "self", common));
-            pushes.add(new BytecodePlan.Load(Opcodes.ALOAD, 0));
-        }
-        Type[] params = Type.getArgumentTypes(m.descriptor());
-        for (int i = 1, slot = m.isStatic() ? 0 : 1; i <= params.length; slot += params[i - 1].getSize(), i++) {
-            if (site.argsUsed.contains(i)) {
-                formals.add(formal(params[i - 1], "a" + i, common));
-                pushes.add(new BytecodePlan.Load(params[i - 1].getOpcode(Opcodes.ILOAD), slot));
-            }
-        }
-        StringBuilder exitDescriptor = new StringBuilder("(");
-        String returned = null;
-        String retFormal = "";
-        if (site.usesReturn && !site.returnType.equals("void")) {
-            Type r = Type.getReturnType(m.descriptor());
-            retFormal = formal(r, "ret", exitDescriptor) + ", ";
-            returned = exitDescriptor.substring(1);
-        }
-        String ctxFormal = formal(context, "ctx", new StringBuilder());
-        exitDescriptor.append('Z').append(context.getDescriptor()).append('Z').append(common).append(")V");
-        String aspect = PACKAGE + "." + BYTECODE_ASPECT_NAME + (wrappers.size() / ADVICE_PER_ASPECT + 1);
-        String name = "c$" + (wrappers.size() + 1);
-        String rest = formals.isEmpty() ? "" : ", " + String.join(", ", formals);
-        wrappers.add("    // " + describe(site) + ": the context in a local of the method\n    public static "
-                + formalType(t) + " " + name + "e(boolean on$" + rest + ") {\n        " + formalType(t) + " ctx = "
-                + Types.zero(t) + ";\n        if (on$) {\n" + indent(indent(indent(String.join("\n", before))))
-                + "\n        }\n        return ctx;\n    }\n    public static void " + name + "x(" + retFormal
-                + "boolean on$, " + ctxFormal + ", boolean normal$" + rest + ") {\n        if (on$) {\n"
-                + indent(indent(indent(String.join("\n", after)))) + "\n        }\n    }\n");
-        String owner = aspect.replace('.', '/');
-        bytecode.addContext(m.owner(), ownerBytes(m), m.name() + m.descriptor(), new ContextLocals.Plan(owner,
-                name + "e", "(Z" + common + ")" + context.getDescriptor(), name + "x", exitDescriptor.toString(),
-                context.getDescriptor(), returned, pushes));
-        return "";
-    }
-
-    /** The class file of a patched class as scanned, for the bytecode pass's plan. */
-    private byte[] ownerBytes(MethodInfo m) {
-        return classFiles.computeIfAbsent(m.owner(), name -> {
+        String aspect = (PACKAGE + "." + BYTECODE_ASPECT_NAME + (wrappers.size() / ADVICE_PER_ASPECT + 1))
+                .replace('.', '/');
+        ContextLocals.Wrappers w = ContextLocals.wrappers(m, site.contextType, site.usesSelf && site.selfBound,
+                site.argsUsed, site.usesReturn && !site.returnType.equals("void"), before, after, describe(site),
+                aspect, "c$" + (wrappers.size() + 1));
+        wrappers.add(w.source());
+        byte[] original = classFiles.computeIfAbsent(m.owner(), name -> {
             try {
                 return targets.classFile(name);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
         });
+        bytecode.addContext(m.owner(), original, m.name() + m.descriptor(), w.plan());
+        return "";
     }
 
     private static void advice(StringBuilder out, String declaration, String body) {
@@ -1409,7 +1363,7 @@ public final class Generator {
         return Types.sourceType(javaType);
     }
 
-    private static String indent(String text) {
+    static String indent(String text) {
         if (text.isEmpty()) {
             return text;
         }
