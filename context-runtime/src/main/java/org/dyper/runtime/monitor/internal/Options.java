@@ -9,10 +9,11 @@ import java.util.Map;
 
 /**
  * The agent options: {@code key=value} pairs separated by commas. {@code dir}, {@code notify}, {@code notifywait},
- * {@code frametimeout}, {@code authtimeout}, {@code maxconnections}, and any monitor variable (CHECKTIME=5, ...).
+ * {@code frametimeout}, {@code authtimeout}, {@code idletimeout}, {@code maxconnections}, and any monitor variable
+ * (CHECKTIME=5, ...).
  */
 public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWaitMillis, long frameTimeoutMillis,
-        long authTimeoutMillis, int maxConnections, Map<String, String> settings) {
+        long authTimeoutMillis, long idleTimeoutMillis, int maxConnections, Map<String, String> settings) {
 
     public static final String DIR_PROPERTY = "dyper.monitor.dir";
 
@@ -32,6 +33,7 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
         long notifyWait = 2000;
         long frameTimeout = 10_000;
         long authTimeout = 10_000;
+        long idleTimeout = 300_000;
         int maxConnections = 32;
         Map<String, String> settings = new LinkedHashMap<>();
         if (args != null && !args.isBlank()) {
@@ -51,6 +53,7 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
                     case "notifywait" -> notifyWait = positive(key, value);
                     case "frametimeout" -> frameTimeout = positive(key, value);
                     case "authtimeout" -> authTimeout = positive(key, value);
+                    case "idletimeout" -> idleTimeout = positive(key, value);
                     case "maxconnections" -> maxConnections = (int) Math.min(1000, positive(key, value));
                     default -> {
                         Settings.Var v = Settings.lookup(key);
@@ -60,7 +63,8 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
                 }
             }
         }
-        return new Options(dir, notify, notifyWait, frameTimeout, authTimeout, maxConnections, settings);
+        return new Options(dir, notify, notifyWait, frameTimeout, authTimeout, idleTimeout, maxConnections,
+                settings);
     }
 
     private static long positive(String key, String value) {
