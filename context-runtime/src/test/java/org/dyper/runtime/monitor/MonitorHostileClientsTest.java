@@ -272,6 +272,33 @@ class MonitorHostileClientsTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Child.Jdk.class)
+    void aClientThatDoesNotReadItsRepliesIsClosedAtTheWriteDeadline(Child.Jdk jdk) throws Exception {
+        try (Child child = start(jdk, dir, "frametimeout=1500")) {
+            long pid = child.process.pid();
+            try (Socket s = authenticated(child.entry(), pid)) {
+                byte[] request = framed("<DYPER COMMAND='CLASSMODEL'><OPTIONS BINARY='true'/></DYPER>")
+                        .getBytes(StandardCharsets.US_ASCII);
+                for (int i = 0; i < 8; i++) {
+                    s.getOutputStream().write(request);  // tens of MB of replies: far more than the socket buffers
+                }
+                Thread.sleep(4_000);
+                s.setSoTimeout(20_000);
+                long read = 0;
+                try {
+                    read = s.getInputStream().transferTo(OutputStream.nullOutputStream());
+                } catch (java.net.SocketTimeoutException stillOpen) {
+                    throw new AssertionError("the monitor kept the connection of a client that did not read");
+                } catch (IOException reset) {
+                    // closed with our requests unread
+                }
+                assertTrue(read < 8L * 1_000_000, "read " + read + " bytes: the replies were not cut off");
+            }
+            finish(child);
+        }
+    }
+
     /** Each connection ended with {@code expected} no earlier than {@code limit} ms and at most 5 s after it. */
     private static void check(List<Received> received, List<Long> started, long limit, String expected)
             throws InterruptedException {

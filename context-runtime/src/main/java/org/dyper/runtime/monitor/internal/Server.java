@@ -18,8 +18,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and closes connections whose writes the client does not take. Per-connection work is in {@link Connection}.
  */
 final class Server {
-    /** Bytes of messages (past the token) read and being handled at once, across all connections. */
-    static final int MESSAGE_BUDGET = Frames.MAX_MESSAGE;
+    /**
+     * Bytes of messages (past the token) being read and handled at once, across all connections: two of the largest,
+     * so one client that is slow to send a large message does not hold up the others.
+     */
+    static final int MESSAGE_BUDGET = 2 * Frames.MAX_MESSAGE;
 
     final Monitor m;
     private final String token;
@@ -28,8 +31,8 @@ final class Server {
     private final AtomicInteger waiting = new AtomicInteger();
     private final Set<Connection> live = ConcurrentHashMap.newKeySet();
     final Set<Connection> pushClients = ConcurrentHashMap.newKeySet();
-    /** Fair, so a large message waiting for room is not overtaken for ever by small ones. */
-    final Semaphore budget = new Semaphore(MESSAGE_BUDGET, true);
+    /** Not fair: small messages go ahead of a large one that waits for room (it waits at most frametimeout). */
+    final Semaphore budget = new Semaphore(MESSAGE_BUDGET);
 
     Server(Monitor m, String token) throws IOException {
         this.m = m;
