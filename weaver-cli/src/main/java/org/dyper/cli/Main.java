@@ -419,6 +419,10 @@ public final class Main {
         Path dir = line.hasOption("dir") ? Path.of(line.getOptionValue("dir"))
                 : org.dyper.runtime.monitor.MonitorEntry.defaultDirectory();
         Ctl ctl = new Ctl(out, err, dir);
+        String insecure = org.dyper.runtime.monitor.MonitorEntry.insecureDirectory(dir);
+        if (insecure != null) {
+            err.println("dyper: warning: " + insecure);
+        }
         try {
             if (args.isEmpty()) {
                 return usage("ctl: say who, attach PID, or PID COMMAND [DATA] (see dyper ctl --help)");

@@ -511,6 +511,18 @@ class CliTest {
                 r.out());
     }
 
+    @Test
+    void ctlWarnsAboutARegistryFolderOthersCanWriteTo() throws IOException {
+        Path open = Files.createDirectories(dir.resolve("open-registry"));
+        Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        Result r = dyper("ctl", "--dir", open.toString(), "who");
+        assertEquals(new Result(Main.OK, "", "dyper: warning: the registry folder " + open + " is writable by other "
+                + "users (rwxrwxrwx): they can remove entries or plant false ones; use a folder only you can write to "
+                + "(chmod o-w, or the monitor's dir option and dyper ctl --dir)\n"), r);
+        Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        assertEquals(new Result(Main.OK, "", ""), dyper("ctl", "--dir", open.toString(), "who"));
+    }
+
     // ---- run (child JVM: the program inherits stdout and the exit code) ----
 
     record Child(int code, String out, String err) {}

@@ -136,6 +136,10 @@ public final class Monitor {
     private void register() throws IOException {
         Path dir = options.dir();
         RegistryFiles.createPrivateDirectories(dir);
+        String insecure = org.dyper.runtime.monitor.MonitorEntry.insecureDirectory(dir);
+        if (insecure != null) {
+            System.err.println("dyper: warning: " + insecure);
+        }
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("pid", Long.toString(pid));
         fields.put("port", Integer.toString(server.port()));
