@@ -82,12 +82,18 @@ class ExitReportTest {
     }
 
     @Test
-    void emptyRunStillReportsToStderr() throws Exception {
-        Run run = run(List.of(), "empty");
-        assertEquals(0, run.exitCode());
-        assertTrue(run.stderr().startsWith("Dyper report — pid "), run.stderr());
-        assertTrue(run.stderr().contains("No events were recorded."), run.stderr());
-        assertEquals("", run.stdout());
+    void aRunThatRecordedNothingEndsQuietlyUnlessAReportWasAskedFor() throws Exception {
+        // Dyper was loaded (as by patches that call only the user's own modes) but recorded nothing
+        Run quiet = run(List.of(), "empty");
+        assertEquals(new Run(0, "", ""), quiet);
+        Run asked = run(List.of("-Ddyper.report=stderr"), "empty");
+        assertEquals(0, asked.exitCode());
+        assertTrue(asked.stderr().startsWith("Dyper report — pid "), asked.stderr());
+        assertTrue(asked.stderr().contains("No events were recorded."), asked.stderr());
+        assertEquals("", asked.stdout());
+        Path xml = dir.resolve("empty.xml");
+        assertEquals(new Run(0, "", ""), run(List.of("-Ddyper.report.xml=" + xml), "empty"));
+        assertTrue(Files.readString(xml).startsWith("<DYPER_REPORT VERSION='1'"), "an XML report asked for is written");
     }
 
     @Test

@@ -685,4 +685,29 @@ class CliTest {
         assertTrue(run.err().lines().anyMatch(l -> l.startsWith("dyper: ") && l.contains("-javaagent:")
                 && l.contains("aspectjweaver")), "the command names the AspectJ weaver agent: " + run.err());
     }
+
+    @Test
+    void aProgramWhosePatchesCallOnlyTheUsersOwnModesEndsWithoutAnEmptyReport() throws Exception {
+        Path app = dir.resolve("own-app.jar");
+        jar(app, "com.acme.cli.App", Map.of());
+        Path modes = write("own-modes.xml", """
+                <DYPATCH>
+                  <DYPATCH_MODE NAME='SPIN'>
+                    <CODE TYPE='CALL' CLASS='java.lang.Thread' METHOD='onSpinWait' SIGNATURE='()'/>
+                  </DYPATCH_MODE>
+                </DYPATCH>
+                """);
+        Path own = write("own-model.xml", """
+                <MODEL NAME='own'>
+                  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>
+                    <PATCH WHAT='ENTER' MODE='SPIN'/>
+                  </FOR>
+                </MODEL>
+                """);
+        Child run = cli(List.of("run", "--model", own.toString(), "--modes", modes.toString(), "--cache",
+                dir.resolve("own-cache").toString(), "--no-monitor", "--", "-jar", app.toString()));
+        assertEquals(new Child(0, "total 15\n", run.err()), run);
+        assertTrue(run.err().lines().allMatch(l -> l.startsWith("dyper: ")), "only Dyper's own progress lines, no "
+                + "report that says nothing: " + run.err());
+    }
 }
