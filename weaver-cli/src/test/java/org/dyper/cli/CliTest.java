@@ -710,4 +710,59 @@ class CliTest {
         assertTrue(run.err().lines().allMatch(l -> l.startsWith("dyper: ")), "only Dyper's own progress lines, no "
                 + "report that says nothing: " + run.err());
     }
+
+    /** A jar of the named fixture classes of {@code com.acme.cli}, with {@code mainClass} as its Main-Class. */
+    private static Path fixtureJar(Path file, String mainClass, List<String> names) throws Exception {
+        Path compiled = Path.of(App.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Manifest mf = new Manifest();
+        mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        mf.getMainAttributes().put(Attributes.Name.MAIN_CLASS, mainClass);
+        try (OutputStream out = Files.newOutputStream(file); JarOutputStream jar = new JarOutputStream(out, mf)) {
+            for (String name : names) {
+                String entry = "com/acme/cli/" + name + ".class";
+                jar.putNextEntry(new JarEntry(entry));
+                jar.write(Files.readAllBytes(compiled.resolve(entry)));
+                jar.closeEntry();
+            }
+        }
+        return file;
+    }
+
+    /** Whether this JVM was started with {@code signal} ignored (a background job of a shell that has no job control). */
+    private static boolean ignored(int signal) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << (signal - 1))) != 0;
+            }
+        }
+        return false;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"TERM", "INT"})
+    void aSignalToDyperRunStopsTheProgramWhichEndsWithItsReportBeforeDyperRunReturnsItsExitCode(String signal)
+            throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(signal.equals("INT") && ignored(2),
+                "SIGINT is ignored in this JVM (started in the background), so its children cannot get it either");
+        Path app = fixtureJar(dir.resolve("sleeper-" + signal + ".jar"), "com.acme.cli.Sleeper",
+                List.of("Sleeper", "Tally"));
+        Path report = dir.resolve("sleeper-" + signal + ".xml");
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--model", model.toString(),
+                "--cache", dir.resolve("sleeper-cache").toString(), "--no-monitor", "--report", "none", "--xml",
+                report.toString(), "--", "-jar", app.toString()));
+        Process cli = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(cli.getInputStream(),
+                UTF_8));
+        assertEquals("sleeper: started", out.readLine());
+        List<ProcessHandle> programs = cli.children().toList();
+        assertEquals(1, programs.size(), "dyper run starts the program as its child");
+        Process kill = new ProcessBuilder("kill", "-s", signal, Long.toString(cli.pid())).start();
+        assertEquals(0, kill.waitFor());
+        assertTrue(cli.waitFor(60, TimeUnit.SECONDS), "dyper run did not end");
+        assertFalse(programs.get(0).isAlive(), "dyper run returned while the program still ran");
+        assertEquals("sleeper: stopped", out.readLine(), "the program's shutdown hooks ran before dyper run returned");
+        assertEquals(signal.equals("TERM") ? 128 + 15 : 128 + 2, cli.exitValue(), "the program's exit code");
+        assertEquals(Map.of(ADD, "3"), counts(report), "the report was written before dyper run returned");
+    }
 }

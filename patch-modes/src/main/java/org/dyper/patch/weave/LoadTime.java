@@ -266,29 +266,11 @@ public final class LoadTime {
 
     /**
      * Runs {@code command} with inherited standard streams (in {@code dir} when not null) and returns its exit code.
-     * If this JVM is stopped meanwhile, the child is stopped too; if this thread is interrupted, the child is
-     * destroyed and the interrupt is rethrown.
+     * SIGINT, SIGTERM and SIGHUP to this JVM are passed on to the program, which this JVM waits for (see
+     * {@link ProgramProcess}); if this thread is interrupted, the program is stopped and the interrupt rethrown.
      */
     public static int execute(List<String> command, Path dir) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
-        if (dir != null) {
-            builder.directory(dir.toFile());
-        }
-        Process process = builder.start();
-        Thread killer = new Thread(process::destroy, "dyper-stop-child");
-        Runtime.getRuntime().addShutdownHook(killer);
-        try {
-            return process.waitFor();
-        } catch (InterruptedException e) {
-            process.destroy();
-            throw e;
-        } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(killer);
-            } catch (IllegalStateException shuttingDown) {
-                // the JVM is already exiting; the hook will stop the child
-            }
-        }
+        return ProgramProcess.run(command, dir);
     }
 
     /** The jars and folders a program's class path names: what load-time weaving may patch. */
