@@ -23,6 +23,7 @@ import org.dyper.patch.gen.GeneratedCode;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Problem;
 import org.dyper.patch.weave.LoadTime;
+import org.dyper.patch.weave.ProgramProcess;
 import org.dyper.patch.weave.WeaveException;
 import org.dyper.patch.weave.Weaver;
 
@@ -94,8 +95,11 @@ public final class Main {
                         + File.pathSeparator + "<other jars> <main class>"));
         COMMANDS.put("run", new Command("run",
                 "run a Java program with its patched classes woven at launch; print the report when it ends",
-                "dyper run --model FILE [--modes FILE] [options] -- <java arguments>",
+                "dyper run [--model FILE [--modes FILE]] [options] -- <java arguments>",
                 inputOptions(false)
+                        .addOption(Option.builder().longOpt("model").hasArg().argName("FILE")
+                                .desc("a patch model (<MODEL>); repeatable; without one the program runs under the "
+                                        + "DYPER monitor alone, nothing patched").build())
                         .addOption(Option.builder().longOpt("report").hasArg().argName("WHERE")
                                 .desc("text report: stderr (default), stdout, none, or a file").build())
                         .addOption(Option.builder().longOpt("xml").hasArg().argName("FILE")
@@ -119,7 +123,9 @@ public final class Main {
                         + "PATH). The classes on its class path (-cp or -jar) are what the model can patch. The first\n"
                         + "run with a model weaves the classes it patches into the cache; later runs with the same\n"
                         + "model, modes and class path reuse them, and a small agent swaps them in as they load. The\n"
-                        + "exit code is the program's own once it started."));
+                        + "exit code is the program's own once it started. SIGINT, SIGTERM and SIGHUP are passed on to\n"
+                        + "the program, and dyper run waits for it to end (its report included). If dyper run is killed\n"
+                        + "with SIGKILL, the monitor ends the program as SIGTERM would (with --no-monitor it runs on)."));
         COMMANDS.put("ctl", new Command("ctl",
                 "list monitored processes, send them DYPER commands, attach the monitor to a running JVM",
                 "dyper ctl [--dir DIR] who | dyper ctl [--xml] [--dir DIR] PID COMMAND [DATA] | "
@@ -374,6 +380,13 @@ public final class Main {
         if (javaArgs.isEmpty()) {
             throw new UsageError("give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar Main");
         }
+        if (!line.hasOption("model")) {
+            try {
+                return launch(line, MonitorOnly.command(line, javaArgs, LoadTime.java(env)), true);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError(e.getMessage());
+            }
+        }
         List<Path> targets;
         try {
             targets = LoadTime.targets(javaArgs);
@@ -403,11 +416,20 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
+        return launch(line, command, false);
+    }
+
+    /** Runs the program; {@code monitorOnly}: say so once it started. Returns its exit code. */
+    private int launch(CommandLine line, List<String> command, boolean monitorOnly) throws IOException {
         if (line.hasOption("verbose")) {
             err.println("dyper: " + String.join(" ", command));
         }
         try {
-            return LoadTime.execute(command, null);
+            return ProgramProcess.run(command, null, pid -> {
+                if (monitorOnly) {
+                    err.println(MonitorOnly.started(pid));
+                }
+            });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return INTERNAL;

@@ -216,7 +216,12 @@ class CliTest {
                         "run: no main class after the java options (give -cp PATH MAIN or -jar JAR)"),
                 Arguments.of("run --model {model} -- -m mod/Main",
                         "run: running a module (-m) is not supported: use -cp and a main class, or -jar"),
-                Arguments.of("run -- -cp {classes} com.acme.cli.App", "run: --model FILE is required"),
+                Arguments.of("run --no-monitor -- -cp {classes} com.acme.cli.App", "run: give --model FILE, or leave "
+                        + "out --no-monitor: with neither, nothing would be measured"),
+                Arguments.of("run --modes {model} -- -cp {classes} com.acme.cli.App",
+                        "run: --modes needs --model FILE (modes are used by a model)"),
+                Arguments.of("run --xml {dir}/r.xml -- -cp {classes} com.acme.cli.App", "run: --xml needs --model FILE "
+                        + "(without patches there is no exit report; dyper ctl PID REPORT asks the monitor)"),
                 Arguments.of("run --model {model} -- -cp {dir}/nowhere com.acme.cli.App",
                         "run: no classes to patch: the java class path (-cp or -jar) names no existing jar or folder"),
                 Arguments.of("classpath extra", "classpath: unexpected argument 'extra'"),
@@ -764,5 +769,59 @@ class CliTest {
         assertEquals("sleeper: stopped", out.readLine(), "the program's shutdown hooks ran before dyper run returned");
         assertEquals(signal.equals("TERM") ? 128 + 15 : 128 + 2, cli.exitValue(), "the program's exit code");
         assertEquals(Map.of(ADD, "3"), counts(report), "the report was written before dyper run returned");
+    }
+
+    @Test
+    void whenDyperRunIsKilledTheMonitorEndsTheProgramWhichStillWritesItsReport() throws Exception {
+        Path app = fixtureJar(dir.resolve("sleeper-kill.jar"), "com.acme.cli.Sleeper", List.of("Sleeper", "Tally"));
+        Path report = dir.resolve("sleeper-kill.xml");
+        Path registry = Files.createDirectories(dir.resolve("sleeper-registry"));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--model", model.toString(),
+                "--cache", dir.resolve("sleeper-cache").toString(), "--monitor", "dir=" + registry, "--report", "none",
+                "--xml", report.toString(), "--", "-jar", app.toString()));
+        // the program's output goes to a file: a pipe would close with dyper run
+        Path out = dir.resolve("sleeper-kill.out");
+        Process cli = new ProcessBuilder(cmd).redirectOutput(out.toFile())
+                .redirectError(dir.resolve("sleeper-kill.err").toFile()).start();
+        for (int i = 0; i < 600 && !Files.readString(out).equals("sleeper: started\n"); i++) {
+            Thread.sleep(100);
+        }
+        assertEquals("sleeper: started\n", Files.readString(out));
+        ProcessHandle program = cli.children().findFirst().orElseThrow();
+        // SIGKILL: dyper run cannot pass it on
+        assertEquals(0, new ProcessBuilder("kill", "-KILL", Long.toString(cli.pid())).start().waitFor());
+        assertTrue(cli.waitFor(60, TimeUnit.SECONDS));
+        program.onExit().get(60, TimeUnit.SECONDS);
+        assertEquals("sleeper: started\nsleeper: stopped\n", Files.readString(out),
+                "the program ended normally: its shutdown hooks ran");
+        assertEquals(Map.of(ADD, "3"), counts(report));
+        assertTrue(Files.readString(dir.resolve("sleeper-kill.err")).contains("dyper: the launcher of this program "
+                + "(process " + cli.pid() + ") is gone: ending the program as SIGTERM would\n"),
+                Files.readString(dir.resolve("sleeper-kill.err")));
+    }
+
+    @Test
+    void runWithoutAModelRunsTheProgramUnderTheMonitorAlone() throws Exception {
+        Path app = dir.resolve("plain-app.jar");
+        jar(app, "com.acme.cli.App", Map.of());
+        Path registry = Files.createDirectories(dir.resolve("plain-registry"));
+        Child run = cli(List.of("run", "--verbose", "--monitor", "dir=" + registry, "--", "-jar", app.toString(), "x"));
+        assertEquals(7, run.code(), run.err());
+        assertEquals("total 15\nargs x\n", run.out());
+        List<String> err = run.err().lines().toList();
+        assertEquals(2, err.size(), run.err());
+        assertTrue(err.get(0).startsWith("dyper: ") && err.get(0).contains(" -javaagent:")
+                && err.get(0).contains("dyper-runtime") && err.get(0).endsWith(" -jar " + app + " x"),
+                "the java command, with the monitor agent and nothing else of Dyper: " + err.get(0));
+        assertFalse(err.get(0).contains("replace=") || err.get(0).contains("aspectjweaver")
+                || err.get(0).contains("-Ddyper."), err.get(0));
+        Matcher started = Pattern.compile("dyper: no model, nothing patched: the program \\(process (\\d+)\\) runs "
+                + "under the DYPER monitor alone; dyper ctl (\\d+) REPORT shows where its time goes").matcher(err.get(1));
+        assertTrue(started.matches(), err.get(1));
+        assertEquals(started.group(1), started.group(2));
+        try (Stream<Path> entries = Files.list(registry)) {
+            assertEquals(List.of(), entries.toList(), "the monitor ran and removed its entry at exit");
+        }
     }
 }

@@ -192,10 +192,12 @@ public final class LoadTime {
 
     /**
      * The {@code -javaagent} argument that starts the DYPER monitor from {@code runtimeJar}, with its agent
-     * {@code options} when not blank.
+     * {@code options} when not blank, after {@code launcher=<this JVM's pid>}: the monitor ends the program if this
+     * JVM is killed with SIGKILL (every other signal it passes on, see {@link #execute}).
      */
     public static String monitorAgent(Path runtimeJar, String options) {
-        return "-javaagent:" + runtimeJar + (options == null || options.isBlank() ? "" : "=" + options);
+        return "-javaagent:" + runtimeJar + "=launcher=" + ProcessHandle.current().pid()
+                + (options == null || options.isBlank() ? "" : "," + options);
     }
 
     /** Where the report goes and in which forms; null fields keep the runtime's defaults. */

@@ -13,13 +13,22 @@ import java.util.concurrent.TimeUnit;
  * (its shutdown hooks, and so its report, included) and returns its exit code. SIGKILL cannot be caught: the program
  * then runs on by itself (the DYPER monitor in it ends it when it sees its launcher gone, see docs/monitor.md).
  */
-final class ProgramProcess {
+public final class ProgramProcess {
     private static final List<String> FORWARDED = List.of("INT", "TERM", "HUP");
 
     private ProgramProcess() {
     }
 
     static int run(List<String> command, Path dir) throws IOException, InterruptedException {
+        return run(command, dir, pid -> { });
+    }
+
+    /**
+     * Runs {@code command} (in {@code dir} when not null) with this JVM's standard streams, tells {@code started} the
+     * program's pid, and returns the program's exit code once it has ended; signals as the class says.
+     */
+    public static int run(List<String> command, Path dir, java.util.function.LongConsumer started)
+            throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
         if (dir != null) {
             builder.directory(dir.toFile());
@@ -39,6 +48,7 @@ final class ProgramProcess {
             }
         }
         try {
+            started.accept(process.pid());
             return process.waitFor();
         } catch (InterruptedException e) {
             process.destroy();

@@ -135,14 +135,26 @@ final class Server {
         }
     }
 
-    /** Once a second: closes connections stuck in a write past its deadline (a client that does not read). */
+    /**
+     * Once a second: closes connections stuck in a write past its deadline (a client that does not read), and ends
+     * the program when the process that launched it ({@code launcher} option: {@code dyper run}) is gone, which
+     * only a SIGKILL of the launcher leaves behind (it passes every other signal on, see docs/monitor.md).
+     */
     private void watchdog() {
+        long launcherPid = m.options.launcherPid();
+        // the handle knows the process's start time, so a reused pid does not pass for the launcher
+        ProcessHandle launcher = launcherPid > 0 ? ProcessHandle.of(launcherPid).orElse(null) : null;
         while (!socket.isClosed()) {
             try {
                 Thread.sleep(1000);
                 long now = System.nanoTime();
                 for (Connection c : live) {
                     c.checkWrite(now);
+                }
+                if (launcherPid > 0 && (launcher == null || !launcher.isAlive())) {
+                    System.err.println("dyper: the launcher of this program (process " + launcherPid + ") is gone: "
+                            + "ending the program as SIGTERM would");
+                    System.exit(143);
                 }
             } catch (InterruptedException e) {
                 return;
