@@ -824,4 +824,83 @@ class CliTest {
             assertEquals(List.of(), entries.toList(), "the monitor ran and removed its entry at exit");
         }
     }
+
+    /** Entries of {@code folder} whose names contain {@code part}. */
+    private static List<String> entries(Path folder, String part) throws IOException {
+        try (Stream<Path> s = Files.list(folder)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.contains(part)).sorted().toList();
+        }
+    }
+
+    /** Starts the CLI with {@code java.io.tmpdir} = {@code tmp}, and kills it (SIGKILL) once {@code made} exists. */
+    private static void killWhenItMade(Path tmp, List<String> args, java.util.function.LongFunction<Boolean> made)
+            throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        for (int i = 0; i < 1200 && !made.apply(p.pid()) && p.isAlive(); i++) {
+            Thread.sleep(50);
+        }
+        assertTrue(made.apply(p.pid()), "the CLI made no temporary files before it ended");
+        assertEquals(0, new ProcessBuilder("kill", "-KILL", Long.toString(p.pid())).start().waitFor());
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void whatAKilledWeaveOrRunLeftBehindIsRemovedByTheNextOne() throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("killed-tmp"));
+        Path out = Files.createDirectories(dir.resolve("killed-out"));
+        Path app = dir.resolve("killed-app.jar");
+        jar(app, "com.acme.cli.App", Map.of());
+        List<String> weave = List.of("weave", "--model", model.toString(), "--in", app.toString(), "--out",
+                out.resolve("woven.jar").toString());
+        killWhenItMade(tmp, weave, pid -> {
+            try {
+                return !entries(tmp, "dyper-src-p" + pid + "-").isEmpty();
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        assertTrue(!entries(tmp, "dyper-").isEmpty(), "the kill left temporary files");
+
+        List<String> again = new ArrayList<>(List.of("-Djava.io.tmpdir=" + tmp));
+        again.addAll(weave);
+        Child woven = java(withCli(again));
+        assertEquals(0, woven.code(), woven.err());
+        assertEquals(List.of(), entries(tmp, ""), "the next weave removed them, and its own");
+        assertEquals(List.of("woven.jar"), entries(out, ""));
+
+        Path cache = dir.resolve("killed-cache");
+        List<String> run = List.of("run", "--model", model.toString(), "--cache", cache.toString(), "--no-monitor",
+                "--report", "none", "--", "-jar", app.toString());
+        killWhenItMade(tmp, run, pid -> {
+            try {
+                return Files.isDirectory(cache) && !entries(cache, ".tmp-p" + pid + "-").isEmpty();
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        assertEquals(1, entries(cache, ".tmp-p").size(), "the kill left a cache entry half made");
+        List<String> runAgain = new ArrayList<>(List.of("-Djava.io.tmpdir=" + tmp));
+        runAgain.addAll(run);
+        Child ran = java(withCli(runAgain));
+        assertEquals(new Child(0, "total 15\n", ran.err()), ran);
+        assertEquals(List.of(), entries(cache, ".tmp"), "the next run removed the half-made entry");
+        assertEquals(1, entries(cache, "").size(), "one complete entry: " + entries(cache, ""));
+        assertEquals(List.of(), entries(tmp, ""));
+    }
+
+    /** {@code jvmOptions... Main args...}: the CLI's command after {@code java}, JVM options first. */
+    private static List<String> withCli(List<String> optionsThenArgs) {
+        List<String> cmd = new ArrayList<>();
+        int i = 0;
+        while (i < optionsThenArgs.size() && optionsThenArgs.get(i).startsWith("-D")) {
+            cmd.add(optionsThenArgs.get(i++));
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(optionsThenArgs.subList(i, optionsThenArgs.size()));
+        return cmd;
+    }
 }

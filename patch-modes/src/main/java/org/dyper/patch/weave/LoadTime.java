@@ -81,7 +81,7 @@ public final class LoadTime {
                 + " into the cache " + dir + " (first run with these inputs; later runs reuse it) ...");
         GeneratedCode code = Weaver.generate(in, weaving == Weaving.AGENT);
         Files.createDirectories(cacheRoot);
-        Path tmp = Files.createTempDirectory(cacheRoot, key + ".tmp");
+        Path tmp = TempFiles.entry(cacheRoot, key);
         try {
             List<String> notes = weaving == Weaving.AHEAD
                     ? Weaver.weaveForLaunch(code, in.targets(), in.classpath(), tmp.resolve("classes"), javaFeature)
