@@ -2,10 +2,10 @@ package org.dyper.runtime;
 
 import org.dyper.runtime.internal.Config;
 import org.dyper.runtime.internal.Failures;
-import org.dyper.runtime.internal.Reentry;
 import org.dyper.runtime.internal.Registry;
 import org.dyper.runtime.internal.ReportHook;
 import org.dyper.runtime.internal.Reports;
+import org.dyper.runtime.internal.ThreadData;
 
 /**
  * The collection context: the monitoring switch generated advice tests first, the sink for hook failures, and the
@@ -40,7 +40,7 @@ public final class Dyper {
      */
     public static boolean on() {
         int s = state;
-        return (s & 3) == 1 || (s & 3) == 3 && !Reentry.inside();
+        return (s & 3) == 1 || (s & 3) == 3 && !ThreadData.insideHook();
     }
 
     /**
@@ -50,7 +50,7 @@ public final class Dyper {
      */
     public static int state() {
         int s = state;
-        if ((s & 3) == 3 && Reentry.inside()) {
+        if ((s & 3) == 3 && ThreadData.insideHook()) {
             return s & ~3;
         }
         return s & ~2;
@@ -73,7 +73,7 @@ public final class Dyper {
         if ((state & 2) == 0) {
             userHooks();
         }
-        Reentry.enter();
+        ThreadData.enterHook();
     }
 
     private static synchronized void userHooks() {
@@ -83,7 +83,7 @@ public final class Dyper {
     /** The end of a hook {@link #enterHook} began. Never throws. */
     public static void exitHook() {
         try {
-            Reentry.exit();
+            ThreadData.exitHook();
         } catch (Throwable ignored) {
             // the matching enterHook failed too, and was reported as the hook's failure
         }

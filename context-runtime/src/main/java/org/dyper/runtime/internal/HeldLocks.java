@@ -49,7 +49,7 @@ final class HeldLocks {
 
     void push(Object lock, long now, int siteId, int classIndex, int epoch) {
         if (depth == locks.length) {
-            dropStale(depth);
+            dropStale();
             if (depth == locks.length) {
                 locks = Arrays.copyOf(locks, locks.length * 2);
                 held = Arrays.copyOf(held, held.length * 2);
@@ -93,29 +93,24 @@ final class HeldLocks {
 
     /** Removes hold k, keeping the holds above it whose monitors this thread still owns. */
     private void remove(int k) {
-        int to = k;
-        for (int from = k + 1; from < depth; from++) {
-            if (Thread.holdsLock(locks[from])) {
-                locks[to] = locks[from];
-                System.arraycopy(held, from * 4, held, to * 4, 4);
+        keepOwned(k + 1, k);
+    }
+
+    /** Drops holds of monitors this thread no longer owns (their release was not seen). */
+    private void dropStale() {
+        keepOwned(0, 0);
+    }
+
+    /** Moves the holds from {@code from} up whose monitors this thread still owns down to {@code to}, in order. */
+    private void keepOwned(int from, int to) {
+        for (int k = from; k < depth; k++) {
+            if (Thread.holdsLock(locks[k])) {
+                locks[to] = locks[k];
+                System.arraycopy(held, k * 4, held, to * 4, 4);
                 to++;
             }
         }
         Arrays.fill(locks, to, depth, null);
-        depth = to;
-    }
-
-    /** Drops holds of monitors this thread no longer owns (their release was not seen), below {@code below}. */
-    private void dropStale(int below) {
-        int to = 0;
-        for (int from = 0; from < below; from++) {
-            if (Thread.holdsLock(locks[from])) {
-                locks[to] = locks[from];
-                System.arraycopy(held, from * 4, held, to * 4, 4);
-                to++;
-            }
-        }
-        Arrays.fill(locks, to, below, null);
         depth = to;
     }
 

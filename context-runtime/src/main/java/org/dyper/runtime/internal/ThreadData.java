@@ -88,6 +88,8 @@ public final class ThreadData {
     /** Seeds where each new sampled row starts its countdown, so periodic call patterns do not alias. */
     private int seed;
 
+    /** Owner-only: how many hooks of the user's own are running on this thread (see {@code Dyper.enterHook}). */
+    private int hookDepth;
     /** Owner-only: the monitors this thread holds through patched sites. */
     private final HeldLocks holds = new HeldLocks();
     /** What {@code Locks.request} saw, for the matching {@code acquired}: the lock's hash and another holder (0: none). */
@@ -133,6 +135,25 @@ public final class ThreadData {
             TABLES.setRelease(tables, k, NO_ROWS);
         }
         EPOCH.setRelease(this, newEpoch);
+    }
+
+    // ---- hooks of the user's own: while one runs, this thread measures nothing ----
+
+    /** Whether the calling thread is inside a hook of the user's own. */
+    public static boolean insideHook() {
+        return current().hookDepth > 0;
+    }
+
+    public static void enterHook() {
+        current().hookDepth++;
+    }
+
+    /** Leaves a hook; never below zero (an {@link #enterHook} that failed did not count). */
+    public static void exitHook() {
+        ThreadData d = current();
+        if (d.hookDepth > 0) {
+            d.hookDepth--;
+        }
     }
 
     // ---- hot path (owner thread only) ----

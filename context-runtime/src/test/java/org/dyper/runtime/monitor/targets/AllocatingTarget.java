@@ -11,18 +11,7 @@ public final class AllocatingTarget {
     }
 
     public static void main(String[] args) throws Exception {
-        Thread stopper = new Thread(() -> {
-            try {
-                while (System.in.read() >= 0) {
-                    // wait for the end of stdin
-                }
-            } catch (Exception ignored) {
-                // stop below
-            }
-            stop = true;
-        }, "alloc-stopper");
-        stopper.setDaemon(true);
-        stopper.start();
+        Stdin.onEnd("alloc-stopper", () -> stop = true);
         System.out.println("alloc: started");
         System.out.flush();
         byte[][] ring = new byte[64][];
