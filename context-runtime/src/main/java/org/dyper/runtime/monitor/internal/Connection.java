@@ -175,7 +175,7 @@ final class Connection {
 
     private void send(Frames.Body message) throws IOException {
         synchronized (writeLock) {
-            writeDeadline = System.nanoTime() + m.options.frameTimeoutMillis() * MS | 1;
+            writeDeadline = (System.nanoTime() + m.options.frameTimeoutMillis() * MS) | 1;  // never 0: 0 is "none"
             try {
                 Frames.write(out, message);
             } finally {
@@ -205,7 +205,7 @@ final class Connection {
         try {
             synchronized (writeLock) {
                 OutputStream o = out != null ? out : socket.getOutputStream();
-                writeDeadline = System.nanoTime() + 1000 * MS;
+                writeDeadline = (System.nanoTime() + 1000 * MS) | 1;
                 Frames.write(o, m.error(message));
                 writeDeadline = 0;
             }
