@@ -789,10 +789,14 @@ class CliTest {
         }
         assertEquals("sleeper: started\n", Files.readString(out));
         ProcessHandle program = cli.children().findFirst().orElseThrow();
-        // SIGKILL: dyper run cannot pass it on
-        assertEquals(0, new ProcessBuilder("kill", "-KILL", Long.toString(cli.pid())).start().waitFor());
-        assertTrue(cli.waitFor(60, TimeUnit.SECONDS));
-        program.onExit().get(60, TimeUnit.SECONDS);
+        try {
+            // SIGKILL: dyper run cannot pass it on
+            assertEquals(0, new ProcessBuilder("kill", "-KILL", Long.toString(cli.pid())).start().waitFor());
+            assertTrue(cli.waitFor(60, TimeUnit.SECONDS));
+            program.onExit().get(60, TimeUnit.SECONDS);
+        } finally {
+            program.destroyForcibly();  // if the test failed: no orphan left running
+        }
         assertEquals("sleeper: started\nsleeper: stopped\n", Files.readString(out),
                 "the program ended normally: its shutdown hooks ran");
         assertEquals(Map.of(ADD, "3"), counts(report));
