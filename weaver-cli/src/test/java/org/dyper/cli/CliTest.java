@@ -733,6 +733,12 @@ class CliTest {
         return file;
     }
 
+    /** One jar of {@code Sleeper} for the tests that stop it, so they share one cache entry (woven once). */
+    private static synchronized Path sleeperJar() throws Exception {
+        Path jar = dir.resolve("sleeper.jar");
+        return Files.exists(jar) ? jar : fixtureJar(jar, "com.acme.cli.Sleeper", List.of("Sleeper", "Tally"));
+    }
+
     /** Whether this JVM was started with {@code signal} ignored (a background job of a shell that has no job control). */
     private static boolean ignored(int signal) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
@@ -749,8 +755,7 @@ class CliTest {
             throws Exception {
         org.junit.jupiter.api.Assumptions.assumeFalse(signal.equals("INT") && ignored(2),
                 "SIGINT is ignored in this JVM (started in the background), so its children cannot get it either");
-        Path app = fixtureJar(dir.resolve("sleeper-" + signal + ".jar"), "com.acme.cli.Sleeper",
-                List.of("Sleeper", "Tally"));
+        Path app = sleeperJar();
         Path report = dir.resolve("sleeper-" + signal + ".xml");
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--model", model.toString(),
@@ -773,7 +778,7 @@ class CliTest {
 
     @Test
     void whenDyperRunIsKilledTheMonitorEndsTheProgramWhichStillWritesItsReport() throws Exception {
-        Path app = fixtureJar(dir.resolve("sleeper-kill.jar"), "com.acme.cli.Sleeper", List.of("Sleeper", "Tally"));
+        Path app = sleeperJar();
         Path report = dir.resolve("sleeper-kill.xml");
         Path registry = Files.createDirectories(dir.resolve("sleeper-registry"));
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
