@@ -56,6 +56,9 @@ public final class ReportParser extends DefaultHandler {
     private Stacks.ThreadTree thread;
     private int threadLine;
     private long threadTotal = -1;
+    /** A path of the current view (or thread) was refused, so its TOTAL cannot be checked. */
+    private boolean viewBroken;
+    private boolean threadBroken;
     private StringBuilder pathText;
     private long pathWeight;
     private int pathLine;
@@ -184,6 +187,7 @@ public final class ReportParser extends DefaultHandler {
                 current.views.add(view);
                 viewLine = locator.getLineNumber();
                 viewTotal = total(tag, atts);
+                viewBroken = false;
             }
             case "THREAD" -> {
                 if (view == null || depth != stacksDepth + 2) {
@@ -200,6 +204,7 @@ public final class ReportParser extends DefaultHandler {
                 view.threads.add(thread);
                 threadLine = locator.getLineNumber();
                 threadTotal = total(tag, atts);
+                threadBroken = false;
             }
             case "PATH" -> {
                 boolean inThread = thread != null && depth == stacksDepth + 3;
@@ -217,6 +222,9 @@ public final class ReportParser extends DefaultHandler {
                     problem(tag, "WEIGHT='" + w + "' is not positive");
                 }
                 pathText = new StringBuilder();
+                if (w == null || pathWeight <= 0) {
+                    broken();
+                }
             }
             default -> problem(tag, "unexpected element in STACKS (it holds VIEW, THREAD and PATH elements)");
         }
@@ -259,13 +267,13 @@ public final class ReportParser extends DefaultHandler {
                 case "PATH" -> endPath();
                 case "THREAD" -> {
                     if (thread != null) {
-                        checkTotal("THREAD", threadLine, threadTotal, thread.tree.total());
+                        checkTotal("THREAD", threadLine, threadTotal, thread.tree.total(), threadBroken);
                         thread = null;
                     }
                 }
                 case "VIEW" -> {
                     if (view != null) {
-                        checkTotal("VIEW", viewLine, viewTotal, view.tree.total());
+                        checkTotal("VIEW", viewLine, viewTotal, view.tree.total(), viewBroken);
                         view = null;
                     }
                 }
@@ -286,6 +294,17 @@ public final class ReportParser extends DefaultHandler {
         }
         String text = pathText.toString().trim();
         pathText = null;
+        int before = problems.size();
+        try {
+            addPath(text);
+        } finally {
+            if (problems.size() > before) {
+                broken();
+            }
+        }
+    }
+
+    private void addPath(String text) throws TooMany {
         if (text.isEmpty()) {
             problem(pathLine, pathCol, "PATH", "no frames (expected frames separated by ';', root first)");
             return;
@@ -319,8 +338,16 @@ public final class ReportParser extends DefaultHandler {
         }
     }
 
-    private void checkTotal(String tag, int line, long declared, long sum) throws TooMany {
-        if (declared >= 0 && declared != sum) {
+    private void broken() {
+        if (thread != null) {
+            threadBroken = true;
+        } else {
+            viewBroken = true;
+        }
+    }
+
+    private void checkTotal(String tag, int line, long declared, long sum, boolean broken) throws TooMany {
+        if (!broken && declared >= 0 && declared != sum) {
             problem(line, 1, tag, "TOTAL='" + declared + "' but its PATH weights add up to " + sum);
         }
     }
