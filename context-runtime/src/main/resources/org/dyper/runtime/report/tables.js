@@ -30,7 +30,7 @@
   /**
    * A table that sorts when a header is clicked (again: the other way). cols: {key, label, type (text, site, count,
    * ns, ms, bytes, pct), est (true, or a function of the row: an estimate), render (row -> node), sort (row -> value),
-   * title}. rows: objects with the keys, and optionally id (an anchor) and after (tr -> void).
+   * title}. rows: objects with the keys, and optionally id (an anchor).
    */
   function table(cols, rows, name) {
     const thead = el("thead", null, el("tr", null, cols.map((c, k) => el("th", {
@@ -53,7 +53,6 @@
         }
         tr.appendChild(el("td", { class: cls || null }, content));
       }
-      if (r.after) r.after(tr);
       tbody.appendChild(tr);
       return tr;
     });
