@@ -97,41 +97,50 @@
   function invert(tree) {
     if (tree.inverted) return tree.inverted;
     prepare(tree);
-    const n = tree.f.length, f = tree.f, w = tree.w, w0 = tree.w0, parent = tree.parent;
+    const n = tree.f.length, f = tree.f, w = tree.w, w0 = tree.w0, parent = tree.parent, names = tree.names;
     const self = Float64Array.from(w), self0 = w0 ? Float64Array.from(w0) : null;
     for (let i = 0; i < n; i++) {
       const p = parent[i];
       if (p >= 0) { self[p] -= w[i]; if (self0) self0[p] -= w0[i]; }
     }
-    const root = { k: new Map() };
+    // the new tree's nodes, found by (parent node, frame) in one numeric map: no object per node
+    const nf = names.length, key = new Map(), F = [], P = [], W = [], W0 = [];
     for (let i = 0; i < n; i++) {
       const s = self[i], s0 = self0 ? self0[i] : 0;
       if (s <= 0 && s0 <= 0) continue;
-      let node = root;
+      let node = -1;
       for (let j = i; j >= 0; j = parent[j]) {
-        let c = node.k.get(f[j]);
-        if (!c) { c = { f: f[j], w: 0, w0: 0, k: new Map() }; node.k.set(f[j], c); }
-        c.w += s; c.w0 += s0;
+        const k = (node + 1) * nf + f[j];
+        let c = key.get(k);
+        if (c === undefined) { c = F.length; key.set(k, c); F.push(f[j]); P.push(node); W.push(0); W0.push(0); }
+        W[c] += s; W0[c] += s0;
         node = c;
       }
     }
-    const names = tree.names, F = [], Dp = [], W = [], W0 = [];
-    const byName = (a, b) => (names[a.f] < names[b.f] ? -1 : names[a.f] > names[b.f] ? 1 : 0);
-    const stack = [];
-    const push = (node, dep) => {
-      const kids = Array.from(node.k.values()).sort(byName);
-      for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k], dep);
-    };
-    push(root, 0);
-    while (stack.length) {
-      const dep = stack.pop(), node = stack.pop();
-      F.push(node.f); Dp.push(dep); W.push(node.w); W0.push(node.w0);
-      push(node, dep + 1);
+    // children lists (by parent), each sorted by name through a rank of the names, then a pre-order walk
+    const m = F.length, rank = new Int32Array(nf);
+    Array.from(names.keys()).sort((a, b) => (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0))
+      .forEach((id, r) => { rank[id] = r; });
+    const start = new Int32Array(m + 2);
+    for (let c = 0; c < m; c++) start[P[c] + 2]++;
+    for (let k = 1; k < m + 2; k++) start[k] += start[k - 1];
+    const kids = new Int32Array(m), fill = start.slice();
+    for (let c = 0; c < m; c++) kids[fill[P[c] + 1]++] = c;
+    for (let p = 0; p <= m; p++) {
+      const a = start[p], b = start[p + 1];
+      if (b - a > 1) kids.subarray(a, b).sort((x, y) => rank[F[x]] - rank[F[y]]);
     }
-    tree.inverted = prepare({
-      names, unit: tree.unit, total: tree.total, total0: tree.total0, f: Int32Array.from(F),
-      d: Int32Array.from(Dp), w: Float64Array.from(W), w0: w0 ? Float64Array.from(W0) : undefined,
-    });
+    const of = new Int32Array(m), od = new Int32Array(m), ow = new Float64Array(m), ow0 = new Float64Array(m);
+    const stack = [];
+    for (let k = start[1] - 1; k >= start[0]; k--) stack.push(kids[k], 0);
+    let out = 0;
+    while (stack.length) {
+      const dep = stack.pop(), c = stack.pop();
+      of[out] = F[c]; od[out] = dep; ow[out] = W[c]; ow0[out] = W0[c]; out++;
+      for (let k = start[c + 2] - 1; k >= start[c + 1]; k--) stack.push(kids[k], dep + 1);
+    }
+    tree.inverted = prepare({ names, unit: tree.unit, total: tree.total, total0: tree.total0, f: of, d: od, w: ow,
+      w0: w0 ? ow0 : undefined });
     return tree.inverted;
   }
 

@@ -432,5 +432,7 @@
   fillSummary();
   setupFlame();
   fillTables();
+  // when the page had opened and drawn, in ms since navigation started (the 100,000-node benchmark reads it)
+  document.body.dataset.readyMs = String(Math.round(performance.now()));
   document.body.dataset.ready = "true";
 })(window.Dyper);
