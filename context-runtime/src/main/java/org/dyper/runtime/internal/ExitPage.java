@@ -17,15 +17,15 @@ final class ExitPage {
     static void write(String target, String xmlReport) throws IOException {
         Report report;
         try {
-            report = HtmlReport.read("the exit report", xmlReport).process(HtmlReport.thisProcess());
+            report = HtmlReport.read("the exit report", xmlReport);
         } catch (BadReportException e) {
             // the runtime wrote that XML itself: a problem here is a bug, said in one line like other report failures
             throw new IOException("the XML report could not be read back: " + e.problems().get(0));
         }
-        String command = Config.property("sun.java.command");
-        String main = command == null || command.isBlank() ? "" : command.trim().split("\\s+")[0];
-        String title = "Dyper report" + (main.isEmpty() ? "" : ": " + main) + " (pid " + ProcessHandle.current().pid()
-                + ")";
+        Report.Process process = HtmlReport.thisProcess();
+        report.process(process);
+        String title = "Dyper report" + (process.mainClass() == null ? "" : ": " + process.mainClass()) + " (pid "
+                + ProcessHandle.current().pid() + ")";
         HtmlReport.write(Paths.get(target), HtmlReport.page(report, title));
     }
 }

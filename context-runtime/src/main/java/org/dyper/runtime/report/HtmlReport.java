@@ -76,7 +76,8 @@ public final class HtmlReport {
     private static Page.Run run(Report r) {
         Report.Process p = r.process();
         return new Page.Run(r.label(), r.root(), r.stacks(), p == null ? -1 : p.startMillis(),
-                p == null ? List.of() : p.agents(), p == null ? null : p.javaVersion(), p != null);
+                p == null ? List.of() : p.agents(), p == null ? null : p.javaVersion(),
+                p == null ? null : p.mainClass(), p != null);
     }
 
     /**
@@ -143,7 +144,9 @@ public final class HtmlReport {
         ProcessHandle.Info info = ProcessHandle.current().info();
         long start = info.startInstant().map(java.time.Instant::toEpochMilli).orElse(-1L);
         List<String> args = info.arguments().map(List::of).orElse(List.of());
-        return new Report.Process(start, agents(args), System.getProperty("java.version"));
+        String command = System.getProperty("sun.java.command");
+        String main = command == null || command.isBlank() ? null : command.trim().split("\\s+")[0];
+        return new Report.Process(start, agents(args), System.getProperty("java.version"), main);
     }
 
     /** The {@code -javaagent} arguments among a JVM's arguments. */

@@ -24,9 +24,9 @@ public final class Report {
 
     /**
      * What is known of the process apart from the XML: when it started (epoch ms, or -1), the {@code -javaagent}
-     * arguments it was started with (they tell how it was woven), and its Java version (or null).
+     * arguments it was started with (they tell how it was woven), its Java version and main class (or null).
      */
-    public record Process(long startMillis, List<String> agents, String javaVersion) {
+    public record Process(long startMillis, List<String> agents, String javaVersion, String mainClass) {
         public Process {
             agents = List.copyOf(agents);
         }

@@ -85,7 +85,8 @@
     const run = p.run, items = [];
     const m = p.monitor, x = p.exact;
     const pid = attr(m, "PID") || attr(x, "PID");
-    items.push(["Program", (attr(m, "MAIN") || "main class not recorded") + (pid ? " (pid " + pid + ")" : "")]);
+    const mainClass = attr(m, "MAIN") || (run.process && run.process.main);
+    items.push(["Program", (mainClass || "main class not recorded") + (pid ? " (pid " + pid + ")" : "")]);
     const start = m ? num(m, "START") : run.process ? run.process.start : NaN;
     const end = x ? num(x, "TIME") : num(m, "TIME");
     items.push(["Ran", start > 0 && end > 0 ? F.duration((end - start) * 1e6) + ", from " + when(start) + " to " + when(end)

@@ -67,11 +67,13 @@ final class Live {
         List<String> javaArgs = new ArrayList<>();
         long start = -1;
         String java = null;
+        String main = null;
         for (Node n = root.getFirstChild(); n != null; n = n.getNextSibling()) {
             if (n instanceof Element e) {
                 switch (e.getTagName()) {
                     case "JAVAARG" -> javaArgs.add(e.getTextContent());
                     case "TIME" -> start = parseLong(e.getAttribute("START"));
+                    case "START" -> main = e.getTextContent();
                     case "PROPERTY" -> {
                         if (e.getAttribute("KEY").equals("java.version")) {
                             java = e.getTextContent();
@@ -84,7 +86,7 @@ final class Live {
         if (root.getElementsByTagName("ERROR").getLength() > 0) {
             return null;
         }
-        return new Report.Process(start, HtmlReport.agents(javaArgs), java);
+        return new Report.Process(start, HtmlReport.agents(javaArgs), java, main);
     }
 
     private static long parseLong(String s) {

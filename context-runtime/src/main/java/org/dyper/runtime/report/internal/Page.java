@@ -19,7 +19,7 @@ public final class Page {
 
     /** One report on the page: its label, element tree and stacks, and what is known of its process. */
     public record Run(String label, Elem root, Stacks stacks, long startMillis, List<String> agents, String java,
-                      boolean process) {}
+                      String main, boolean process) {}
 
     /**
      * The page for {@code runs}: one report, or with {@code diff} two (before, after) whose stacks become one
@@ -36,6 +36,7 @@ public final class Page {
             json.raw(i > 0 ? ",{" : "{").key("label", false).str(r.label()).key("process", true);
             if (r.process()) {
                 json.raw("{").key("start", false).num(r.startMillis()).key("java", true).str(r.java())
+                        .key("main", true).str(r.main())
                         .key("agents", true).raw("[");
                 for (int k = 0; k < r.agents().size(); k++) {
                     json.raw(k > 0 ? "," : "").str(r.agents().get(k));
