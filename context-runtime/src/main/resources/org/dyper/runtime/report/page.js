@@ -97,8 +97,11 @@
     if (x) {
       for (const sec of D.tables.SECTIONS) {
         const s = kid(x, sec.tag);
-        const n = s ? kids(s).filter(k => k.t !== "BUCKET").length : 0;
-        if (n && sec.tag !== "FAILURES") measured.push(el("a", { href: "#exact-" + sec.id }, sec.title + ": " + n));
+        const unit = sec.tag === "FIELDS" ? "FIELD" : "SITE", noun = sec.tag === "FIELDS" ? " field" : " site";
+        const n = s ? kids(s, unit).length : 0;
+        if (n && sec.tag !== "FAILURES") {
+          measured.push(el("a", { href: "#exact-" + sec.id }, sec.title + ": " + n + noun + (n === 1 ? "" : "s")));
+        }
       }
     }
     items.push(["Measured exactly", measured.length ? measured.flatMap((a, i) => i ? [", ", a] : [a])
@@ -111,7 +114,8 @@
       est.push("stacks from " + (a.SOURCE || "?") + ": " + data.stacks.views.map(v => v.name + " " + F.weight(v.total, v.unit))
         .join(", ") + (a.NODES ? "; " + F.count(a.NODES) + " nodes" : ""));
     }
-    items.push(["Estimated (sampled)", est.length ? est.join("; ") : "nothing (the DYPER monitor's report is not in it)"]);
+    items.push(["Estimated (sampled)", est.length ? est.join("; ") : m ? "no CPU samples or stacks in the monitor's report"
+      : "nothing (the DYPER monitor's report is not in it)"]);
     const failures = x ? num(kid(x, "FAILURES"), "TOTAL") : 0;
     const dropped = data.stacks && p === main ? Number(data.stacks.a.DROPPED || 0) : 0;
     const agentErrors = kids(m, "AGENT").filter(a => attr(a, "ERROR"));

@@ -54,7 +54,7 @@ class BankReportEndToEndTest {
             }
             assertTrue(summary.get("Program").startsWith(BankApp.class.getName() + " (pid "), summary.toString());
             assertTrue(summary.get("Woven").startsWith("at launch by dyper run: classes woven ahead"), summary.toString());
-            assertEquals("Timing: 2, Counts: 4, Calls: 1, Values: 1", summary.get("Measured exactly"));
+            assertEquals("Timing: 2 sites, Counts: 4 sites, Calls: 1 site, Values: 1 site", summary.get("Measured exactly"));
             assertEquals("no hook failures", summary.get("Failures"));
 
             assertEquals(List.of("10,000", "200"), List.of(cell(browser, "timing", TRANSFER, 2),

@@ -211,6 +211,15 @@ class ReportCommandTest {
                     "WHORU's agents: " + page.substring(page.indexOf("\"process\":"), page.indexOf("\"process\":") + 300));
             Path defaultName = Path.of("dyper-" + p.pid() + ".html");
             assertFalse(Files.exists(defaultName), "--out was given");
+
+            // what dyper ctl --xml prints is a report file too
+            Result ctl = dyper("ctl", "--xml", "--dir", registry.toString(), Long.toString(p.pid()), "REPORT");
+            assertEquals(0, ctl.code(), ctl.toString());
+            Path saved = Files.writeString(dir.resolve("ctl-report.xml"), ctl.out(), UTF_8);
+            Result fromFile = dyper("report", saved.toString());
+            assertEquals(0, fromFile.code(), fromFile.toString());
+            assertTrue(fromFile.out().startsWith("dyper: wrote " + dir.resolve("ctl-report.html") + " ("), fromFile.out());
+            assertTrue(Files.readString(dir.resolve("ctl-report.html"), UTF_8).contains("\"root\":{\"t\":\"DYPER_REPLY\""));
         } finally {
             p.getOutputStream().close();
             assertTrue(p.waitFor(30, TimeUnit.SECONDS));

@@ -213,8 +213,7 @@ class ReportPageBrowserTest {
     }
 
     private static List<String> column(WebElement table, int n) {
-        return table.findElements(By.cssSelector("tbody tr td:nth-child(" + n + ")")).stream().map(WebElement::getText)
-                .toList();
+        return table.findElements(By.xpath("./tbody/tr/td[" + n + "]")).stream().map(WebElement::getText).toList();
     }
 
     @Test
@@ -252,6 +251,63 @@ class ReportPageBrowserTest {
         browser.driver.findElement(By.cssSelector("#x-timing-1 a.sampled")).click();
         assertEquals(BANK + ".audit", browser.driver.findElement(By.id("search")).getDomProperty("value"));
         assertTrue(browser.driver.findElement(By.id("search-share")).getText().startsWith("Matched: 69.3 %"));
+    }
+
+    /** Sections the bank does not have, from the other sample programs' real reports, and a monitor without stacks. */
+    @Test
+    void everyExactSectionIsShownWithItsFigures() throws Exception {
+        Path xml = dir.resolve("all-sections.xml");
+        try (InputStream in = getClass().getResourceAsStream("all-sections.xml")) {
+            Files.copy(in, xml, StandardCopyOption.REPLACE_EXISTING);
+        }
+        dyper("report", xml.toString());
+        browser.open(dir.resolve("all-sections.html"));
+        screenshot("all-sections.png");
+        assertEquals("Sampled timing: 1 site, Locks: 3 sites, Allocations: 4 sites, Field writes: 1 field",
+                summary("Measured exactly"));
+        assertEquals("200 hook failures; agent broken failed: java.lang.IllegalStateException: no", summary("Failures"));
+        assertEquals("no CPU samples or stacks in the monitor's report", summary("Estimated (sampled)"));
+        assertTrue(browser.driver.findElement(By.id("flame-empty")).getText().startsWith("No sampled stacks in this "
+                + "report."));
+        assertFalse(browser.driver.findElement(By.id("flame-ui")).isDisplayed());
+
+        WebElement sampled = browser.driver.findElement(By.cssSelector("table[data-table='sampled']"));
+        assertEquals(List.of("10,000", "157", "≈ 14.6 ms", "≈ 3.87 ms"), row(sampled, 0).subList(1, 5));
+        assertEquals("ESTIMATE", browser.driver.findElement(By.cssSelector("#exact-sampled h3 .badge")).getText());
+        WebElement locks = browser.driver.findElement(By.cssSelector("table[data-table='locks-by-site']"));
+        assertEquals(List.of("org.dyper.samples.contention.Ledger.post(long)", "5", "5", "19.1 ms", "5.20 ms", "88.8 µs",
+                "30.0 µs", "ledger-poster", "ledger-auditor"), row(locks, 1));
+        WebElement lockClasses = browser.driver.findElement(By.cssSelector("table[data-table='locks-by-lock-class']"));
+        assertEquals(List.of("org.dyper.samples.contention.Journal", "10,000", "7", "65.1 ms", "30.5 ms", "130 ms",
+                "32.1 ms", "journal-worker-0", ""), row(lockClasses, 0));
+        WebElement types = browser.driver.findElement(By.cssSelector("table[data-table='allocations-by-type']"));
+        assertEquals(List.of("int[]", "60", "1,440", "40"), row(types, 1));
+        WebElement fields = browser.driver.findElement(By.cssSelector("table[data-table='fields-by-field']"));
+        assertEquals(List.of("org.dyper.samples.unsafe.Stats.hits", "20,250", "250", "0", "16 writes"), row(fields, 0));
+        fields.findElement(By.tagName("summary")).click();
+        assertEquals("20249 20250 stats-sloppy false", fields.findElements(By.cssSelector(".writes tr")).get(16)
+                .getText());
+        WebElement failures = browser.driver.findElement(By.cssSelector("table[data-table='failures']"));
+        assertEquals(List.of("org.dyper.samples.bank.Bank.audit()", "200",
+                "java.lang.NumberFormatException: Cannot parse null string"), row(failures, 0));
+        assertEquals(List.of("“left” waits for java.lang.Object@11 held by “right”",
+                "“right” waits for java.lang.Object@22 held by “left”"), browser.driver.findElements(
+                By.cssSelector("#monitor-deadlocks li")).stream().map(WebElement::getText).toList());
+    }
+
+    private String summary(String term) {
+        List<WebElement> terms = browser.driver.findElements(By.cssSelector("#summary-list dt"));
+        for (int i = 0; i < terms.size(); i++) {
+            if (terms.get(i).getText().equals(term)) {
+                return browser.driver.findElements(By.cssSelector("#summary-list dd")).get(i).getText();
+            }
+        }
+        throw new AssertionError("no " + term + " in the summary");
+    }
+
+    private static List<String> row(WebElement table, int n) {
+        return table.findElements(By.xpath("./tbody/tr")).get(n).findElements(By.xpath("./td")).stream()
+                .map(WebElement::getText).toList();
     }
 
     @Test
