@@ -144,6 +144,12 @@ public final class ReportCommand {
                     : "one report at a time (got " + args.size() + "; --diff compares two)");
         }
         Path outFile = line.hasOption("out") ? Path.of(line.getOptionValue("out")) : null;
+        for (String input : args) {
+            if (outFile != null && !input.equals("-") && Files.exists(outFile) && Files.exists(Path.of(input))
+                    && Files.isSameFile(outFile, Path.of(input))) {
+                throw new Usage("--out " + outFile + " is an input report: write to another file");
+            }
+        }
         Report report;
         if (pid) {
             report = Live.report(parsePid(line.getOptionValue("pid")), line.getOptionValue("dir"));

@@ -64,7 +64,8 @@ class ReportCommandTest {
                 Arguments.of("report --pid x", "--pid 'x' is not a process id (try dyper ctl who)"),
                 Arguments.of("report --pid 3 --diff", "--diff compares two files; take them with dyper ctl --xml PID "
                         + "REPORT > FILE"),
-                Arguments.of("report -", "reading standard input: say where to write with --out FILE"))
+                Arguments.of("report -", "reading standard input: say where to write with --out FILE"),
+                Arguments.of("report {bank} --out {bank}", "--out {bank} is an input report: write to another file"))
                 .map(a -> Arguments.of(a.get()[0], "dyper: error: report: " + a.get()[1] + see));
     }
 
