@@ -150,6 +150,7 @@
     WALL: "all threads, running or not: where time passes",
     LOCK: "time threads spent blocked or parked; the leaf names the lock's class",
     ALLOC: "bytes allocated; the leaf names the allocated type",
+    THREAD_START: "where threads were started",
   };
   const state = { view: null, thread: "", inverted: false, before: false, selected: -1 };
   const treeCache = new Map();
@@ -181,15 +182,27 @@
     document.querySelectorAll("#views button").forEach(b => b.setAttribute("aria-selected", b.dataset.view === state.view));
     const t = currentTree();
     flame.show(t, state.before);
-    const a = data.stacks.a;
+    const a = data.stacks.a, va = v.a || {}, source = va.SOURCE || a.SOURCE;
     $("flame-info").textContent = v.name + ": " + (VIEW_TEXT[v.name] || v.name.toLowerCase()) + ". "
       + (diff ? "Before " + F.weight(v.total0, v.unit) + ", after " + F.weight(v.total, v.unit)
         : F.weight(t.total, v.unit) + " in all" + (state.thread ? " in this thread" : ""))
-      + (a.SOURCE ? ", sampled by " + a.SOURCE : "") + (state.inverted ? "; inverted: roots are where it was spent, "
-        + "children their callers" : "") + ". Estimates.";
+      + (source ? ", sampled by " + source : "") + (state.inverted ? "; inverted: roots are where it was spent, "
+        + "children their callers" : "") + ". Estimates." + leftOut(va, v.unit);
     state.selected = -1;
     runSearch();
     details(-1);
+  }
+
+  /** What the producer left out of a view, said where its graph is (never silently smaller). */
+  function leftOut(va, unit) {
+    const parts = [];
+    if (Number(va.OMITTED_PATHS) > 0) {
+      parts.push(F.count(va.OMITTED_PATHS) + " lighter paths (" + F.weight(va.OMITTED_WEIGHT || 0, unit)
+        + ") left out of the report");
+    }
+    if (Number(va.DROPPED) > 0) parts.push(F.count(va.DROPPED) + " events dropped past the node bound");
+    if (Number(va.THREADS_OMITTED) > 0) parts.push(F.count(va.THREADS_OMITTED) + " threads not listed");
+    return parts.length ? " Not shown: " + parts.join("; ") + "." : "";
   }
 
   function runSearch() {

@@ -69,8 +69,8 @@ class HtmlReportTest {
         assertFalse(page.contains(" src="), "no external scripts or images");
         assertFalse(page.contains("/*@"), "every placeholder filled");
         // frames by first use; pre-order with children by name: main, A.hot, A.mix, B.cold
-        assertTrue(page.contains("\"name\":\"CPU\",\"unit\":\"SAMPLES\",\"total\":10,\"f\":[0,1,2,3],\"d\":[0,1,2,1],"
-                + "\"w\":[10,7,6,3]"), page);
+        assertTrue(page.contains("\"name\":\"CPU\",\"unit\":\"SAMPLES\",\"a\":{\"NAME\":\"CPU\",\"UNIT\":\"SAMPLES\","
+                + "\"TOTAL\":\"10\"},\"total\":10,\"f\":[0,1,2,3],\"d\":[0,1,2,1],\"w\":[10,7,6,3]"), page);
         assertTrue(page.contains("\"frames\":[\"p.Main.main\",\"p.A.hot\",\"p.A.mix\",\"p.B.cold\","
                 + "\"[lock java.lang.Object]\"]"), page);
         // the element tree keeps the STACKS attributes but not its paths
@@ -94,7 +94,7 @@ class HtmlReportTest {
                 "<PATH WEIGHT='2'>p.Main.main;p.C.fresh</PATH>").replace("TOTAL='10'", "TOTAL='6'"));
         String page = HtmlReport.diff(before, after, "d");
         // main, A.hot, A.mix (gone after), B.cold, C.fresh (new)
-        assertTrue(page.contains("\"name\":\"CPU\",\"unit\":\"SAMPLES\",\"total\":6,\"total0\":10,\"f\":[0,1,2,3,4],"
+        assertTrue(page.contains("\"TOTAL\":\"6\"},\"total\":6,\"total0\":10,\"f\":[0,1,2,3,4],"
                 + "\"d\":[0,1,2,1,1],\"w\":[6,1,0,3,2],\"w0\":[10,7,6,3,0]"), page);
         assertTrue(page.contains("\"mode\":\"diff\""));
     }

@@ -188,6 +188,12 @@ class ReportPageBrowserTest {
 
     @Test
     void lockAndAllocationViewsShowTheirLeaves() {
+        browser.driver.findElement(By.cssSelector("#views button[data-view='WALL']")).click();
+        assertEquals("WALL: all threads, running or not: where time passes. 2,400 samples in all, sampled by "
+                + "THREAD_DUMP. Estimates. Not shown: 3 lighter paths (12 samples) left out of the report.",
+                browser.driver.findElement(By.id("flame-info")).getText(), "what the producer left out is said");
+        assertEquals(1550.0 / 2400, num(frame("org.dyper.samples.bank.BankApp$Worker.run"), "width")
+                / browser.driver.findElement(By.id("flame")).getRect().getWidth(), 0.01);
         browser.driver.findElement(By.cssSelector("#views button[data-view='LOCK']")).click();
         assertTrue(names().contains("[lock org.dyper.samples.bank.Account]"), names().toString());
         assertTrue(browser.driver.findElement(By.id("flame-info")).getText().contains("60.0 ms in all"));

@@ -37,7 +37,8 @@ public final class ReportParser extends DefaultHandler {
             "WRITES", "UNLOCKED_WRITES", "NO_OWNER_WRITES", "TOTAL", "TICKS", "ESTIMATED_NS", "SYSTEM_ONLY",
             "IO_SAMPLES", "IO_NS", "RUNNABLE", "CPU_NS", "SELF", "IO", "SELF_NS", "BLOCKED_COUNT", "BLOCKED_MS",
             "WAITED_COUNT", "WAITED_MS", "BLOCKED_SAMPLES", "BLOCKED_EPISODES", "BLOCKED_NS", "MAXDEPTH", "NODES",
-            "NODE_LIMIT", "DROPPED", "WEIGHT");
+            "NODE_LIMIT", "DROPPED", "WEIGHT", "EVENTS", "OMITTED_PATHS", "OMITTED_WEIGHT", "DROPPED_WEIGHT",
+            "THREAD_DROPPED", "THREADS_OMITTED");
 
     private final String file;
     private final List<String> problems = new ArrayList<>();
@@ -184,6 +185,9 @@ public final class ReportParser extends DefaultHandler {
                     unit = "?";
                 }
                 view = new Stacks.View(name, unit);
+                for (int i = 0; i < atts.getLength(); i++) {
+                    view.attrs.put(atts.getQName(i), atts.getValue(i));
+                }
                 current.views.add(view);
                 viewLine = locator.getLineNumber();
                 viewTotal = total(tag, atts);

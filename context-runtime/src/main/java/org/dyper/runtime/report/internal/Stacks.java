@@ -20,6 +20,8 @@ public final class Stacks {
     public static final class View {
         final String name;
         final String unit;
+        /** All its attributes (SOURCE, and what the producer left out: OMITTED_PATHS, DROPPED, ...). */
+        final Map<String, String> attrs = new LinkedHashMap<>();
         final StackTree tree = new StackTree();
         final List<ThreadTree> threads = new ArrayList<>();
 
@@ -126,8 +128,13 @@ public final class Stacks {
         if (!first) {
             json.raw(",");
         }
-        json.raw("{").key("name", false).str(v.name).key("unit", true).str(v.unit).key("total", true)
-                .num(v.tree.total());
+        json.raw("{").key("name", false).str(v.name).key("unit", true).str(v.unit).key("a", true).raw("{");
+        boolean comma = false;
+        for (Map.Entry<String, String> a : v.attrs.entrySet()) {
+            json.key(a.getKey(), comma).str(a.getValue());
+            comma = true;
+        }
+        json.raw("}").key("total", true).num(v.tree.total());
         if (diff) {
             StackTree oldTree = old == null ? new StackTree() : old.tree;
             json.key("total0", true).num(oldTree.total()).raw(",");
