@@ -144,6 +144,9 @@ public final class ReportCommand {
                     : "one report at a time (got " + args.size() + "; --diff compares two)");
         }
         Path outFile = line.hasOption("out") ? Path.of(line.getOptionValue("out")) : null;
+        if (outFile == null && !collapsed && args.contains("-")) {
+            throw new Usage("reading standard input: say where to write with --out FILE");
+        }
         for (String input : args) {
             if (outFile != null && !input.equals("-") && Files.exists(outFile) && Files.exists(Path.of(input))
                     && Files.isSameFile(outFile, Path.of(input))) {
@@ -200,10 +203,7 @@ public final class ReportCommand {
         return String.join(", ", r.views()) + " stacks, " + r.stackNodes() + " nodes";
     }
 
-    private static Path beside(String input, String suffix) throws Usage {
-        if (input.equals("-")) {
-            throw new Usage("reading standard input: say where to write with --out FILE");
-        }
+    private static Path beside(String input, String suffix) {
         Path p = Path.of(input);
         String name = p.getFileName().toString();
         String base = name.toLowerCase(java.util.Locale.ROOT).endsWith(".xml") ? name.substring(0, name.length() - 4)
