@@ -25,6 +25,7 @@ public final class Browser implements AutoCloseable {
             "--disable-dev-shm-usage", "--window-size=1400,1000", "--force-device-scale-factor=1");
 
     public final ChromeDriver driver;
+    private static boolean told;
 
     private Browser(ChromeDriver driver) {
         this.driver = driver;
@@ -41,7 +42,10 @@ public final class Browser implements AutoCloseable {
             String reason = "BROWSER TESTS SKIPPED: " + (chromium == null ? "no chromium" : "no chromedriver")
                     + " on the PATH (nor -Ddyper.chromium / -Ddyper.chromedriver): install Debian's chromium and "
                     + "chromium-driver (apt-get install chromium chromium-driver; .ci/run does)";
-            System.err.println(reason);
+            if (!told) {
+                told = true;
+                System.err.println(reason);
+            }
             Assumptions.abort(reason);
         }
         Logger.getLogger("org.openqa.selenium").setLevel(Level.SEVERE);
