@@ -183,11 +183,12 @@
     const t = currentTree();
     flame.show(t, state.before);
     const a = data.stacks.a, va = v.a || {}, source = va.SOURCE || a.SOURCE;
+    const th = state.thread ? v.threads.find(x => x.id === state.thread) : null;
     $("flame-info").textContent = v.name + ": " + (VIEW_TEXT[v.name] || v.name.toLowerCase()) + ". "
       + (diff ? "Before " + F.weight(v.total0, v.unit) + ", after " + F.weight(v.total, v.unit)
         : F.weight(t.total, v.unit) + " in all" + (state.thread ? " in this thread" : ""))
       + (source ? ", sampled by " + source : "") + (state.inverted ? "; inverted: roots are where it was spent, "
-        + "children their callers" : "") + ". Estimates." + leftOut(va, v.unit);
+        + "children their callers" : "") + ". Estimates." + leftOut(th ? th.a || {} : va, v.unit);
     state.selected = -1;
     runSearch();
     details(-1);
@@ -200,7 +201,11 @@
       parts.push(F.count(va.OMITTED_PATHS) + " lighter paths (" + F.weight(va.OMITTED_WEIGHT || 0, unit)
         + ") left out of the report");
     }
-    if (Number(va.DROPPED) > 0) parts.push(F.count(va.DROPPED) + " events dropped past the node bound");
+    if (Number(va.DROPPED) > 0) {
+      parts.push(F.count(va.DROPPED) + " events" + (Number(va.DROPPED_WEIGHT) > 0 ? " (" + F.weight(va.DROPPED_WEIGHT, unit)
+        + ")" : "") + " dropped past the node bound");
+    }
+    if (Number(va.THREAD_DROPPED) > 0) parts.push(F.count(va.THREAD_DROPPED) + " events missing from the per-thread trees");
     if (Number(va.THREADS_OMITTED) > 0) parts.push(F.count(va.THREADS_OMITTED) + " threads not listed");
     return parts.length ? " Not shown: " + parts.join("; ") + "." : "";
   }

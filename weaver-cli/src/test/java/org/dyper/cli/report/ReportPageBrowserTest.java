@@ -199,10 +199,26 @@ class ReportPageBrowserTest {
                 / browser.driver.findElement(By.id("flame")).getRect().getWidth(), 0.01);
         browser.driver.findElement(By.cssSelector("#views button[data-view='LOCK']")).click();
         assertTrue(names().contains("[lock org.dyper.samples.bank.Account]"), names().toString());
-        assertTrue(browser.driver.findElement(By.id("flame-info")).getText().contains("60.0 ms in all"));
+        assertEquals("LOCK: time threads spent blocked or parked; the leaf names the lock's class. 60.0 ms in all, "
+                + "sampled by JFR. Estimates. Not shown: 3 events (1.50 ms) dropped past the node bound; 7 events missing "
+                + "from the per-thread trees.", browser.driver.findElement(By.id("flame-info")).getText());
         browser.driver.findElement(By.cssSelector("#views button[data-view='ALLOC']")).click();
         assertTrue(names().contains("[alloc java.lang.StackTraceElement[]]"), names().toString());
         assertTrue(browser.driver.findElement(By.id("flame-info")).getText().contains("50.4 KB in all"));
+    }
+
+    @Test
+    void aThreadsOwnTreeAndWhatItLeftOut() {
+        WebElement worker = browser.driver.findElement(By.cssSelector("#thread option[value='21']"));
+        assertEquals("bank-worker-0 (21)", worker.getText());
+        worker.click();
+        assertEquals(List.of("org.dyper.samples.bank.BankApp$Worker.run", BANK + ".audit", BANK + ".transfer",
+                BANK + ".mix", "org.dyper.samples.bank.Account.withdraw"), names());
+        assertEquals(325.0 / 360, num(frame(BANK + ".audit"), "width") / num(frame(
+                "org.dyper.samples.bank.BankApp$Worker.run"), "width"), 0.001);
+        assertTrue(browser.driver.findElement(By.id("flame-info")).getText().endsWith("360 samples in all in this "
+                + "thread, sampled by JFR. Estimates. Not shown: 2 lighter paths (5 samples) left out of the report."),
+                browser.driver.findElement(By.id("flame-info")).getText());
     }
 
     @Test

@@ -205,6 +205,9 @@ public final class ReportParser extends DefaultHandler {
                 }
                 String name = atts.getValue("NAME");
                 thread = new Stacks.ThreadTree(id, name == null ? "" : name);
+                for (int i = 0; i < atts.getLength(); i++) {
+                    thread.attrs.put(atts.getQName(i), atts.getValue(i));
+                }
                 view.threads.add(thread);
                 threadLine = locator.getLineNumber();
                 threadTotal = total(tag, atts);

@@ -63,6 +63,8 @@ public final class Stacks {
     static final class ThreadTree {
         final String id;
         final String name;
+        /** All its attributes (OMITTED_PATHS, OMITTED_WEIGHT, ...). */
+        final Map<String, String> attrs = new LinkedHashMap<>();
         final StackTree tree = new StackTree();
 
         ThreadTree(String id, String name) {
@@ -100,13 +102,9 @@ public final class Stacks {
      * without threads.
      */
     void encode(Json json, StackTree.Frames frames, Stacks before) {
-        json.raw("{").key("a", false).raw("{");
-        boolean comma = false;
-        for (Map.Entry<String, String> a : attrs.entrySet()) {
-            json.key(a.getKey(), comma).str(a.getValue());
-            comma = true;
-        }
-        json.raw("}").key("views", true).raw("[");
+        json.raw("{").key("a", false);
+        attrs(json, attrs);
+        json.key("views", true).raw("[");
         List<String> done = new ArrayList<>();
         boolean first = true;
         for (View v : views) {
@@ -124,17 +122,23 @@ public final class Stacks {
         json.raw("]}");
     }
 
+    private static void attrs(Json json, Map<String, String> attrs) {
+        json.raw("{");
+        boolean comma = false;
+        for (Map.Entry<String, String> a : attrs.entrySet()) {
+            json.key(a.getKey(), comma).str(a.getValue());
+            comma = true;
+        }
+        json.raw("}");
+    }
+
     private static boolean view(Json json, StackTree.Frames frames, View v, View old, boolean diff, boolean first) {
         if (!first) {
             json.raw(",");
         }
-        json.raw("{").key("name", false).str(v.name).key("unit", true).str(v.unit).key("a", true).raw("{");
-        boolean comma = false;
-        for (Map.Entry<String, String> a : v.attrs.entrySet()) {
-            json.key(a.getKey(), comma).str(a.getValue());
-            comma = true;
-        }
-        json.raw("}").key("total", true).num(v.tree.total());
+        json.raw("{").key("name", false).str(v.name).key("unit", true).str(v.unit).key("a", true);
+        attrs(json, v.attrs);
+        json.key("total", true).num(v.tree.total());
         if (diff) {
             StackTree oldTree = old == null ? new StackTree() : old.tree;
             json.key("total0", true).num(oldTree.total()).raw(",");
@@ -145,8 +149,9 @@ public final class Stacks {
             json.key("threads", true).raw("[");
             for (int i = 0; i < v.threads.size(); i++) {
                 ThreadTree t = v.threads.get(i);
-                json.raw(i > 0 ? ",{" : "{").key("id", false).str(t.id).key("name", true).str(t.name)
-                        .key("total", true).num(t.tree.total()).raw(",");
+                json.raw(i > 0 ? ",{" : "{").key("id", false).str(t.id).key("name", true).str(t.name).key("a", true);
+                attrs(json, t.attrs);
+                json.key("total", true).num(t.tree.total()).raw(",");
                 t.tree.encode(json, frames, null);
                 json.raw("}");
             }
