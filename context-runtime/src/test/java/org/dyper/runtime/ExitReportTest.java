@@ -116,4 +116,21 @@ class ExitReportTest {
         assertTrue(x.contains("COUNT='3000' SAMPLES='3000'"), x);
         assertTrue(x.contains("ERROR_NS='0' EXACT='true'/>"), x);
     }
+
+    /** -Ddyper.report.html: the runtime renders the page itself (no other jar on the class path), with no XML file. */
+    @Test
+    void htmlPageAtExitFromTheRuntimeAlone() throws Exception {
+        Path html = dir.resolve("out/report.html");
+        Run run = run(List.of("-Ddyper.report=none", "-Ddyper.report.html=" + html));
+        assertEquals(0, run.exitCode(), run.stderr());
+        String page = Files.readString(html, StandardCharsets.UTF_8);
+        assertTrue(page.startsWith("<!DOCTYPE html>"), page.substring(0, Math.min(200, page.length())));
+        assertTrue(page.contains("<title>Dyper report: " + ExitReportMain.class.getName() + " (pid "), page);
+        assertTrue(page.contains("{\"t\":\"SITE\",\"a\":{\"ID\":\"1\",\"NAME\":\"org.x.Bank.transfer(int,int,long)\","
+                + "\"COUNT\":\"3000\"}}"), page);
+        assertTrue(page.contains("\"process\":{\"start\":"), "what the page says of the process: " + page);
+        try (var files = Files.list(html.getParent())) {
+            assertEquals(List.of(html), files.toList(), "no temporary file left beside it");
+        }
+    }
 }

@@ -18,6 +18,7 @@ import org.apache.commons.cli.HelpFormatter;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
 import org.apache.commons.cli.ParseException;
+import org.dyper.cli.report.ReportCommand;
 import org.dyper.patch.ModeCatalog;
 import org.dyper.patch.gen.GeneratedCode;
 import org.dyper.patch.model.InvalidInputException;
@@ -104,6 +105,9 @@ public final class Main {
                                 .desc("text report: stderr (default), stdout, none, or a file").build())
                         .addOption(Option.builder().longOpt("xml").hasArg().argName("FILE")
                                 .desc("also write the XML report to FILE").build())
+                        .addOption(Option.builder().longOpt("html").hasArg().argName("FILE")
+                                .desc("also write the HTML report (flame graphs, tables; see dyper report) to FILE")
+                                .build())
                         .addOption(Option.builder().longOpt("cache").hasArg().argName("DIR")
                                 .desc("where woven classes and compiled aspects are cached (default "
                                         + "$XDG_CACHE_HOME/dyper or ~/.cache/dyper)").build())
@@ -143,6 +147,8 @@ public final class Main {
                         + "attach PID: load the monitor into a running JVM (same user) with the JDK attach API.\n"
                         + "Exit codes: 0 ok, 2 usage, 5 I/O error, 6 the monitor answered ERROR, 7 no such monitored\n"
                         + "process, 8 attach failed."));
+        COMMANDS.put("report", new Command("report", ReportCommand.PURPOSE, ReportCommand.USAGE_LINE,
+                ReportCommand.options(), ReportCommand.DETAILS));
         COMMANDS.put("classpath", new Command("classpath",
                 "print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)",
                 "dyper classpath", helpOption(new Options()), "Use it as: java -cp woven.jar:$(dyper classpath) Main"));
@@ -218,6 +224,9 @@ public final class Main {
         }
         if (command.name().equals("ctl")) {
             return ctl(line);
+        }
+        if (command.name().equals("report")) {
+            return new ReportCommand(out, err).run(line);
         }
         if (!line.getArgList().isEmpty()) {
             return usage(command.name() + ": unexpected argument '" + line.getArgList().get(0) + "'"
@@ -413,6 +422,7 @@ public final class Main {
                     : LoadTime.monitorAgent(Weaver.runtimeClasspath().get(0), line.getOptionValue("monitor"));
             command = LoadTime.command(java, prepared.aspects(), new LoadTime.Report(line.getOptionValue("report"),
                     line.getOptionValue("xml")), line.hasOption("verbose"), javaArgs, monitor);
+            command = ReportCommand.withHtml(command, line.getOptionValue("html"));
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
@@ -545,7 +555,7 @@ public final class Main {
             out.printf("  %-" + width + "s  %s%n", c.name(), c.purpose());
         }
         out.println();
-        out.println("Exit codes: 0 ok, 2 usage, 3 invalid model or mode file, 4 weaving failed, 5 file error,");
+        out.println("Exit codes: 0 ok, 2 usage, 3 invalid model, mode or report file, 4 weaving failed, 5 file error,");
         out.println("6 the monitor answered ERROR, 7 no such monitored process, 8 attach failed,");
         out.println("70 internal error; dyper run returns the program's own exit code once it started.");
     }

@@ -119,10 +119,11 @@ class CliTest {
               weave      weave a jar or class folder with the generated aspects (binary weaving) into a new jar
               run        run a Java program with its patched classes woven at launch; print the report when it ends
               ctl        list monitored processes, send them DYPER commands, attach the monitor to a running JVM
+              report     turn XML reports into a self-contained HTML page with flame graphs and tables
               classpath  print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)
               modes      list the modes of Dyper's mode library
 
-            Exit codes: 0 ok, 2 usage, 3 invalid model or mode file, 4 weaving failed, 5 file error,
+            Exit codes: 0 ok, 2 usage, 3 invalid model, mode or report file, 4 weaving failed, 5 file error,
             6 the monitor answered ERROR, 7 no such monitored process, 8 attach failed,
             70 internal error; dyper run returns the program's own exit code once it started.
             """;
@@ -181,7 +182,7 @@ class CliTest {
     // ---- usage errors: exit 2, one line ----
 
     static Stream<Arguments> usageErrors() {
-        String commands = "(commands: generate, weave, run, ctl, classpath, modes";
+        String commands = "(commands: generate, weave, run, ctl, report, classpath, modes";
         return Stream.of(
                 Arguments.of("frob", "unknown command 'frob' " + commands + "; see dyper --help)"),
                 Arguments.of("help frob", "help: unknown command 'frob' " + commands + ")"),

@@ -43,7 +43,10 @@ public final class ReportHook {
         }
     }
 
-    /** Writes the text report ({@code dyper.report}) and the XML report ({@code dyper.report.xml}); never throws. */
+    /**
+     * Writes the text report ({@code dyper.report}), the XML report ({@code dyper.report.xml}) and the HTML page of the
+     * XML report ({@code dyper.report.html}); never throws.
+     */
     public static void write() {
         write(false);
     }
@@ -60,7 +63,9 @@ public final class ReportHook {
                 String xmlTarget = Config.property(Config.REPORT_XML);
                 boolean text = textTarget == null || !textTarget.trim().equalsIgnoreCase("none");
                 boolean xml = xmlTarget != null && !xmlTarget.isBlank();
-                if (!text && !xml) {
+                String htmlTarget = Config.property(Config.REPORT_HTML);
+                boolean html = htmlTarget != null && !htmlTarget.isBlank();
+                if (!text && !xml && !html) {
                     return;
                 }
                 Reports.Data data = Reports.Data.now();
@@ -70,8 +75,12 @@ public final class ReportHook {
                 if (text) {
                     writeText(textTarget == null ? "stderr" : textTarget.trim(), Reports.text(data));
                 }
+                String xmlReport = xml || html ? Reports.xml(data) : null;
                 if (xml) {
-                    writeFile(xmlTarget.trim(), Reports.xml(data));
+                    writeFile(xmlTarget.trim(), xmlReport);
+                }
+                if (html) {
+                    ExitPage.write(htmlTarget.trim(), xmlReport);
                 }
             }
         } catch (Throwable t) {
