@@ -119,6 +119,7 @@ class CliTest {
               weave      weave a jar or class folder with the generated aspects (binary weaving) into a new jar
               run        run a Java program with its patched classes woven at launch; print the report when it ends
               ctl        list monitored processes, send them DYPER commands, attach the monitor to a running JVM
+              patchd     the DYPATCH service: keeps patch models and makes patched class files for a running program
               report     turn XML reports into a self-contained HTML page with flame graphs and tables
               classpath  print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)
               modes      list the modes of Dyper's mode library
@@ -182,7 +183,7 @@ class CliTest {
     // ---- usage errors: exit 2, one line ----
 
     static Stream<Arguments> usageErrors() {
-        String commands = "(commands: generate, weave, run, ctl, report, classpath, modes";
+        String commands = "(commands: generate, weave, run, ctl, patchd, report, classpath, modes";
         return Stream.of(
                 Arguments.of("frob", "unknown command 'frob' " + commands + "; see dyper --help)"),
                 Arguments.of("help frob", "help: unknown command 'frob' " + commands + ")"),
