@@ -22,6 +22,7 @@ import org.dyper.patch.ModeCatalog;
 import org.dyper.patch.gen.GeneratedCode;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Problem;
+import org.dyper.patch.weave.Generation;
 import org.dyper.patch.weave.LoadTime;
 import org.dyper.patch.weave.WeaveException;
 import org.dyper.patch.weave.Weaver;
@@ -359,11 +360,14 @@ public final class Main {
         }
         long start = System.nanoTime();
         err.println("dyper: generating aspects for " + input + " ...");
-        GeneratedCode code = Weaver.generate(in);
+        Generation generation = Generation.of(in, false);
+        err.println("dyper: weaving " + generation.code().wovenClasses().size() + " patched class(es) with "
+                + generation.code().adviceCount() + " advice (ajc) ...");
+        List<String> notes = generation.weave(code -> Weaver.weaveBinary(code, input, output, in.classpath(),
+                line2 -> err.println("dyper: " + line2)));
+        GeneratedCode code = generation.code();
         warnings(code);
-        err.println("dyper: weaving " + code.wovenClasses().size() + " patched class(es) with " + code.adviceCount()
-                + " advice (ajc) ...");
-        notes(Weaver.weaveBinary(code, input, output, in.classpath()));
+        notes(notes);
         out.printf("dyper: wrote %s (%d class(es) patched, %d advice, %d site id(s)) in %.1f s%n", output,
                 code.wovenClasses().size(), code.adviceCount(), code.siteCount(), (System.nanoTime() - start) / 1e9);
         return OK;
