@@ -95,8 +95,11 @@ public final class Main {
                         + File.pathSeparator + "<other jars> <main class>"));
         COMMANDS.put("run", new Command("run",
                 "run a Java program with its patched classes woven at launch; print the report when it ends",
-                "dyper run --model FILE [--modes FILE] [options] -- <java arguments>",
+                "dyper run --model FILE [--modes FILE] [--patch JAR|DIR] [options] -- <java arguments>",
                 inputOptions(false)
+                        .addOption(Option.builder().longOpt("patch").hasArg().argName("JAR|DIR")
+                                .desc("only classes of this class-path entry may be patched; repeatable (the other "
+                                        + "entries are still read to resolve types)").build())
                         .addOption(Option.builder().longOpt("report").hasArg().argName("WHERE")
                                 .desc("text report: stderr (default), stdout, none, or a file").build())
                         .addOption(Option.builder().longOpt("xml").hasArg().argName("FILE")
@@ -117,10 +120,10 @@ public final class Main {
                                 .desc("monitor agent options, e.g. CHECKTIME=5,dir=/tmp/run (see docs/monitor.md)")
                                 .build()),
                 "Everything after -- is passed to java (JAVA_HOME's java when JAVA_HOME is set, else the one on the\n"
-                        + "PATH). The classes on its class path (-cp or -jar) are what the model can patch. The first\n"
-                        + "run with a model weaves the classes it patches into the cache; later runs with the same\n"
-                        + "model, modes and class path reuse them, and a small agent swaps them in as they load. The\n"
-                        + "exit code is the program's own once it started."));
+                        + "PATH). The classes on its class path (-cp or -jar) are what the model can patch (with\n"
+                        + "--patch, only those of the entries named). The first run with a model weaves the classes it\n"
+                        + "patches into the cache; later runs with the same model, modes and class path reuse them, and\n"
+                        + "a small agent swaps them in as they load. The exit code is the program's own once it started."));
         COMMANDS.put("ctl", new Command("ctl",
                 "list monitored processes, send them DYPER commands, attach the monitor to a running JVM",
                 "dyper ctl [--dir DIR] who | dyper ctl [--xml] [--dir DIR] PID COMMAND [DATA] | "
@@ -332,8 +335,8 @@ public final class Main {
         warnings(code);
         List<Path> written = Weaver.writeSources(code, outDir);
         out.println("dyper: generated " + code.adviceCount() + " advice for " + code.siteCount() + " site id(s) in "
-                + code.wovenClasses().size() + " class(es): " + written.size() + " aspect source(s), aop.xml and "
-                + "sites.tsv in " + outDir);
+                + code.wovenClasses().size() + " class(es): " + (written.size() - 1) + " aspect source(s), the "
+                + "site-table class, aop.xml and sites.tsv in " + outDir);
         if (line.hasOption("classes")) {
             Path classes = Path.of(line.getOptionValue("classes"));
             List<Path> cp = new ArrayList<>(in.targets());
@@ -384,8 +387,16 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
+        List<Path> others = new ArrayList<>();
+        if (line.hasOption("patch")) {
+            targets = patchOnly(targets, values(line, "patch"), others);
+        }
         Weaver.Inputs in = inputs(line, targets, "no classes to patch: the java class path (-cp or -jar) names no "
                 + "existing jar or folder");
+        if (!others.isEmpty()) {
+            others.addAll(in.classpath());
+            in = new Weaver.Inputs(in.models(), in.modeFiles(), in.targets(), others, in.includes(), in.excludes());
+        }
         Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache();
         LoadTime.Weaving weaving = line.hasOption("weaver-agent") ? LoadTime.Weaving.AGENT : LoadTime.Weaving.AHEAD;
         Path java = LoadTime.java(env);
@@ -416,6 +427,28 @@ public final class Main {
             Thread.currentThread().interrupt();
             return INTERNAL;
         }
+    }
+
+    /**
+     * The class-path entries named by {@code --patch} (in class-path order); the other entries go to {@code others}.
+     * An entry that is not on the program's class path is a usage error naming it.
+     */
+    private static List<Path> patchOnly(List<Path> classpath, List<String> patch, List<Path> others)
+            throws UsageError {
+        List<Path> chosen = new ArrayList<>();
+        List<Path> wanted = new ArrayList<>();
+        for (String p : patch) {
+            Path w = Path.of(p).toAbsolutePath().normalize();
+            if (classpath.stream().noneMatch(e -> e.toAbsolutePath().normalize().equals(w))) {
+                throw new UsageError("--patch " + p + " is not on the program's class path (-cp or -jar): "
+                        + "give one of its entries");
+            }
+            wanted.add(w);
+        }
+        for (Path e : classpath) {
+            (wanted.contains(e.toAbsolutePath().normalize()) ? chosen : others).add(e);
+        }
+        return chosen;
     }
 
     private int ctl(CommandLine line) {

@@ -180,7 +180,7 @@ public final class Generation {
         return Problem.warning(at != null ? at : models.get(0).at(), "FOR", skipped.size() + " class(es) left "
                 + "unpatched because types they need are not on the class path: " + String.join(", ",
                 abbreviate(new ArrayList<>(skipped.keySet()))) + ". Missing: " + types + ". Put the jars that hold "
-                + "them on the class path (--classpath) to patch these classes too.");
+                + "them on the class path to patch these classes too.");
     }
 
     private static String abbreviate(List<String> items) {
