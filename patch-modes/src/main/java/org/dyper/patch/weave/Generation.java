@@ -65,7 +65,12 @@ public final class Generation {
         this.forLoadTime = forLoadTime;
         this.models = models;
         this.catalog = catalog;
-        this.targets = ClassScanner.scan(in.targets()).restrict(in.admitter());
+        List<String> classPatterns = new ArrayList<>();
+        models.forEach(m -> m.fors().forEach(f -> classPatterns.add(f.className())));
+        ClassFilter patched = new ClassFilter(classPatterns);
+        java.util.function.Predicate<String> admitted = in.admitter();
+        // only the classes a FOR can select need their method bodies read (the calls CALL patches look for, ...)
+        this.targets = ClassScanner.scan(in.targets(), c -> admitted.test(c) && patched.matches(c)).restrict(admitted);
         List<Path> lookupPath = new ArrayList<>(in.targets());
         lookupPath.addAll(in.classpath());
         this.lookup = new ClassLookup(lookupPath, Weaver.class.getClassLoader());
