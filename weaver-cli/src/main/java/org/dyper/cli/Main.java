@@ -253,84 +253,15 @@ public final class Main {
         }
     }
 
-    /** A usage mistake found after option parsing (missing required option, bad value). */
-    private static final class UsageError extends Exception {
-        UsageError(String message) {
-            super(message, null, false, false);
-        }
-    }
-
-    private Weaver.Inputs inputs(CommandLine line, List<Path> targets) throws UsageError {
-        return inputs(line, targets, "no classes to patch (--in JAR|DIR)");
-    }
-
-    private Weaver.Inputs inputs(CommandLine line, List<Path> targets, String noTargets) throws UsageError {
-        List<Path> models = files(line, "model");
-        if (models.isEmpty()) {
-            throw new UsageError("--model FILE is required");
-        }
-        List<Path> modes = files(line, "modes");
-        if (targets.isEmpty()) {
-            throw new UsageError(noTargets);
-        }
-        for (Path t : targets) {
-            if (!Files.exists(t)) {
-                throw new UsageError("--in " + t + ": no such jar or folder");
-            }
-        }
-        return new Weaver.Inputs(models, modes, targets, pathList(line.getOptionValue("classpath")))
-                .withPatterns(values(line, "include"), values(line, "exclude"));
-    }
-
-    private static List<Path> files(CommandLine line, String option) throws UsageError {
-        List<Path> files = new ArrayList<>();
-        String[] values = line.getOptionValues(option);
-        if (values != null) {
-            for (String v : values) {
-                Path p = Path.of(v);
-                if (!Files.isRegularFile(p)) {
-                    throw new UsageError("--" + option + " " + v + ": no such file");
-                }
-                files.add(p);
-            }
-        }
-        return files;
-    }
-
-    private static List<String> values(CommandLine line, String option) {
-        String[] values = line.getOptionValues(option);
-        return values == null ? List.of() : List.of(values);
-    }
-
-    private static List<Path> pathList(String value) {
-        List<Path> paths = new ArrayList<>();
-        if (value != null) {
-            for (String e : value.split(File.pathSeparator)) {
-                if (!e.isBlank()) {
-                    paths.add(Path.of(e));
-                }
-            }
-        }
-        return paths;
-    }
-
-    private static String required(CommandLine line, String option, String what) throws UsageError {
-        String v = line.getOptionValue(option);
-        if (v == null) {
-            throw new UsageError("--" + option + " " + what + " is required");
-        }
-        return v;
-    }
-
     private int generate(CommandLine line) throws UsageError, InvalidInputException, IOException, WeaveException {
-        Path outDir = Path.of(required(line, "out", "DIR"));
+        Path outDir = Path.of(InputOptions.required(line, "out", "DIR"));
         List<Path> targets = new ArrayList<>();
         if (line.getOptionValues("in") != null) {
             for (String v : line.getOptionValues("in")) {
                 targets.add(Path.of(v));
             }
         }
-        Weaver.Inputs in = inputs(line, targets);
+        Weaver.Inputs in = InputOptions.inputs(line, targets);
         GeneratedCode code = Weaver.generate(in);
         warnings(code);
         List<Path> written = Weaver.writeSources(code, outDir);
@@ -348,15 +279,15 @@ public final class Main {
     }
 
     private int weave(CommandLine line) throws UsageError, InvalidInputException, IOException, WeaveException {
-        Path input = Path.of(required(line, "in", "JAR|DIR"));
-        Path output = Path.of(required(line, "out", "JAR"));
+        Path input = Path.of(InputOptions.required(line, "in", "JAR|DIR"));
+        Path output = Path.of(InputOptions.required(line, "out", "JAR"));
         if (Files.exists(input) && Files.exists(output) && Files.isSameFile(input, output)) {
             throw new UsageError("--out " + output + " is the input: write the woven jar elsewhere");
         }
         if (Files.isDirectory(output)) {
             throw new UsageError("--out " + output + " is a folder: give the path of the jar to write");
         }
-        Weaver.Inputs in = inputs(line, List.of(input));
+        Weaver.Inputs in = InputOptions.inputs(line, List.of(input));
         Path parent = output.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);  // before the long work, so a path that cannot be made fails first
@@ -389,10 +320,10 @@ public final class Main {
         }
         List<Path> others = new ArrayList<>();
         if (line.hasOption("patch")) {
-            targets = patchOnly(targets, values(line, "patch"), others);
+            targets = InputOptions.patchOnly(targets, InputOptions.values(line, "patch"), others);
         }
-        Weaver.Inputs in = inputs(line, targets, "no classes to patch: the java class path (-cp or -jar) names no "
-                + "existing jar or folder");
+        Weaver.Inputs in = InputOptions.inputs(line, targets, "no classes to patch: the java class path (-cp or -jar) "
+                + "names no existing jar or folder");
         if (!others.isEmpty()) {
             others.addAll(in.classpath());
             in = new Weaver.Inputs(in.models(), in.modeFiles(), in.targets(), others, in.includes(), in.excludes());
@@ -427,28 +358,6 @@ public final class Main {
             Thread.currentThread().interrupt();
             return INTERNAL;
         }
-    }
-
-    /**
-     * The class-path entries named by {@code --patch} (in class-path order); the other entries go to {@code others}.
-     * An entry that is not on the program's class path is a usage error naming it.
-     */
-    private static List<Path> patchOnly(List<Path> classpath, List<String> patch, List<Path> others)
-            throws UsageError {
-        List<Path> chosen = new ArrayList<>();
-        List<Path> wanted = new ArrayList<>();
-        for (String p : patch) {
-            Path w = Path.of(p).toAbsolutePath().normalize();
-            if (classpath.stream().noneMatch(e -> e.toAbsolutePath().normalize().equals(w))) {
-                throw new UsageError("--patch " + p + " is not on the program's class path (-cp or -jar): "
-                        + "give one of its entries");
-            }
-            wanted.add(w);
-        }
-        for (Path e : classpath) {
-            (wanted.contains(e.toAbsolutePath().normalize()) ? chosen : others).add(e);
-        }
-        return chosen;
     }
 
     private int ctl(CommandLine line) {
