@@ -23,8 +23,11 @@ import org.dyper.patch.gen.GeneratedCode;
  * classes puts both in one batch), so every class is woven exactly once with all its advice.
  */
 final class AjcBatches {
-    /** About this much generated source per batch (some thousand advice): ajc's sweet spot, measured on big jars. */
-    static final int BATCH_CHARS = 700_000;
+    /**
+     * About this much generated source per batch (some thousand advice): ajc's sweet spot, measured on big jars
+     * (docs/performance.md); the system property {@code dyper.weave.batchChars} changes it.
+     */
+    static final int BATCH_CHARS = Integer.getInteger("dyper.weave.batchChars", 700_000);
 
     /** The class files ajc wrote (woven inputs, compiled aspects, the site-table class), by internal name. */
     record Result(Map<String, byte[]> classes, List<String> warnings) {}
