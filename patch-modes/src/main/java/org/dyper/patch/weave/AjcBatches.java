@@ -48,7 +48,7 @@ final class AjcBatches {
         int done = 0;
         for (int i = 0; i < batches.size(); i++) {
             Batch b = batches.get(i);
-            Path work = Files.createTempDirectory("dyper-batch");
+            Path work = TempFiles.directory("src");
             try {
                 Path in = work.resolve("in");
                 Path src = work.resolve("src");

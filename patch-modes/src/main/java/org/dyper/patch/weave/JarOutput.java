@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.UnaryOperator;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
@@ -123,22 +122,11 @@ final class JarOutput {
     }
 
     /**
-     * A new empty file beside {@code target}, made with the default permissions (what the umask leaves), named so that
-     * it is recognisably Dyper's and unfinished.
+     * A new empty file beside {@code target} ({@code .dyper-out-p<pid>-<n>.tmp}: a killed weave's is recognised and
+     * removed by the next one, see {@link TempFiles}), made with the default permissions (what the umask leaves).
      */
     static Path create(Path target) throws IOException {
-        Path dir = target.toAbsolutePath().getParent();
-        for (int i = 0; ; i++) {
-            Path tmp = dir.resolve("." + target.getFileName() + ".dyper-"
-                    + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16) + ".tmp");
-            try {
-                return Files.createFile(tmp);
-            } catch (java.nio.file.FileAlreadyExistsException e) {
-                if (i > 100) {
-                    throw e;
-                }
-            }
-        }
+        return TempFiles.publicFile(target.toAbsolutePath().getParent(), "out", ".tmp");
     }
 
     /** Renames {@code tmp} over {@code target}, atomically where the file system can. */

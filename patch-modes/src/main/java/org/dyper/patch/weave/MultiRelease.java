@@ -46,7 +46,7 @@ final class MultiRelease {
             return List.of();
         }
         List<String> notes = new ArrayList<>();
-        Path work = Files.createTempDirectory("dyper-release");
+        Path work = TempFiles.directory("release");
         try {
             Path aspects = work.resolve("aspects");
             String pkg = code.packageName().replace('.', '/') + "/";

@@ -129,7 +129,7 @@ public final class Weaver {
      */
     public static List<String> compileAspects(GeneratedCode code, Path classesDir, List<Path> classpath)
             throws IOException, WeaveException {
-        Path sources = Files.createTempDirectory("dyper-src");
+        Path sources = TempFiles.directory("src");
         try {
             List<Path> files = writeSources(code, sources);
             List<String> args = new ArrayList<>(List.of("-d", classesDir.toString(), "-classpath",
