@@ -549,10 +549,15 @@ class CliTest {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).start();
+        return run(cmd, dir, 60);
+    }
+
+    /** Runs {@code cmd} in {@code workDir}, reading both its streams; fails the test if it takes over {@code seconds}. */
+    static Child run(List<String> cmd, Path workDir, int seconds) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).directory(workDir.toFile()).start();
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
         String out = drain(p.getInputStream());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not end: " + cmd);
+        assertTrue(p.waitFor(seconds, TimeUnit.SECONDS), "child process did not end: " + cmd);
         return new Child(p.exitValue(), out, err.join());
     }
 

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,13 +18,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.spi.ToolProvider;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.dyper.cli.CliTest.Child;
 import org.dyper.patch.weave.Weaver;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -309,8 +307,6 @@ class RealJarsTest {
         }
     }
 
-    record Child(int code, String out, String err) {}
-
     static Result dyper(String... args) throws IOException {
         for (int i = 0; i + 1 < args.length; i++) {
             if (args[i].equals("--out")) {
@@ -434,19 +430,7 @@ class RealJarsTest {
     }
 
     private static Child run(List<String> cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).start();
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
-        String out = drain(p.getInputStream());
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "child process did not end: " + cmd);
-        return new Child(p.exitValue(), out, err.join());
-    }
-
-    private static String drain(InputStream in) {
-        try (in) {
-            return new String(in.readAllBytes(), UTF_8);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return CliTest.run(cmd, dir, 120);
     }
 
     /** COUNTS of the XML report, site name to COUNT. */
