@@ -28,19 +28,6 @@ final class ModuleInfo {
                 && entry.endsWith("/module-info.class");
     }
 
-    /** The module's name. */
-    static String name(byte[] descriptor) {
-        String[] name = new String[1];
-        new ClassReader(descriptor).accept(new ClassVisitor(Opcodes.ASM9) {
-            @Override
-            public ModuleVisitor visitModule(String module, int access, String version) {
-                name[0] = module;
-                return null;
-            }
-        }, 0);
-        return name[0];
-    }
-
     /** {@code descriptor} requiring both runtimes and, if it lists its packages, holding {@code generatedPackage}. */
     static byte[] withRuntime(byte[] descriptor, String generatedPackage) {
         ClassReader reader = new ClassReader(descriptor);
