@@ -7,7 +7,6 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
@@ -15,17 +14,10 @@ import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
-import org.dyper.patch.ModeCatalog;
 import org.dyper.patch.gen.BytecodePlan;
-import org.dyper.patch.gen.ClassLookup;
 import org.dyper.patch.gen.GeneratedCode;
 import org.dyper.patch.gen.Generator;
 import org.dyper.patch.model.InvalidInputException;
-import org.dyper.patch.model.Model;
-import org.dyper.patch.model.Problem;
-import org.dyper.patch.scan.ClassIndex;
-import org.dyper.patch.scan.ClassScanner;
-import org.dyper.patch.xml.ModelReader;
 
 /**
  * The one implementation of Dyper's build steps, shared by the CLI and the Maven plugin: read models and modes,
