@@ -173,13 +173,7 @@ final class CtlPatching {
                     classes);
             PatchService service = new PatchService(catalog, found.targets(), patches);
             service.model(model);
-            // the same model, modes and classes as a set the process had: its ids again (its data stays one site)
-            int first = found.nextSiteId();
-            MonitorTargets.Generation before = found.generations().get(model.name());
-            if (before != null && service.patchId(model.name(), before.firstSiteId()).equals(before.id())) {
-                first = before.firstSiteId();
-            }
-            PatchService.Patched patched = service.patch(model.name(), true, List.of(), first);
+            PatchService.Patched patched = service.patch(model.name(), true, List.of());
             patched.warnings().forEach(w -> err.println("dyper: " + w));
             String message = "<MODEL NAME='" + Xml.esc(model.name()) + "' INSERT='TRUE'" + instrumentBody(patched);
             Element reply = Ctl.child(answer(pid, c.command("INSTRUMENT", message)), "PATCH");
@@ -188,8 +182,9 @@ final class CtlPatching {
             }
             double total = (System.nanoTime() - start) / 1e9;
             out.printf(Locale.ROOT, "dyper: model '%s' instrumented in process %d: %s class(es) patched now, %s when "
-                    + "they load (site ids %d-%d)%n", model.name(), pid, reply.getAttribute("CLASSES"),
-                    reply.getAttribute("PENDING"), patched.patch().firstSiteId(), patched.patch().lastSiteId());
+                    + "they load%s%n", model.name(), pid, reply.getAttribute("CLASSES"), reply.getAttribute("PENDING"),
+                    reply.hasAttribute("FIRSTID") ? " (site ids " + reply.getAttribute("FIRSTID") + "-"
+                    + reply.getAttribute("LASTID") + ")" : "");
             out.printf(Locale.ROOT, "dyper: INSTRUMENT took %.1f ms in the JVM (redefinition %.1f ms); the whole "
                     + "round trip %.2f s (patched class files %s %s)%n",
                     Long.parseLong(reply.getAttribute("NANOS")) / 1e6,
@@ -210,7 +205,7 @@ final class CtlPatching {
             throw new IOException("cannot read the PATCH result: " + e.getMessage());
         }
         StringBuilder x = new StringBuilder();
-        for (String a : List.of("ID", "FIRSTID", "LASTID", "SITES")) {
+        for (String a : List.of("ID", "SITES")) {
             x.append(' ').append(a).append("='").append(Xml.esc(patch.getAttribute(a))).append('\'');
         }
         x.append('>');
@@ -269,8 +264,9 @@ final class CtlPatching {
         }
         for (Element m : models) {
             boolean active = "true".equals(m.getAttribute("ACTIVE"));
-            out.println("model " + m.getAttribute("NAME") + " (patch " + m.getAttribute("ID") + ", site ids "
-                    + m.getAttribute("FIRSTID") + "-" + m.getAttribute("LASTID") + "): "
+            out.println("model " + m.getAttribute("NAME") + " (patch " + m.getAttribute("ID")
+                    + (m.hasAttribute("FIRSTID") ? ", site ids " + m.getAttribute("FIRSTID") + "-"
+                    + m.getAttribute("LASTID") : "") + "): "
                     + (active ? "in since " + time(m.getAttribute("SINCE"))
                     : "was in from " + time(m.getAttribute("SINCE")) + " to " + time(m.getAttribute("UNTIL"))));
             Ctl.Table classes = new Ctl.Table("class", "loader", "state", "since", "until");

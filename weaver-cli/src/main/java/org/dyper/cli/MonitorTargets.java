@@ -6,9 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import org.dyper.patch.gen.Generator;
@@ -20,27 +18,14 @@ import org.w3c.dom.Element;
  * Finds the classes of a monitored process that a model may patch, through its monitor: the jars and folders of its
  * class path (CLASSMODEL), and, for loaded classes the model's FOR patterns select that are not on it (classes of a
  * child class loader), their class files as the JVM's loaders read them (CLASSMODEL BINARY), written to a folder.
- * Also asks which site id run-time patches may start from (INSTRUMENTED).
  */
 final class MonitorTargets {
     private MonitorTargets() {}
 
-    /** What the monitor said: the targets, the next free site id, and the patch sets it had, by model name. */
-    record Found(PatchService.TargetClasses targets, int nextSiteId, Map<String, Generation> generations,
-                 int fetched) {}
-
-    /** A patch set the process had (or has): its model, id, first site id and whether it is in. */
-    record Generation(String model, String id, int firstSiteId, boolean active) {}
+    /** The classes a model may patch, and how many class files were fetched from the JVM. */
+    record Found(PatchService.TargetClasses targets, int fetched) {}
 
     static Found fetch(MonitorClient c, List<String> classPatterns, Path extraDir) throws IOException {
-        Element status = reply(c.command("INSTRUMENTED", null), "INSTRUMENTED");
-        Element patches = Ctl.child(status, "PATCHES");
-        int next = patches == null ? 1 : Integer.parseInt(patches.getAttribute("NEXTID"));
-        Map<String, Generation> generations = new LinkedHashMap<>();
-        for (Element m : Ctl.children(patches, "MODEL")) {
-            generations.put(m.getAttribute("NAME"), new Generation(m.getAttribute("NAME"), m.getAttribute("ID"),
-                    Integer.parseInt(m.getAttribute("FIRSTID")), "true".equals(m.getAttribute("ACTIVE"))));
-        }
         Element model = Ctl.child(reply(c.command("CLASSMODEL", null), "CLASSMODEL"), "CLASSMODEL");
         List<Path> roots = new ArrayList<>();
         String userDir = null;
@@ -86,7 +71,7 @@ final class MonitorTargets {
         if (fetched > 0) {
             roots.add(extraDir);
         }
-        return new Found(new PatchService.TargetClasses(roots), next, generations, fetched);
+        return new Found(new PatchService.TargetClasses(roots), fetched);
     }
 
     private static boolean selected(String name, List<Pattern> patterns) {

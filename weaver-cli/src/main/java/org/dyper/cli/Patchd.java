@@ -245,7 +245,7 @@ final class Patchd implements Closeable {
 
     private String patch(Element data) throws InvalidInputException, IOException, WeaveException {
         if (data == null || !data.getTagName().equals("PATCH")) {
-            throw new IllegalArgumentException("PATCH expects <PATCH ALL MODEL FIRSTID><CLASS NAME/>...</PATCH>");
+            throw new IllegalArgumentException("PATCH expects <PATCH ALL MODEL><CLASS NAME/>...</PATCH>");
         }
         Boolean all = Xml.flag(Xml.attr(data, "ALL") == null ? "false" : Xml.attr(data, "ALL"));
         if (all == null) {
@@ -260,29 +260,16 @@ final class Patchd implements Closeable {
             classes.add(Xml.attr(c, "NAME").trim());
         }
         String model = Xml.attr(data, "MODEL");
-        Integer first = null;
-        if (Xml.attr(data, "FIRSTID") != null) {
-            try {
-                first = Integer.parseInt(Xml.attr(data, "FIRSTID").trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("PATCH: FIRSTID is a number, not '" + Xml.attr(data, "FIRSTID")
-                        + "'");
-            }
-        }
         if (monitor != null) {
-            // the process loads classes as it runs: ask its monitor again, and which ids are free
+            // the process loads classes as it runs: ask its monitor again
             Path extra = service.directory().resolve("classes-" + pid);
             try (MonitorClient c = MonitorClient.connect(monitor, false)) {
                 c.timeout(120_000);
-                MonitorTargets.Found found = MonitorTargets.fetch(c, service.classPatterns(), extra);
-                service.targets(found.targets());
-                if (first == null) {
-                    first = found.nextSiteId();
-                }
+                service.targets(MonitorTargets.fetch(c, service.classPatterns(), extra).targets());
             }
         }
         PatchService.Patched patched = service.patch(model == null || model.isBlank() ? null : model.trim(), all,
-                classes, first == null ? 1 : first);
+                classes);
         return reply(patched.xml());
     }
 

@@ -105,7 +105,6 @@ class PatchdTest {
                 + "CLASS='com.acme.cli.Tally' METHOD='add'><PATCH WHAT='ENTER' MODE='COUNT'/></FOR></MODEL>"));
         Element first = Ctl.child(xml(client.command("PATCH", "<PATCH MODEL='tally'><CLASS NAME='com.acme.cli.Tally'/>"
                 + "<CLASS NAME='com.acme.cli.App'/></PATCH>")), "PATCH");
-        assertEquals("1", first.getAttribute("FIRSTID"));
         List<Element> classes = Ctl.children(first, "CLASS");
         assertEquals(List.of("com.acme.cli.Tally", "com.acme.cli.App"), classes.stream()
                 .map(c -> c.getAttribute("NAME")).toList());
@@ -114,18 +113,19 @@ class PatchdTest {
                 Files.readAllBytes(Path.of(tally.getAttribute("ORIG"))));
         assertTrue(Files.size(Path.of(tally.getAttribute("PATCH"))) > 0);
         assertFalse(classes.get(1).hasAttribute("PATCH"), "the model patches nothing in App");
-        assertEquals(1, Ctl.children(first, "ASPECT").size());
-        assertTrue(Ctl.children(first, "ASPECT").get(0).getAttribute("NAME")
-                .startsWith("org.dyper.generated.r" + first.getAttribute("ID") + "."));
+        String pkg = "org.dyper.generated.r" + first.getAttribute("ID") + ".";
+        assertEquals(List.of(pkg + "DyperPatches1", pkg + "DyperSites"), Ctl.children(first, "ASPECT").stream()
+                .map(a -> a.getAttribute("NAME")).toList(), "the generated classes, in the patch's own package");
         Path patched = Path.of(tally.getAttribute("PATCH"));
         long written = Files.getLastModifiedTime(patched).toMillis();
         Element again = Ctl.child(xml(client.command("PATCH", "<PATCH ALL='true' MODEL='tally'/>")), "PATCH");
         assertEquals(first.getAttribute("ID"), again.getAttribute("ID"), "the same inputs: the same patch");
         assertEquals(written, Files.getLastModifiedTime(patched).toMillis(), "reused from the directory");
-        Element later = Ctl.child(xml(client.command("PATCH", "<PATCH ALL='true' MODEL='tally' FIRSTID='40'/>")),
-                "PATCH");
-        assertEquals("40", later.getAttribute("FIRSTID"));
-        assertNotEquals(first.getAttribute("ID"), later.getAttribute("ID"));
+        assertEquals(reply("<MODEL NAME='tally'/>"), client.command("MODEL", "<MODEL NAME='tally'><FOR "
+                + "CLASS='com.acme.cli.Tally' METHOD='total'><PATCH WHAT='ENTER' MODE='COUNT'/></FOR></MODEL>"));
+        Element more = Ctl.child(xml(client.command("PATCH", "<PATCH ALL='true' MODEL='tally'/>")), "PATCH");
+        assertNotEquals(first.getAttribute("ID"), more.getAttribute("ID"), "another model: another patch");
+        assertTrue(Files.exists(Path.of(first.getAttribute("SITES"))), "the first patch's files stay");
         assertEquals(reply("<MODEL NAME='tally'/>"), client.command("MODEL", "<MODEL NAME='tally'><FOR CLASS='*' "
                 + "METHOD='*' UPDATE='NEW'/></MODEL>"));
         String cleared = client.command("PATCH", "<PATCH ALL='true' MODEL='tally'/>");

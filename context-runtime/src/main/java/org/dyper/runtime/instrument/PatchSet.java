@@ -6,18 +6,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one INSTRUMENT inserts: the patched classes of one model, the generated aspect classes they call, and the
- * site table that names the ids the woven code passes (ids {@code firstSiteId} to {@code lastSiteId}). Made by the
- * DYPATCH service ({@code dyper patchd}, {@code dyper ctl instrument}); {@code id} identifies its content (the same
- * model, modes and classes give the same id).
+ * What one INSTRUMENT inserts: the patched classes of one model, the generated classes they call (aspects and the
+ * site-table class {@code DyperSites}, whose {@code BASE} the runtime chooses when it initialises, see
+ * {@code Sites.base}), and the site table with the ids relative to that base. Made by the DYPATCH service
+ * ({@code dyper patchd}, {@code dyper ctl instrument}); {@code id} identifies its content (the same model, modes and
+ * classes give the same id, and the same ids in one JVM).
  *
  * <p>The aspect classes are named under {@link #aspectPrefix()} ({@code org/dyper/generated/r<id>/}); the patcher
  * defines a copy of them in every class loader whose classes it patches, renamed into a package of that loader, so
  * the classes they patch reach them whatever the loader. {@code runtimeJars} are the jars the woven code needs (the
  * Dyper and AspectJ runtimes): appended to the system class loader's search when their classes are not found there.
  */
-public record PatchSet(String model, String id, int firstSiteId, int lastSiteId, String siteTable,
-                       List<ClassPatch> classes, Map<String, byte[]> aspects, List<Path> runtimeJars) {
+public record PatchSet(String model, String id, String siteTable, List<ClassPatch> classes,
+                       Map<String, byte[]> aspects, List<Path> runtimeJars) {
     public PatchSet {
         if (model == null || model.isBlank()) {
             throw new IllegalArgumentException("a patch set needs a model name");

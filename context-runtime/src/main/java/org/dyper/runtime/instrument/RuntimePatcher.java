@@ -36,9 +36,12 @@ public final class RuntimePatcher {
         return instance;
     }
 
-    /** What an insert did. {@code nanos} is the whole insert, {@code redefineNanos} the JVM's redefinition alone. */
-    public record Inserted(long nanos, long redefineNanos, int classes, int pending, int restored,
-                           List<String> notes) {}
+    /**
+     * What an insert did. {@code nanos} is the whole insert, {@code redefineNanos} the JVM's redefinition alone; the
+     * site ids of the set are {@code firstSiteId..lastSiteId} (0 and -1 when it has none).
+     */
+    public record Inserted(long nanos, long redefineNanos, int classes, int pending, int restored, int firstSiteId,
+                           int lastSiteId, List<String> notes) {}
 
     /**
      * Inserts {@code set}: its loaded classes are patched now (all or none), those not loaded yet when they load.
@@ -48,7 +51,8 @@ public final class RuntimePatcher {
      */
     public Inserted insert(PatchSet set) throws PatchRefused {
         Patcher.Inserted i = patcher.insert(set);
-        return new Inserted(i.nanos(), i.redefineNanos(), i.classes(), i.pending(), i.restored(), i.notes());
+        return new Inserted(i.nanos(), i.redefineNanos(), i.classes(), i.pending(), i.restored(), i.firstSiteId(),
+                i.lastSiteId(), i.notes());
     }
 
     /** What a removal did. */
@@ -69,16 +73,11 @@ public final class RuntimePatcher {
         return g == null ? null : g.set.model();
     }
 
-    /** The first site id that no code in this JVM uses: a new patch set's ids start there. */
-    public int nextSiteId() {
-        return patcher.nextSiteId();
-    }
-
     /**
      * The {@code <PATCHES>} element: every model inserted (at most the last 32), its classes and sites, since when
      * and whether still patched (docs/monitor.md).
      */
     public String statusXml() {
-        return PatchStatus.xml(patcher.history(), patcher.nextSiteId());
+        return PatchStatus.xml(patcher.history());
     }
 }

@@ -429,7 +429,7 @@ abstract class MonitorCommandsContract {
 
     @Test
     void instrumentChecksItsRequestAndChangesNothingOnBadInput() throws Exception {
-        String none = "<PATCHES NEXTID='1'></PATCHES>";
+        String none = "<PATCHES></PATCHES>";
         assertEquals(reply(none), cmd("INSTRUMENTED", null));
         assertEquals(error("INSTRUMENT expects &lt;MODEL NAME INSERT&gt;"), cmd("INSTRUMENT", null));
         assertEquals(error("INSTRUMENT: &lt;MODEL&gt; needs a NAME"), cmd("INSTRUMENT", "<MODEL INSERT='TRUE'/>"));

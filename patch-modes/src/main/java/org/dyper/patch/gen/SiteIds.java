@@ -8,24 +8,11 @@ import org.dyper.patch.scan.Types;
 
 /**
  * Hands out the integer ids generated code passes as METHODID, CLASSID, REFMETHODID and REFCLASSID, dense from 1
- * (from 1, or the first id given) in the order sites are first used, and writes the site table that names them.
+ * in the order sites are first used, and writes the site table that names them.
  */
 final class SiteIds {
     private final Map<String, Integer> byKey = new LinkedHashMap<>();
     private final StringBuilder table = new StringBuilder();
-    /** The first id handed out; run-time patching starts after the ids a running JVM already uses. */
-    private int first = 1;
-
-    /** Hands out ids from {@code first} on; only before the first id is handed out. */
-    void startAt(int first) {
-        if (!byKey.isEmpty()) {
-            throw new IllegalStateException("ids were handed out already");
-        }
-        if (first < 1) {
-            throw new IllegalArgumentException("the first site id must be at least 1, not " + first);
-        }
-        this.first = first;
-    }
 
     int method(MethodInfo m) {
         return method(m.owner(), m.name(), m.descriptor());
@@ -66,7 +53,7 @@ final class SiteIds {
     }
 
     private int add(String line) {
-        int id = byKey.size() + first;
+        int id = byKey.size() + 1;
         table.append(id).append('\t').append(line).append('\n');
         return id;
     }

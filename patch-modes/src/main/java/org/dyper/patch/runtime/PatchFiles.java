@@ -45,8 +45,6 @@ public final class PatchFiles {
             index.append("format\t").append(RuntimeWeaving.FORMAT).append('\n');
             index.append("model\t").append(patch.model()).append('\n');
             index.append("id\t").append(patch.id()).append('\n');
-            index.append("first\t").append(patch.firstSiteId()).append('\n');
-            index.append("last\t").append(patch.lastSiteId()).append('\n');
             for (Map.Entry<String, byte[]> c : patch.originals().entrySet()) {
                 String file = c.getKey().replace('.', '/') + ".class";
                 put(tmp.resolve("orig").resolve(file), c.getValue());
@@ -112,22 +110,19 @@ public final class PatchFiles {
         if (!RuntimeWeaving.FORMAT.equals(values.get("format"))) {
             throw new IOException(dir + ": written by another version of Dyper (" + values.get("format") + ")");
         }
-        return new RuntimePatch(values.get("model"), values.get("id"), Integer.parseInt(values.get("first")),
-                Integer.parseInt(values.get("last")), Files.readString(dir.resolve("sites.tsv"), StandardCharsets.UTF_8),
-                originals, patched, aspects, notes);
+        return new RuntimePatch(values.get("model"), values.get("id"), Files.readString(dir.resolve("sites.tsv"),
+                StandardCharsets.UTF_8), originals, patched, aspects, notes);
     }
 
     /**
-     * The DYPATCH PATCH reply for the patch in {@code dir}: {@code <PATCH MODEL ID FIRSTID LASTID SITES>} with a
+     * The DYPATCH PATCH reply for the patch in {@code dir}: {@code <PATCH MODEL ID SITES>} with a
      * {@code <CLASS NAME ORIG PATCH/>} per class ({@code PATCH} left out where the model patches nothing), an
      * {@code <ASPECT NAME FILE/>} per aspect class and the weaving's notes; paths are absolute.
      */
     public static String patchXml(RuntimePatch patch, Path dir) {
         Path abs = dir.toAbsolutePath();
         StringBuilder x = new StringBuilder("<PATCH MODEL='").append(esc(patch.model())).append("' ID='")
-                .append(patch.id()).append("' FIRSTID='").append(patch.firstSiteId()).append("' LASTID='")
-                .append(patch.lastSiteId()).append("' SITES='").append(esc(abs.resolve("sites.tsv").toString()))
-                .append("'>");
+                .append(patch.id()).append("' SITES='").append(esc(abs.resolve("sites.tsv").toString())).append("'>");
         for (String name : patch.originals().keySet()) {
             String file = name.replace('.', '/') + ".class";
             x.append("<CLASS NAME='").append(esc(name)).append("' ORIG='")
@@ -152,8 +147,7 @@ public final class PatchFiles {
         List<ClassPatch> classes = new ArrayList<>();
         patch.originals().forEach((name, original) -> classes.add(new ClassPatch(name, original,
                 patch.patched().get(name))));
-        return new PatchSet(patch.model(), patch.id(), patch.firstSiteId(), patch.lastSiteId(), patch.siteTable(),
-                classes, patch.aspects(), runtimeJars);
+        return new PatchSet(patch.model(), patch.id(), patch.siteTable(), classes, patch.aspects(), runtimeJars);
     }
 
     static String esc(String s) {

@@ -141,10 +141,10 @@ public final class PatchService {
 
     /**
      * PATCH: makes the patched class files of model {@code name} (null: the only model) for every class it patches
-     * ({@code all}) or for {@code classes}, with site ids from {@code firstSiteId}. A repeated PATCH with the same
-     * inputs finds its folder in the directory and weaves nothing.
+     * ({@code all}) or for {@code classes}. A repeated PATCH with the same inputs finds its folder in the directory
+     * and weaves nothing.
      */
-    public synchronized Patched patch(String name, boolean all, List<String> classes, int firstSiteId)
+    public synchronized Patched patch(String name, boolean all, List<String> classes)
             throws InvalidInputException, IOException, WeaveException {
         String model = name;
         if (model == null) {
@@ -163,7 +163,12 @@ public final class PatchService {
         }
         Set<String> wanted = new LinkedHashSet<>(classes);
         ClassIndex restricted = restricted(all, wanted);
-        GeneratedCode code = generate(model, fors, restricted, firstSiteId);
+        // generated twice: the first time to learn the patch's id (a hash of what was generated and the classes), the
+        // second time in the package org.dyper.generated.r<id>, whose name is also the key of its site ids in a JVM
+        // (Sites.base): the same patch gets the same ids again, another patch others
+        GeneratedCode code = generate(model, fors, restricted, "org.dyper.generated.r0");
+        String id = RuntimeWeaving.id(model, code, originals(code, restricted));
+        code = generate(model, fors, restricted, "org.dyper.generated.r" + id);
         if (code.wovenClasses().isEmpty()) {
             List<Problem> problems = new ArrayList<>(code.warnings());
             problems.add(Problem.error(new Location("MODEL " + model, 0, 0), "MODEL", "model '" + model
@@ -171,13 +176,9 @@ public final class PatchService {
                     + " (" + restricted.size() + " class(es) scanned)"));
             throw new InvalidInputException(problems);
         }
-        Map<String, byte[]> originals = new LinkedHashMap<>();
-        for (String c : code.wovenClasses()) {
-            originals.put(c, restricted.classFile(c));
-        }
         List<Path> classpath = new ArrayList<>(targets.roots());
-        RuntimeWeaving.Woven woven = RuntimeWeaving.weaveCached(model, code, firstSiteId, originals, classpath,
-                directory);
+        RuntimeWeaving.Woven woven = RuntimeWeaving.weaveCached(model, id, code, originals(code, restricted),
+                classpath, directory);
         List<String> unpatched = new ArrayList<>();
         for (String c : wanted) {
             if (!woven.patch().patched().containsKey(c)) {
@@ -189,22 +190,12 @@ public final class PatchService {
         return new Patched(woven.patch(), woven.dir(), woven.cached(), warnings, unpatched);
     }
 
-    /**
-     * The id PATCH would give the patch of model {@code name} with ids from {@code firstSiteId}, found without
-     * weaving (a client compares it with the id of a patch set the JVM had, to reuse that set's ids).
-     */
-    public synchronized String patchId(String name, int firstSiteId) throws InvalidInputException, IOException {
-        List<ForSpec> fors = models.get(name);
-        if (fors == null) {
-            throw usage("no model named '" + name + "'");
-        }
-        ClassIndex restricted = restricted(true, Set.of());
-        GeneratedCode code = generate(name, fors, restricted, firstSiteId);
+    private static Map<String, byte[]> originals(GeneratedCode code, ClassIndex classes) throws IOException {
         Map<String, byte[]> originals = new LinkedHashMap<>();
         for (String c : code.wovenClasses()) {
-            originals.put(c, restricted.classFile(c));
+            originals.put(c, classes.classFile(c));
         }
-        return RuntimeWeaving.id(name, code, originals);
+        return originals;
     }
 
     /** The classes of the target that may be patched: never Dyper's or AspectJ's own. */
@@ -225,10 +216,10 @@ public final class PatchService {
                 && !binaryName.startsWith("org.aspectj.") && !simple.startsWith("Dyper$");
     }
 
-    private GeneratedCode generate(String model, List<ForSpec> fors, ClassIndex classes, int firstSiteId)
+    private GeneratedCode generate(String model, List<ForSpec> fors, ClassIndex classes, String pkg)
             throws InvalidInputException {
         ClassLookup lookup = new ClassLookup(targets.roots(), PatchService.class.getClassLoader());
-        return new Generator(catalog, classes, lookup, true).firstSiteId(firstSiteId).contextsInLocals()
+        return new Generator(catalog, classes, lookup, true, pkg).contextsInLocals()
                 .generate(List.of(new Model(model, fors, new Location("MODEL " + model, 0, 0))));
     }
 

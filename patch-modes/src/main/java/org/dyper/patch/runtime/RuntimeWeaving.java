@@ -87,27 +87,27 @@ public final class RuntimeWeaving {
      * As {@link #weave}, through the cache under {@code cacheRoot} ({@link PatchFiles}): the same inputs give the
      * folder written before, without weaving again.
      */
-    public static Woven weaveCached(String model, GeneratedCode code, int firstSiteId, Map<String, byte[]> originals,
+    public static Woven weaveCached(String model, String id, GeneratedCode code, Map<String, byte[]> originals,
                                     List<Path> classpath, Path cacheRoot) throws IOException, WeaveException {
-        Path found = PatchFiles.find(cacheRoot, id(model, code, originals));
+        Path found = PatchFiles.find(cacheRoot, id);
         if (found != null) {
             return new Woven(PatchFiles.read(found), found, true);
         }
-        RuntimePatch patch = weave(model, code, firstSiteId, originals, classpath);
+        RuntimePatch patch = weave(model, id, code, originals, classpath);
         return new Woven(patch, PatchFiles.write(patch, cacheRoot), false);
     }
 
     /**
      * Weaves the classes the generated code patches ({@link GeneratedCode#wovenClasses()}, whose class files are in
-     * {@code originals} by binary name) for model {@code model}, with ids from {@code firstSiteId}. {@code classpath}
-     * is what the classes and the modes' code need to compile against.
+     * {@code originals} by binary name) for model {@code model} as patch {@code id} (see {@link #id}; its classes go
+     * into the package {@code org.dyper.generated.r<id>}). {@code classpath} is what the classes and the modes' code
+     * need to compile against.
      *
      * @throws WeaveException when ajc fails, or the woven classes could not replace loaded ones (each problem names
      *         the class)
      */
-    public static RuntimePatch weave(String model, GeneratedCode code, int firstSiteId, Map<String, byte[]> originals,
+    public static RuntimePatch weave(String model, String id, GeneratedCode code, Map<String, byte[]> originals,
                                      List<Path> classpath) throws IOException, WeaveException {
-        String id = id(model, code, originals);
         Path work = Files.createTempDirectory("dyper-runtime-patch");
         try {
             Path in = work.resolve("in");
@@ -181,8 +181,7 @@ public final class RuntimeWeaving {
             }
             List<String> notes = new ArrayList<>(result.warnings());
             notes.addAll(fix.notes());
-            return new RuntimePatch(model, id, firstSiteId, firstSiteId + code.siteCount() - 1, code.siteTable(),
-                    originalsOut, patched, movedAspects, notes);
+            return new RuntimePatch(model, id, code.siteTable(), originalsOut, patched, movedAspects, notes);
         } finally {
             Weaver.deleteTree(work);
         }

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.dyper.patch.runtime.PatchFiles;
-import org.dyper.patch.runtime.RuntimeWeaving;
 import org.dyper.patch.weave.Weaver;
 import org.example.inflight.Busy;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,11 +45,7 @@ class InFlightRuntimeTest {
         Files.copy(Woven.TEST_CLASSES.resolve("org/example/inflight/Busy.class"), classes.resolve("Busy.class"));
         Weaver.Inputs in = new Weaver.Inputs(List.of(model), List.of(modes), List.of(dir.resolve("classes")),
                 List.of(Woven.TEST_CLASSES));
-        GeneratedCode code = Weaver.generateForRunTime(in, 1);
-        Map<String, byte[]> originals = new HashMap<>();
-        originals.put(Busy.class.getName(), Files.readAllBytes(classes.resolve("Busy.class")));
-        RuntimeWeaving.Woven woven = RuntimeWeaving.weaveCached("inflight", code, 1, originals,
-                List.of(dir.resolve("classes"), Woven.TEST_CLASSES), dir.resolve("patches"));
+        var woven = RuntimePatches.patch(in, dir.resolve("patches"));
         assertTrue(woven.patch().patched().containsKey(Busy.class.getName()));
         List<String> cp = new ArrayList<>(List.of(Woven.TEST_CLASSES.toString(),
                 Woven.classesOf(PatchFiles.class).toString()));

@@ -9,7 +9,6 @@ import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -51,14 +50,7 @@ class RedefinableMembersTest {
     void theDeclaredMembersAreTheSameByReflection(String name, String fors, List<String> events) throws Exception {
         String modes = Files.readString(Path.of(getClass().getResource("/gen/recorder-modes.xml").toURI()));
         Weaver.Inputs in = Woven.inputs(dir, modes, "<MODEL NAME='test'>" + fors + "</MODEL>");
-        GeneratedCode code = Weaver.generateForRunTime(in, 1);
-        Map<String, byte[]> originals = new HashMap<>();
-        for (String c : code.wovenClasses()) {
-            originals.put(c, Files.readAllBytes(in.targets().get(0).resolve(c.replace('.', '/') + ".class")));
-        }
-        List<Path> cp = new ArrayList<>(in.targets());
-        cp.addAll(in.classpath());
-        RuntimePatch patch = RuntimeWeaving.weave("test", code, 1, originals, cp);
+        RuntimePatch patch = RuntimePatches.patch(in, dir.resolve("patches")).patch();
         assertEquals(List.of(Target.class.getName()), List.copyOf(patch.patched().keySet()));
         byte[] before = patch.originals().get(Target.class.getName());
         byte[] after = patch.patched().get(Target.class.getName());
@@ -77,8 +69,8 @@ class RedefinableMembersTest {
                 .resolve("org/example/fixture/Target.class")));
         List<Path> cp = new ArrayList<>(in.targets());
         cp.addAll(in.classpath());
-        WeaveException e = assertThrows(WeaveException.class, () -> RuntimeWeaving.weave("test", around, 1,
-                originals, cp));
+        WeaveException e = assertThrows(WeaveException.class, () -> RuntimeWeaving.weave("test",
+                RuntimeWeaving.id("test", around, originals), around, originals, cp));
         assertEquals("the woven classes cannot replace the loaded ones:", e.getMessage().lines().findFirst()
                 .orElseThrow());
         assertTrue(e.getMessage().contains("org.example.fixture.Target: weaving added the method fail_aroundBody0"),

@@ -16,9 +16,12 @@ import org.example.fixture.Target;
  * event and {@code RESULT script output}, like {@link ScriptRunner}; then {@code AFTER script output} and the events
  * of a run after the removal (none expected) as {@code LEFT ...}.
  *
- * <p>Arguments: {@code name=patchFolder;fixtureClasses} per case.
+ * <p>Arguments: {@code name=patchFolder;fixtureClasses} per case ({@link #NONE} for a case that patches nothing).
  */
 public final class RuntimeScriptRunner {
+    /** In place of a patch folder: the case patches nothing, so nothing goes in. */
+    static final String NONE = "NONE";
+
     private RuntimeScriptRunner() {}
 
     public static void main(String[] args) throws Exception {
@@ -30,13 +33,18 @@ public final class RuntimeScriptRunner {
             List<String> events = List.of();
             try (URLClassLoader loader = Woven.childFirst(new URL[] {Path.of(paths[1]).toUri().toURL()})) {
                 Class<?> target = Class.forName(Target.class.getName(), true, loader);
-                RuntimePatcher.get().insert(PatchFiles.toPatchSet(PatchFiles.read(Path.of(paths[0])), List.of()));
+                boolean patched = !paths[0].equals(NONE);
+                if (patched) {
+                    RuntimePatcher.get().insert(PatchFiles.toPatchSet(PatchFiles.read(Path.of(paths[0])), List.of()));
+                }
                 Recorder.take();
                 try {
                     result = (String) target.getMethod("script").invoke(null);
                 } finally {
                     events = Recorder.take();
-                    RuntimePatcher.get().remove(null);
+                    if (patched) {
+                        RuntimePatcher.get().remove(null);
+                    }
                 }
                 for (String event : events) {
                     System.out.println("EVENT " + event);

@@ -317,8 +317,7 @@ class RuntimePatchingEndToEndTest {
             }
             org.w3c.dom.Element patch = MonitorEndToEndTest.all(MonitorEndToEndTest.xml(patchReply), "PATCH").get(0);
             StringBuilder instrument = new StringBuilder("<MODEL NAME='phases' INSERT='TRUE' ID='"
-                    + patch.getAttribute("ID") + "' FIRSTID='" + patch.getAttribute("FIRSTID") + "' LASTID='"
-                    + patch.getAttribute("LASTID") + "' SITES='" + patch.getAttribute("SITES") + "'>");
+                    + patch.getAttribute("ID") + "' SITES='" + patch.getAttribute("SITES") + "'>");
             for (org.w3c.dom.Element c : MonitorEndToEndTest.all(patch, "CLASS")) {
                 instrument.append("<PATCH CLASS='").append(c.getAttribute("NAME")).append("' ORIG='")
                         .append(c.getAttribute("ORIG")).append("' PATCH='").append(c.getAttribute("PATCH"))
@@ -333,7 +332,7 @@ class RuntimePatchingEndToEndTest {
             assertEquals(0, in.exit(), in.err() + in.out());
             assertTrue(in.out().matches("<DYPER_REPLY ID='" + pid + "'><PATCH TIME='\\d+' NANOS='\\d+' "
                     + "REDEFINE_NANOS='\\d+' MODEL='phases' ID='" + patch.getAttribute("ID") + "' CLASSES='2' "
-                    + "PENDING='1' RESTORED='0'></PATCH></DYPER_REPLY>\n"), in.out());
+                    + "PENDING='1' RESTORED='0' FIRSTID='\\d+' LASTID='\\d+'></PATCH></DYPER_REPLY>\n"), in.out());
             phase(t, 2);
             Run out = ctl("--xml", Long.toString(pid), "INSTRUMENT", "<MODEL NAME='phases' INSERT='FALSE'/>");
             assertEquals(0, out.exit(), out.err());

@@ -53,6 +53,11 @@ public final class Generation {
     }
 
     public final PatchSet set;
+    /**
+     * The offset of the set's site ids in this JVM ({@code DyperSites.BASE}, chosen by the runtime when the set's
+     * generated classes first initialise); {@link Integer#MIN_VALUE} until then.
+     */
+    public volatile int base = Integer.MIN_VALUE;
     public final long since;
     public volatile long until;
     public final List<Install> installs = new CopyOnWriteArrayList<>();

@@ -115,6 +115,20 @@ public final class LoaderAspects {
                 Map.of(home.getPackageName(), Set.of(runtime)), Set.of(), Map.of());
     }
 
+    /**
+     * The offset of the site ids of the set whose aspects have {@code prefix} in {@code loader}: the {@code BASE} of
+     * its site-table class {@code DyperSites} (initialised when the aspects were), or {@link Integer#MIN_VALUE} when
+     * the set has no such class.
+     */
+    static int base(ClassLoader loader, String prefix) {
+        try {
+            Class<?> sites = Class.forName(prefix.replace('/', '.') + "DyperSites", true, loader);
+            return sites.getField("BASE").getInt(null);
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            return Integer.MIN_VALUE;
+        }
+    }
+
     /** A class loader's name for messages: its name if it has one, else its class and identity. */
     public static String describe(ClassLoader loader) {
         if (loader == null) {

@@ -13,9 +13,9 @@ import org.dyper.runtime.internal.Reports;
 public final class PatchStatus {
     private PatchStatus() {}
 
-    public static String xml(List<Generation> history, int nextSiteId) {
+    public static String xml(List<Generation> history) {
         StringBuilder x = new StringBuilder(4096);
-        x.append("<PATCHES NEXTID='").append(nextSiteId).append("'>");
+        x.append("<PATCHES>");
         for (Generation g : history) {
             generation(x, g);
         }
@@ -29,8 +29,11 @@ public final class PatchStatus {
         if (!g.active()) {
             x.append(" UNTIL='").append(g.until).append('\'');
         }
-        x.append(" FIRSTID='").append(g.set.firstSiteId()).append("' LASTID='").append(g.set.lastSiteId())
-                .append("'>");
+        int count = siteCount(g.set.siteTable());
+        if (g.base != Integer.MIN_VALUE && count > 0) {
+            x.append(" FIRSTID='").append(g.base + 1).append("' LASTID='").append(g.base + count).append('\'');
+        }
+        x.append('>');
         Map<String, long[]> byClass = new HashMap<>();  // class -> {earliest since, patched now (1/0)}
         for (Generation.Install i : g.installs) {
             x.append("<CLASS NAME='");
@@ -65,6 +68,10 @@ public final class PatchStatus {
             } catch (NumberFormatException e) {
                 continue;
             }
+            if (g.base == Integer.MIN_VALUE) {
+                continue;  // its classes never initialised: the ids are not known (nothing ran)
+            }
+            id += g.base;
             // a site of a patched class is patched since that class was (never, while it waits to load); the
             // others (called methods, allocated types, fields of other classes) since the set went in
             long[] s = byClass.get(f[2].trim());
@@ -81,6 +88,18 @@ public final class PatchStatus {
             esc(x, note).append("</NOTE>");
         }
         x.append("</MODEL>");
+    }
+
+    /** The number of ids a site table defines (its lines are relative ids 1..n). */
+    public static int siteCount(String table) {
+        int n = 0;
+        for (String line : table.split("\n")) {
+            int tab = line.indexOf('\t');
+            if (tab > 0 && !line.startsWith("#") && line.substring(0, tab).trim().matches("\\d+")) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private static StringBuilder esc(StringBuilder x, String s) {

@@ -38,9 +38,12 @@ public final class Patcher {
     private Generation active;
     private ExecutorService worker;
 
-    /** What an insert did: how long it took in all and in the redefinition, and how many classes it patched now. */
-    public record Inserted(long nanos, long redefineNanos, int classes, int pending, int restored,
-                           List<String> notes) {}
+    /**
+     * What an insert did: how long it took in all and in the redefinition, how many classes it patched now, and the
+     * site ids the set got ({@code firstSiteId..lastSiteId}; 0 and -1 when its classes did not initialise yet).
+     */
+    public record Inserted(long nanos, long redefineNanos, int classes, int pending, int restored, int firstSiteId,
+                           int lastSiteId, List<String> notes) {}
 
     /** What a removal did. */
     public record Removed(String model, long nanos, int classes) {}
@@ -105,8 +108,10 @@ public final class Patcher {
             checkSeesRuntimes(h.getKey(), h.getValue().getName(), jars);
         }
         Map<ClassLoader, String> prefixes = new IdentityHashMap<>();
+        int base = Integer.MIN_VALUE;
         for (Map.Entry<ClassLoader, Class<?>> h : homes.entrySet()) {
             prefixes.put(h.getKey(), aspects.prefixFor(h.getValue(), set));
+            base = Math.max(base, LoaderAspects.base(h.getKey(), prefixes.get(h.getKey())));
         }
         List<ClassDefinition> definitions = new ArrayList<>();
         Map<Class<?>, byte[]> patchedBytes = new IdentityHashMap<>();
@@ -132,6 +137,7 @@ public final class Patcher {
         long redefineNanos = System.nanoTime() - redefineStart;
         long now = System.currentTimeMillis();
         Generation g = new Generation(set, now);
+        g.base = base;
         if (old != null) {
             old.until = now;
             for (Generation.Install i : old.installs) {
@@ -156,6 +162,8 @@ public final class Patcher {
         if (!later.isEmpty()) {
             prepareAppLoader(set, g, jars);
         }
+        int count = PatchStatus.siteCount(set.siteTable());
+        boolean known = g.base != Integer.MIN_VALUE && count > 0;
         pending.waitFor(waiting);
         active = g;
         history.add(g);
@@ -163,7 +171,7 @@ public final class Patcher {
             history.remove(0);
         }
         return new Inserted(System.nanoTime() - start, redefineNanos, patchedBytes.size(), later.size(),
-                restore.size(), List.copyOf(g.notes));
+                restore.size(), known ? g.base + 1 : 0, known ? g.base + count : -1, List.copyOf(g.notes));
     }
 
     /**
@@ -272,7 +280,7 @@ public final class Patcher {
         try {
             if (home != null) {
                 checkSeesRuntimes(app, home.getName(), jars);
-                aspects.prefixFor(home, set);
+                g.base = Math.max(g.base, LoaderAspects.base(app, aspects.prefixFor(home, set)));
             }
         } catch (PatchRefused e) {
             g.note("classes that load later in the application class loader are patched right after they load, not"
@@ -390,6 +398,7 @@ public final class Patcher {
         try {
             checkSeesRuntimes(c.getClassLoader(), c.getName(), List.of());
             String prefix = aspects.prefixFor(c, g.set);
+            g.base = Math.max(g.base, LoaderAspects.base(c.getClassLoader(), prefix));
             byte[] bytes = rename(w.patch().patched(), g.set, prefix);
             redefine(List.of(new ClassDefinition(c, bytes)), "patching " + c.getName() + " after it loaded");
             g.install(w.patch().name(), c.getClassLoader(), c, w.patch().original(), bytes,
@@ -410,34 +419,5 @@ public final class Patcher {
     /** The active patch set, or null. */
     public synchronized Generation active() {
         return active;
-    }
-
-    /** The first site id no code in this JVM uses or may use: run-time patches start there. */
-    public synchronized int nextSiteId() {
-        int max = org.dyper.runtime.internal.SiteTable.maxDefinedId();
-        for (Generation g : history) {
-            max = Math.max(max, g.set.lastSiteId());
-        }
-        try {
-            var tables = ClassLoader.getSystemClassLoader().getResources("META-INF/dyper/sites.tsv");
-            while (tables.hasMoreElements()) {
-                try (var in = tables.nextElement().openStream()) {
-                    for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
-                            .split("\n")) {
-                        int tab = line.indexOf('\t');
-                        if (tab > 0 && !line.startsWith("#")) {
-                            try {
-                                max = Math.max(max, Integer.parseInt(line.substring(0, tab).trim()));
-                            } catch (NumberFormatException ignored) {
-                                // not an id line
-                            }
-                        }
-                    }
-                }
-            }
-        } catch (IOException ignored) {
-            // the tables on the class path are only a hint; the defined ids above are what counts
-        }
-        return max + 1;
     }
 }

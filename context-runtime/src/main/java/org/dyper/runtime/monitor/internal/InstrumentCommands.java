@@ -16,7 +16,7 @@ import org.w3c.dom.Element;
 
 /**
  * The monitor's INSTRUMENT and INSTRUMENTED commands, a front end to {@link RuntimePatcher}:
- * {@code <MODEL NAME INSERT ID FIRSTID LASTID SITES><PATCH CLASS ORIG PATCH/>...<ASPECT NAME FILE/>...<RUNTIME JAR/>
+ * {@code <MODEL NAME INSERT ID SITES><PATCH CLASS ORIG PATCH/>...<ASPECT NAME FILE/>...<RUNTIME JAR/>
  * </MODEL>} inserts (the lines a DYPATCH PATCH reply lists; files on this machine), {@code INSERT='FALSE'} removes,
  * and INSTRUMENTED lists what is patched. Formats in docs/monitor.md.
  */
@@ -69,7 +69,11 @@ final class InstrumentCommands {
                     .append(i.nanos()).append("' REDEFINE_NANOS='").append(i.redefineNanos()).append("' MODEL='")
                     .append(Xml.esc(set.model())).append("' ID='").append(set.id()).append("' CLASSES='")
                     .append(i.classes()).append("' PENDING='").append(i.pending()).append("' RESTORED='")
-                    .append(i.restored()).append("'>");
+                    .append(i.restored()).append('\'');
+            if (i.firstSiteId() <= i.lastSiteId()) {
+                x.append(" FIRSTID='").append(i.firstSiteId()).append("' LASTID='").append(i.lastSiteId()).append('\'');
+            }
+            x.append('>');
             for (String note : i.notes()) {
                 x.append("<NOTE>").append(Xml.text(note)).append("</NOTE>");
             }
@@ -138,8 +142,7 @@ final class InstrumentCommands {
         String table = sites == null ? "" : new String(file(sites, "the site table", total),
                 java.nio.charset.StandardCharsets.UTF_8);
         try {
-            return new PatchSet(model, id, number(data, "FIRSTID"), number(data, "LASTID"), table, classes, aspects,
-                    jars);
+            return new PatchSet(model, id, table, classes, aspects, jars);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("INSTRUMENT: " + e.getMessage());
         }
@@ -151,18 +154,6 @@ final class InstrumentCommands {
             throw new IllegalArgumentException("INSTRUMENT: <" + e.getTagName() + "> needs " + attribute);
         }
         return v.trim();
-    }
-
-    private static int number(Element e, String attribute) {
-        String v = Xml.attr(e, attribute);
-        if (v == null) {
-            return 0;
-        }
-        try {
-            return Integer.parseInt(v.trim());
-        } catch (NumberFormatException ex) {
-            throw new IllegalArgumentException("INSTRUMENT: " + attribute + " is a number, not '" + v + "'");
-        }
     }
 
     private static byte[] file(String name, String what, long[] total) {
