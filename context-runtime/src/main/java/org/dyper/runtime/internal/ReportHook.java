@@ -7,11 +7,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /** Writes the reports to the destinations named by the system properties, now or at JVM exit. */
 public final class ReportHook {
     private static final AtomicBoolean INSTALLED = new AtomicBoolean();
+    private static final AtomicBoolean HOOKED = new AtomicBoolean();
     private static final Object WRITING = new Object();
+    private static volatile Supplier<String> monitor;
 
     private ReportHook() {
     }
@@ -26,11 +29,30 @@ public final class ReportHook {
 
     /** Installs the shutdown hook once; if the JVM is already shutting down there is nothing to do. */
     public static void install() {
-        if (!INSTALLED.compareAndSet(false, true)) {
+        if (INSTALLED.compareAndSet(false, true)) {
+            hook();
+        }
+    }
+
+    /**
+     * The DYPER monitor of this JVM: its last {@code <MONITOR_REPORT>} (made by {@code lastReport} at exit) becomes
+     * the last child of the XML report written at exit. When {@code dyper.report.xml} is set, that report is written
+     * even if the program was not instrumented (then only the XML report: no text report).
+     */
+    public static void monitorAtExit(Supplier<String> lastReport) {
+        monitor = lastReport;
+        String xml = Config.property(Config.REPORT_XML);
+        if (xml != null && !xml.isBlank()) {
+            hook();
+        }
+    }
+
+    private static void hook() {
+        if (!HOOKED.compareAndSet(false, true)) {
             return;
         }
         try {
-            Runtime.getRuntime().addShutdownHook(new Thread(ReportHook::write, "dyper-report"));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> write(true), "dyper-report"));
         } catch (Throwable ignored) {
             // IllegalStateException during shutdown, or a security manager: no report at exit, nothing to tell
         }
@@ -38,11 +60,15 @@ public final class ReportHook {
 
     /** Writes the text report ({@code dyper.report}) and the XML report ({@code dyper.report.xml}); never throws. */
     public static void write() {
+        write(false);
+    }
+
+    private static void write(boolean atExit) {
         try {
             synchronized (WRITING) {
                 String textTarget = Config.property(Config.REPORT);
                 String xmlTarget = Config.property(Config.REPORT_XML);
-                boolean text = textTarget == null || !textTarget.trim().equalsIgnoreCase("none");
+                boolean text = INSTALLED.get() && (textTarget == null || !textTarget.trim().equalsIgnoreCase("none"));
                 boolean xml = xmlTarget != null && !xmlTarget.isBlank();
                 if (!text && !xml) {
                     return;
@@ -52,7 +78,8 @@ public final class ReportHook {
                     writeText(textTarget == null ? "stderr" : textTarget.trim(), Reports.text(data));
                 }
                 if (xml) {
-                    writeFile(xmlTarget.trim(), Reports.xml(data));
+                    Supplier<String> m = atExit ? monitor : null;
+                    writeFile(xmlTarget.trim(), Reports.xml(data, m == null ? null : m.get()));
                 }
             }
         } catch (Throwable t) {

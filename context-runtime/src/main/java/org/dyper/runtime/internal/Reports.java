@@ -552,6 +552,11 @@ public final class Reports {
     // ---- XML ----
 
     public static String xml(Data data) {
+        return xml(data, null);
+    }
+
+    /** The XML report; {@code monitorReport} (may be null), the monitor's last report, becomes its last child. */
+    public static String xml(Data data, String monitorReport) {
         Totals t = data.totals();
         StringBuilder x = new StringBuilder(4096);
         x.append("<DYPER_REPORT VERSION='1' PID='").append(data.pid()).append("' TIME='").append(data.timeMillis())
@@ -639,6 +644,9 @@ public final class Reports {
             escape(x, s.first()).append("'/>\n");
         }
         x.append("  </FAILURES>\n");
+        if (monitorReport != null) {
+            x.append("  ").append(monitorReport).append('\n');
+        }
         x.append("</DYPER_REPORT>\n");
         return x.toString();
     }
