@@ -122,10 +122,14 @@ public final class Main {
                         + "exit code is the program's own once it started."));
         COMMANDS.put("ctl", new Command("ctl",
                 "list monitored processes, send them DYPER commands, attach the monitor to a running JVM",
-                "dyper ctl [--dir DIR] who | dyper ctl [--xml] [--dir DIR] PID COMMAND [DATA] | "
+                "dyper ctl [--dir DIR] who | dyper ctl [--xml | --wide | --width N] [--dir DIR] PID COMMAND [DATA] | "
                         + "dyper ctl [--dir DIR] [--options OPTS] attach PID",
                 new Options()
                         .addOption(Option.builder().longOpt("xml").desc("print the raw XML reply").build())
+                        .addOption(Option.builder().longOpt("wide").desc("print whole names (rows may be wide)")
+                                .build())
+                        .addOption(Option.builder().longOpt("width").hasArg().argName("N")
+                                .desc("columns the text rows fit by shortening names (default 120)").build())
                         .addOption(Option.builder().longOpt("dir").hasArg().argName("DIR")
                                 .desc("registry folder (default: dyper.monitor.dir, else ~/.dyper/run)").build())
                         .addOption(Option.builder().longOpt("options").hasArg().argName("OPTS")
@@ -414,6 +418,26 @@ public final class Main {
         }
     }
 
+    /** Columns for ctl's text: --wide is no limit, --width N, else the runtime's default. */
+    private static int width(CommandLine line) throws UsageError {
+        if (line.hasOption("wide")) {
+            return 0;
+        }
+        String w = line.getOptionValue("width");
+        if (w == null) {
+            return org.dyper.runtime.monitor.ReportText.DEFAULT_WIDTH;
+        }
+        try {
+            int n = Integer.parseInt(w.trim());
+            if (n >= 20) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // the message below
+        }
+        throw new UsageError("--width takes a number of columns of at least 20, not '" + w + "'");
+    }
+
     private int ctl(CommandLine line) {
         List<String> args = line.getArgList();
         Path dir = line.hasOption("dir") ? Path.of(line.getOptionValue("dir"))
@@ -440,7 +464,7 @@ public final class Main {
                 return usage("ctl: expected PID COMMAND [DATA], got " + args.size() + " argument(s)");
             }
             return ctl.command(pid(args.get(0)), args.get(1), args.size() == 3 ? args.get(2) : null,
-                    line.hasOption("xml"));
+                    line.hasOption("xml"), width(line));
         } catch (UsageError e) {
             return usage("ctl: " + e.getMessage());
         } catch (Ctl.Failure e) {

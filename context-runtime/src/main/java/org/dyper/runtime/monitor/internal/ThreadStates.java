@@ -10,7 +10,8 @@ import java.util.Set;
 
 /**
  * What a thread really does, beyond the JVM's state: a RUNNABLE thread whose top frame is a native method is
- * {@code NATIVE} (blocked in native code: a socket read, a poll, the Reference Handler's wait) unless its CPU clock
+ * {@code NATIVE} (blocked in native code: a socket read, a poll, the Reference Handler's wait; a RUNNABLE thread with
+ * no Java frame at all is a JVM service thread waiting in the VM, NATIVE too) unless its CPU clock
  * moved by at least a quarter of the time since the previous dump (then it computes in native code, e.g. a
  * compression library, and is {@code RUNNING}). Other states are the JVM's ({@code RUNNABLE} becomes {@code RUNNING}).
  */
@@ -77,7 +78,8 @@ final class ThreadStates {
         return switch (i.getThreadState()) {
             case RUNNABLE -> {
                 StackTraceElement[] s = i.getStackTrace();
-                yield s.length > 0 && s[0].isNativeMethod() ? Activity.NATIVE : Activity.RUNNING;
+                // no Java frame at all: a JVM service thread (Signal Dispatcher, Notification Thread) waiting in the VM
+                yield s.length == 0 || s[0].isNativeMethod() ? Activity.NATIVE : Activity.RUNNING;
             }
             case BLOCKED -> Activity.BLOCKED;
             case WAITING -> Activity.WAITING;
