@@ -80,12 +80,13 @@ public final class ReportText {
         }
         Element detail = child(r, "DETAIL");
         if (detail != null && !children(detail, null).isEmpty()) {
-            s.append("\nHot (worth detailing):");
+            s.append("\nHot (worth detailing)\n");
+            TextTable t = new TextTable("class or method");
             for (Element e : children(detail, null)) {
-                s.append(' ').append(e.hasAttribute("CLASS") ? e.getAttribute("CLASS") + "." + e.getAttribute("NAME")
+                t.row(e.hasAttribute("CLASS") ? e.getAttribute("CLASS") + "." + e.getAttribute("NAME")
                         : e.getAttribute("NAME"));
             }
-            s.append('\n');
+            t.appendTo(s, width);
         }
         Element instr = child(r, "INSTRUMENTATION");
         Element dyper = instr == null ? null : child(instr, "DYPER_REPORT");
