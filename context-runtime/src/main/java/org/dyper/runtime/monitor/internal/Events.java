@@ -7,6 +7,12 @@ import java.util.List;
  * ends, each with the thread and the frames (top first, as taken). Implementations never throw.
  */
 interface Events {
+    /**
+     * Whether events are recorded now (MONITOR): the recorder hands them over up to a second late, and none taken
+     * before MONITOR became false may arrive after it.
+     */
+    boolean recording();
+
     /** Whether the thread is one the monitor reports on: not one of its own, not ignored by USETHREAD. */
     boolean use(long threadId, String name);
 

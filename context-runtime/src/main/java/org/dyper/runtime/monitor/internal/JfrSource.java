@@ -166,6 +166,9 @@ final class JfrSource {
     /** Finds the event's thread, skips the ones the monitor does not report on, and never lets a failure out. */
     private void handle(RecordedEvent e, Handler h) {
         try {
+            if (!sink.recording()) {
+                return;
+            }
             String type = e.getEventType().getName();
             RecordedThread t = type.equals(cpuEvent) && type.equals(EXECUTION) ? e.getThread("sampledThread")
                     : type.equals(THREAD_START) || type.equals(THREAD_END) ? e.getThread("thread")

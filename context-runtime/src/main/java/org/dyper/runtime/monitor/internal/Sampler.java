@@ -264,6 +264,11 @@ final class Sampler implements Events {
     // ---- Events: what the samplers saw ----
 
     @Override
+    public boolean recording() {
+        return m.settings.bool("MONITOR");
+    }
+
+    @Override
     public boolean use(long threadId, String name) {
         // by id, and by name for a monitor thread that is ending (its id is already dropped)
         if (m.ownThreads.contains(threadId) || name.startsWith("dyper-monitor-")) {
