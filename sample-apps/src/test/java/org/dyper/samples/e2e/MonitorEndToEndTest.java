@@ -262,7 +262,8 @@ class MonitorEndToEndTest {
                 Run ping = ctl(Long.toString(pid), "PING");
                 assertEquals(new Run(0, "PONG\n", ""), ping);
                 Run stack = ctl(Long.toString(pid), "SHOWSTACK");
-                assertTrue(stack.out().contains("\"main\" #1 RUNNABLE\n"), stack.out());
+                assertTrue(stack.out().contains("\"main\" #1 RUNNABLE (blocked in native code, not running)\n"),
+                        "main waits for its stdin: " + stack.out());
                 assertTrue(stack.out().contains("    at " + BankThenWait.class.getName() + ".main(BankThenWait.java:"),
                         stack.out());
             }

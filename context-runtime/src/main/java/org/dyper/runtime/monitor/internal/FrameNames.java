@@ -14,25 +14,33 @@ final class FrameNames {
     }
 
     /**
-     * The frames (top first) with AspectJ's around-advice frames folded into the user's method, and the generated
-     * classes of lambdas named {@code Outer$$Lambda} (without the number and address that change from run to run).
+     * The frames for the stack views and the CPU tables: {@link #clean} and the generated classes of lambdas named
+     * {@code Outer$$Lambda} (without the number and address that change from run to run).
      */
+    static List<Frame> named(List<Frame> topFirst) {
+        List<Frame> out = clean(topFirst);
+        for (int i = 0; i < out.size(); i++) {
+            Frame f = out.get(i);
+            int lambda = f.className().indexOf("$$Lambda");
+            if (lambda > 0 && lambda + 8 < f.className().length()) {
+                out.set(i, f.renamed(f.className().substring(0, lambda + 8), f.method()));
+            }
+        }
+        return out;
+    }
+
+    /** The frames (top first) with AspectJ's around-advice frames folded into the user's method. */
     static List<Frame> clean(List<Frame> topFirst) {
         List<Frame> out = new ArrayList<>(topFirst.size());
         Frame renamed = null;
-        for (Frame frame : topFirst) {
-            Frame f = frame;
-            int lambda = f.className().indexOf("$$Lambda");
-            if (lambda > 0 && lambda + 8 < f.className().length()) {
-                f = new Frame(f.className().substring(0, lambda + 8), f.method(), f.line(), f.nativeMethod());
-            }
+        for (Frame f : topFirst) {
             String m = f.method();
             if (isAdvice(m)) {
                 continue;
             }
             String body = bodyOf(m);
             if (body != null) {
-                Frame r = new Frame(f.className(), body, f.line(), f.nativeMethod());
+                Frame r = f.renamed(f.className(), body);
                 out.add(r);
                 renamed = r;
                 continue;

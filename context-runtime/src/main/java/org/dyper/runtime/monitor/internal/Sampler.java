@@ -289,7 +289,7 @@ final class Sampler implements Events {
 
     /** The frames cleaned of AspectJ's around-advice frames, at most MAXDEPTH of them, root first, and a leaf. */
     private List<String> rootFirst(List<Frame> topFirst, String leaf) {
-        return rootFirstClean(FrameNames.clean(topFirst), leaf);
+        return rootFirstClean(FrameNames.named(topFirst), leaf);
     }
 
     private List<String> rootFirstClean(List<Frame> clean, String leaf) {
@@ -307,7 +307,7 @@ final class Sampler implements Events {
 
     @Override
     public void cpu(long threadId, String name, List<Frame> topFirst, long ns) {
-        List<Frame> clean = FrameNames.clean(topFirst);
+        List<Frame> clean = FrameNames.named(topFirst);
         int depth = (int) m.settings.longValue("MAXDEPTH");
         m.cpu.record(threadId, name, clean.size() > depth ? clean.subList(0, depth) : clean, ns);
         m.stacks.add(StackStore.View.CPU, threadId, name, rootFirstClean(clean, null), 1);

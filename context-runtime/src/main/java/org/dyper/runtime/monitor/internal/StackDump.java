@@ -32,26 +32,14 @@ final class StackDump {
             }
             x.append('>');
             List<Frame> frames = new ArrayList<>();
-            List<String> files = new ArrayList<>();
             for (StackTraceElement e : i.getStackTrace()) {
                 frames.add(Frame.of(e));
-                files.add(e.getFileName());
             }
-            List<Frame> clean = FrameNames.clean(frames);
-            int at = 0;
-            for (Frame f : clean) {
-                String file = null;
-                for (; at < frames.size(); at++) {
-                    Frame o = frames.get(at);
-                    if (o.className().equals(f.className()) && o.line() == f.line()) {
-                        file = files.get(at++);
-                        break;
-                    }
-                }
+            for (Frame f : FrameNames.clean(frames)) {
                 x.append("<STACK CLASS='").append(Xml.esc(f.className())).append("' METHOD='")
                         .append(Xml.esc(f.method())).append("' LINE='").append(f.line()).append('\'');
-                if (file != null) {
-                    x.append(" FILE='").append(Xml.esc(file)).append('\'');
+                if (f.file() != null) {
+                    x.append(" FILE='").append(Xml.esc(f.file())).append('\'');
                 }
                 if (f.nativeMethod()) {
                     x.append(" NATIVE='true'");

@@ -49,9 +49,11 @@ class FrameNamesTest {
     @Test
     void lambdaClassesLoseTheirNumbers() {
         assertEquals(List.of(f("p.Main$$Lambda", "run", -1)),
-                FrameNames.clean(List.of(f("p.Main$$Lambda$45+0x00007f4c24007758.460332449", "run", -1))));
+                FrameNames.named(List.of(f("p.Main$$Lambda$45+0x00007f4c24007758.460332449", "run", -1))));
         assertEquals(List.of(f("p.Main$$Lambda", "run", -1)),
-                FrameNames.clean(List.of(f("p.Main$$Lambda/0x0000000800c03000", "run", -1))));
+                FrameNames.named(List.of(f("p.Main$$Lambda/0x0000000800c03000", "run", -1))));
+        assertEquals(List.of(f("p.Main$$Lambda/0x0000000800c03000", "run", -1)),
+                FrameNames.clean(List.of(f("p.Main$$Lambda/0x0000000800c03000", "run", -1))), "stack dumps keep it");
     }
 
     @Test
