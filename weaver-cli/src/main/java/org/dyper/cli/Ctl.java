@@ -49,6 +49,32 @@ final class Ctl {
         }
     }
 
+    /** A --width that is not a number of columns (at least 20). */
+    static final class BadWidth extends Exception {
+        BadWidth(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** Columns for the text: {@code --wide} is no limit, {@code --width N}, else the runtime's default. */
+    static int width(boolean wide, String width) throws BadWidth {
+        if (wide) {
+            return 0;
+        }
+        if (width == null) {
+            return org.dyper.runtime.monitor.ReportText.DEFAULT_WIDTH;
+        }
+        try {
+            int n = Integer.parseInt(width.trim());
+            if (n >= 20) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // the message below
+        }
+        throw new BadWidth("--width takes a number of columns of at least 20, not '" + width + "'");
+    }
+
     int who() throws IOException {
         for (MonitorEntry e : MonitorEntry.list(dir, true)) {
             out.println(e.pid() + "  " + e.mainClass() + "  "

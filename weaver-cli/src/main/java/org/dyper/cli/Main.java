@@ -418,26 +418,6 @@ public final class Main {
         }
     }
 
-    /** Columns for ctl's text: --wide is no limit, --width N, else the runtime's default. */
-    private static int width(CommandLine line) throws UsageError {
-        if (line.hasOption("wide")) {
-            return 0;
-        }
-        String w = line.getOptionValue("width");
-        if (w == null) {
-            return org.dyper.runtime.monitor.ReportText.DEFAULT_WIDTH;
-        }
-        try {
-            int n = Integer.parseInt(w.trim());
-            if (n >= 20) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // the message below
-        }
-        throw new UsageError("--width takes a number of columns of at least 20, not '" + w + "'");
-    }
-
     private int ctl(CommandLine line) {
         List<String> args = line.getArgList();
         Path dir = line.hasOption("dir") ? Path.of(line.getOptionValue("dir"))
@@ -464,8 +444,10 @@ public final class Main {
                 return usage("ctl: expected PID COMMAND [DATA], got " + args.size() + " argument(s)");
             }
             return ctl.command(pid(args.get(0)), args.get(1), args.size() == 3 ? args.get(2) : null,
-                    line.hasOption("xml"), width(line));
+                    line.hasOption("xml"), Ctl.width(line.hasOption("wide"), line.getOptionValue("width")));
         } catch (UsageError e) {
+            return usage("ctl: " + e.getMessage());
+        } catch (Ctl.BadWidth e) {
             return usage("ctl: " + e.getMessage());
         } catch (Ctl.Failure e) {
             err.println("dyper: error: " + e.getMessage());
