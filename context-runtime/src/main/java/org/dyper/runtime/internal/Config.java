@@ -8,6 +8,7 @@ public final class Config {
     public static final String REPORT_WIDTH = "dyper.report.width";
     /** Columns the text report's rows fit by default (names are shortened to fit). */
     public static final int DEFAULT_REPORT_WIDTH = 120;
+    public static final String REPORT_HTML = "dyper.report.html";
     public static final String SAMPLE_EVERY_PROPERTY = "dyper.sample.every";
     public static final int DEFAULT_SAMPLE_EVERY = 64;
     public static final String LOCK_CONTENDED_PROPERTY = "dyper.lock.contended.ns";

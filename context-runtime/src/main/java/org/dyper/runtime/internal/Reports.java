@@ -280,6 +280,18 @@ public final class Reports {
 
     // ---- text ----
 
+    private static boolean noEvents(Totals t) {
+        return timing(t).isEmpty() && sampled(t).isEmpty() && counts(t).isEmpty() && calls(t).isEmpty()
+                && values(t).isEmpty() && lockSites(t).isEmpty() && allocations(t, ALLOC_SITES).isEmpty()
+                && allocations(t, ALLOC_TYPES).isEmpty() && fields(t, FIELDS).isEmpty();
+    }
+
+    /** Whether the text report would say no more than "No events were recorded." (no failures, no site notes). */
+    public static boolean empty(Data data) {
+        return noEvents(data.totals()) && data.failureTotal() == 0 && data.malformedSiteLines() == 0
+                && data.conflictingSiteLines() == 0;
+    }
+
     /** The text report, rows as wide as {@code dyper.report.width} says (default 120; 0: names never shortened). */
     public static String text(Data data) {
         return TextReport.render(sections(data), Config.reportWidth());

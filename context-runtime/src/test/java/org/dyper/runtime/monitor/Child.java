@@ -113,7 +113,7 @@ final class Child implements AutoCloseable {
         return start(jdk, dir, agentOptions, List.of(), main, args);
     }
 
-    /** The same with more JVM options ({@code -D...}, {@code --limit-modules ...}) before the class path. */
+    /** As above, with {@code jvmArgs} (such as {@code -Xmx96m}, {@code -D...}, {@code --limit-modules ...}) before the agent. */
     static Child start(Jdk jdk, Path dir, String agentOptions, List<String> jvmArgs, Class<?> main, String... args)
             throws IOException {
         List<String> cmd = new ArrayList<>();

@@ -170,7 +170,7 @@ final class Sampler implements Events {
                 reportTime = m.settings.longValue("REPORTTIME");
                 if (reportTime > 0 && (now - lastReport) / 1_000_000 >= reportTime) {
                     lastReport = now;
-                    if (!m.pushClients.isEmpty()) {
+                    if (m.pushing()) {
                         m.push("<DYPER REPORT='" + m.pid + "' TIME='" + System.currentTimeMillis() + "'>"
                                 + m.report.xml("ALL") + "</DYPER>");
                     }
@@ -186,7 +186,7 @@ final class Sampler implements Events {
     }
 
     private void tick(boolean on, long now, long weight, boolean recorder) {
-        boolean dump = m.settings.bool("SHOWSTACK") && !m.pushClients.isEmpty();
+        boolean dump = m.settings.bool("SHOWSTACK") && m.pushing();
         if (!on && !dump) {
             return;
         }
