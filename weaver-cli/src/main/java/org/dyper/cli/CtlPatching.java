@@ -22,6 +22,7 @@ import org.dyper.patch.runtime.PatchService;
 import org.dyper.patch.weave.WeaveException;
 import org.dyper.patch.weave.Weaver;
 import org.dyper.patch.xml.ModelReader;
+import org.dyper.runtime.internal.TextTable;
 import org.dyper.runtime.monitor.MonitorClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.monitor.internal.Xml;
@@ -269,14 +270,14 @@ final class CtlPatching {
                     + m.getAttribute("LASTID") : "") + "): "
                     + (active ? "in since " + time(m.getAttribute("SINCE"))
                     : "was in from " + time(m.getAttribute("SINCE")) + " to " + time(m.getAttribute("UNTIL"))));
-            Ctl.Table classes = new Ctl.Table("class", "loader", "state", "since", "until");
+            TextTable classes = new TextTable("class", "loader", "state", "since", "until");
             for (Element cls : Ctl.children(m, "CLASS")) {
                 classes.row(cls.getAttribute("NAME"), cls.getAttribute("LOADER"), cls.getAttribute("STATE"),
                         time(cls.getAttribute("SINCE")), time(cls.getAttribute("UNTIL")));
             }
             StringBuilder s = new StringBuilder();
             classes.appendTo(s);
-            Ctl.Table sites = new Ctl.Table("site", "id", "patched since", "now");
+            TextTable sites = new TextTable("site", "id", "patched since", "now");
             for (Element site : Ctl.children(m, "SITE")) {
                 sites.row(site.getAttribute("NAME"), site.getAttribute("ID"), time(site.getAttribute("SINCE")),
                         "true".equals(site.getAttribute("ACTIVE")) ? "patched" : "-");
