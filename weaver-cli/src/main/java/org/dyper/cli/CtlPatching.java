@@ -35,6 +35,10 @@ import org.w3c.dom.Element;
  * INSTRUMENT; uninstrument takes the model out again; instrumented lists what is patched and since when.
  */
 final class CtlPatching {
+    /** The lines {@code dyper ctl --help} says about these subcommands. */
+    static final String HELP = "PID instrument --model FILE: patch the running program with the model (its classes are\n"
+            + "fetched, patched and swapped in; prints the time it took); uninstrument [NAME] takes it out;\n"
+            + "instrumented lists what is patched and since when (docs/runtime-patching.md).\n";
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
 
     private final PrintStream out;

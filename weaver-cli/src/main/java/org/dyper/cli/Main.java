@@ -156,17 +156,10 @@ public final class Main {
                         + "removed). PID COMMAND [DATA]: any command of the DYPER language (PING, WHORU, REPORT,\n"
                         + "SHOWSTACK, SET \"<VAR NAME='CHECKTIME' VALUE='7'/>\", GET, CLEAR, ...); DATA is the command's XML.\n"
                         + "attach PID: load the monitor into a running JVM (same user) with the JDK attach API.\n"
-                        + "PID instrument --model FILE: patch the running program with the model (its classes are\n"
-                        + "fetched, patched and swapped in; prints the time it took); uninstrument [NAME] takes it out;\n"
-                        + "instrumented lists what is patched and since when (docs/runtime-patching.md).\n"
+                        + CtlPatching.HELP
                         + "Exit codes: 0 ok, 2 usage, 5 I/O error, 6 the monitor answered ERROR, 7 no such monitored\n"
                         + "process, 8 attach failed."));
-        COMMANDS.put("patchd", new Command("patchd",
-                "the DYPATCH service: keeps patch models and makes patched class files for a running program",
-                "dyper patchd --pid PID [--modes FILE] [--dir DIR] [--directory DIR] | dyper patchd --classpath PATH",
-                Patchd.options(), "Listens on the loopback interface; the registry entry <dir>/<pid>.patchd holds its"
-                        + " port and token.\nCommands (docs/runtime-patching.md): PING, MODEL, PATCH, DIRECTORY. With --pid it"
-                        + " serves a monitored\nprocess (its classes through its monitor) and stops when it ends."));
+        COMMANDS.put("patchd", new Command("patchd", Patchd.PURPOSE, Patchd.USAGE, Patchd.options(), Patchd.DETAILS));
         COMMANDS.put("report", new Command("report", ReportCommand.PURPOSE, ReportCommand.USAGE_LINE,
                 ReportCommand.options(), ReportCommand.DETAILS));
         COMMANDS.put("classpath", new Command("classpath",

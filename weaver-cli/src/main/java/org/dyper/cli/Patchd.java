@@ -40,6 +40,13 @@ import org.w3c.dom.Element;
  * DIRECTORY (docs/monitor.md, "The DYPATCH service").
  */
 final class Patchd implements Closeable {
+    static final String PURPOSE = "the DYPATCH service: keeps patch models and makes patched class files for a running "
+            + "program";
+    static final String USAGE = "dyper patchd --pid PID [--modes FILE] [--dir DIR] [--directory DIR] | "
+            + "dyper patchd --classpath PATH";
+    static final String DETAILS = "Listens on the loopback interface; the registry entry <dir>/<pid>.patchd holds its "
+            + "port and token.\nCommands (docs/runtime-patching.md): PING, MODEL, PATCH, DIRECTORY. With --pid it serves "
+            + "a monitored\nprocess (its classes through its monitor) and stops when it ends.";
     /** Connections served at once; more are refused. */
     static final int MAX_CONNECTIONS = 8;
     private static final int AUTH_MILLIS = 10_000;
