@@ -52,7 +52,20 @@ public final class Patcher {
         this.inst = inst;
         this.aspects = new LoaderAspects(inst);
         this.pending = new PendingLoads(aspects, this::patchLater);
-        inst.addTransformer(pending, false);
+    }
+
+    /**
+     * Sets the classes to patch as they load. The transformer is registered only while there are some: a JVM that
+     * never waits for a class pays nothing at class loading for run-time patching.
+     */
+    private void waitFor(Map<String, PendingLoads.Waiting> waiting) {
+        boolean before = pending.isWaiting();
+        pending.waitFor(waiting);
+        if (!before && pending.isWaiting()) {
+            inst.addTransformer(pending, false);
+        } else if (before && !pending.isWaiting()) {
+            inst.removeTransformer(pending);
+        }
     }
 
     /** A class of the set as loaded in one class loader, with the patch to apply. */
@@ -164,7 +177,7 @@ public final class Patcher {
         }
         int count = PatchStatus.siteCount(set.siteTable());
         boolean known = g.base != Integer.MIN_VALUE && count > 0;
-        pending.waitFor(waiting);
+        waitFor(waiting);
         active = g;
         history.add(g);
         if (history.size() > HISTORY) {
@@ -350,7 +363,7 @@ public final class Patcher {
         }
         redefine(definitions, "removing model '" + g.set.model() + "'");
         long now = System.currentTimeMillis();
-        pending.waitFor(Map.of());
+        waitFor(Map.of());
         for (Generation.Install i : restored) {
             i.state = Generation.State.RESTORED;
             i.until = now;
