@@ -87,6 +87,9 @@ public final class Generator {
     private final BytecodePlan bytecode = new BytecodePlan();
     private final Map<String, Optional<ClassNode>> classNodes = new LinkedHashMap<>();
     private final Map<String, byte[]> classFiles = new LinkedHashMap<>();
+    /** How the generated code names classes and signatures; marker annotations and field holders go in aspect 1. */
+    private final Spelling names;
+    private final FieldReads fieldReads;
 
     public Generator(ModeCatalog catalog, ClassIndex targets, ClassLookup lookup) {
         this(catalog, targets, lookup, false);
@@ -102,6 +105,9 @@ public final class Generator {
         this.targets = targets;
         this.lookup = lookup;
         this.loadTime = loadTime;
+        String first = PACKAGE + "." + ASPECT_NAME + "1";
+        this.names = new Spelling(targets, lookup, first);
+        this.fieldReads = new FieldReads(names, first);
     }
 
     /** A patch as applied to one method: the PATCH, its FOR and its resolved mode. */
@@ -147,6 +153,7 @@ public final class Generator {
                 }
             }
         }
+        markClasses(woven);
         skips.forEach((patch, s) -> s.byReason.forEach((reason, where) -> warnings.add(Problem.warning(patch.at(),
                 "PATCH", "WHAT='" + patch.what() + "' MODE='" + patch.mode() + "' skipped at " + where.size()
                         + " method(s) because " + reason + ": " + abbreviate(where)))));
@@ -316,10 +323,10 @@ public final class Generator {
         List<Group> result = new ArrayList<>();
         // ENTER patches run before EXIT patches whatever their order in the model, so a context set at ENTER
         // reaches EXIT; likewise SYNC_TEST before SYNC_ENTER
-        add(result, Shadow.execution(method), uses, What.ENTER, What.EXIT);
+        add(result, Shadow.execution(method, names), uses, What.ENTER, What.EXIT);
         if (method.entersMonitors()) {
-            add(result, Shadow.lock(method, false), uses, What.SYNC_TEST, What.SYNC_ENTER);
-            add(result, Shadow.lock(method, true), uses, What.SYNC_EXIT);
+            add(result, Shadow.lock(method, false, names), uses, What.SYNC_TEST, What.SYNC_ENTER);
+            add(result, Shadow.lock(method, true, names), uses, What.SYNC_EXIT);
         }
         if (has(uses, What.CALL)) {
             Map<String, CallInfo> callees = new LinkedHashMap<>();
@@ -331,24 +338,32 @@ public final class Generator {
             for (CallInfo callee : callees.values()) {
                 List<CallInfo> siblings = callees.values().stream().filter(o -> o != callee
                         && o.name().equals(callee.name()) && o.descriptor().equals(callee.descriptor())).toList();
-                add(result, Shadow.call(method, callee, siblings),
+                add(result, Shadow.call(method, callee, siblings, names),
                         uses.stream().filter(u -> u.patch().what() == What.CALL && matches(u.patch(), callee.owner(),
                                 callee.name())).toList());
             }
         }
         if (uses.stream().anyMatch(u -> FIELD_WHATS.contains(u.patch().what()))) {
             Map<String, FieldInfo> seen = new LinkedHashMap<>();
+            Map<String, FieldAccess> access = new LinkedHashMap<>();
             for (FieldAccess fa : method.fieldAccesses()) {
                 FieldInfo declared = targets.field(fa.owner(), fa.name()).orElse(new FieldInfo(fa.owner(), fa.name(),
                         fa.descriptor(), fa.isStatic() ? Opcodes.ACC_STATIC : 0));
-                if (seen.putIfAbsent(fa.isWrite() + " " + declared.owner() + "." + declared.name(), declared) != null) {
-                    continue;
+                String key = fa.isWrite() + " " + declared.owner() + "." + declared.name();
+                if (seen.putIfAbsent(key, declared) == null) {
+                    access.put(key, fa);
                 }
+            }
+            seen.forEach((key, declared) -> {
+                FieldAccess fa = access.get(key);
                 What what = fa.isStatic() ? (fa.isWrite() ? What.STATIC_WRITE : What.STATIC_ACCESS)
                         : (fa.isWrite() ? What.FIELD_WRITE : What.FIELD_ACCESS);
-                add(result, Shadow.fieldAccess(method, declared, fa.isWrite()), uses.stream().filter(u ->
-                        u.patch().what() == what && matches(u.patch(), declared.owner(), declared.name())).toList());
-            }
+                List<FieldInfo> siblings = seen.entrySet().stream().filter(o -> o.getValue() != declared
+                        && access.get(o.getKey()).isWrite() == fa.isWrite() && o.getValue().name().equals(declared.name())
+                        && o.getValue().descriptor().equals(declared.descriptor())).map(Map.Entry::getValue).toList();
+                add(result, Shadow.fieldAccess(method, declared, fa.isWrite(), siblings, names), uses.stream().filter(u
+                        -> u.patch().what() == what && matches(u.patch(), declared.owner(), declared.name())).toList());
+            });
         }
         if (uses.stream().anyMatch(u -> ALLOC_WHATS.contains(u.patch().what()))) {
             Map<String, Allocation> seen = new LinkedHashMap<>();
@@ -361,8 +376,11 @@ public final class Generator {
                     case ARRAY -> What.ARRAY_ALLOC;
                     case BASE_ARRAY -> What.BASE_ARRAY_ALLOC;
                 };
-                add(result, Shadow.allocation(method, a), uses.stream().filter(u -> u.patch().what() == what
-                        && matches(u.patch(), a.type(), null)).toList());
+                List<Allocation> siblings = method.allocations().stream().filter(o -> o.kind() == a.kind()
+                        && !o.type().equals(a.type()) && java.util.Objects.equals(o.descriptor(), a.descriptor()))
+                        .toList();
+                add(result, Shadow.allocation(method, a, siblings, names), uses.stream().filter(u ->
+                        u.patch().what() == what && matches(u.patch(), a.type(), null)).toList());
             }
         }
         return result;
@@ -426,6 +444,23 @@ public final class Generator {
     }
 
     // ---------------------------------------------------------------- the bytecode pass
+
+    /** Has the bytecode pass put the marker annotations {@link Spelling} asked for on their classes. */
+    private void markClasses(Set<String> woven) {
+        names.markers().forEach((className, marker) -> {
+            byte[] bytes = classFiles.get(className);
+            try {
+                if (bytes == null) {
+                    bytes = targets.classFile(className);
+                    classFiles.put(className, bytes);
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot read the class file of " + className, e);
+            }
+            bytecode.mark(className, bytes, names.markerDescriptor(marker));
+            woven.add(className);
+        });
+    }
 
     /** Where the bytecode pass calls a wrapper: before (or after) instruction {@code insn}, as {@code shadow}. */
     record Point(int insn, boolean after, Shadow shadow) {}
@@ -515,7 +550,7 @@ public final class Generator {
                 continue;
             }
             List<Point> points = new ArrayList<>();
-            Shadow execution = Shadow.execution(m);
+            Shadow execution = Shadow.execution(m, names);
             for (int i = 0; i < mc.insns.size(); i++) {
                 if (block != null && mc.blockOf[i] != block) {
                     continue;
@@ -543,7 +578,7 @@ public final class Generator {
                             CallInfo c = new CallInfo(call.owner.replace('/', '.'), call.name, call.desc, op,
                                     mc.lines[i]);
                             if (isCallJoinPoint(m, c) && matches(use.patch(), c.owner(), c.name())) {
-                                points.add(new Point(i, bindsReturn(use), Shadow.call(m, c, List.of())));
+                                points.add(new Point(i, bindsReturn(use), Shadow.call(m, c, List.of(), names)));
                             }
                         }
                     }
@@ -615,8 +650,8 @@ public final class Generator {
         woven.add(m.owner());
     }
 
-    /** A wrapper parameter; types Java cannot name (anonymous and local classes) are passed as Object. */
-    private static String formal(Type t, String name, StringBuilder descriptor) {
+    /** A wrapper parameter; types the generated code cannot name are passed as Object. */
+    private String formal(Type t, String name, StringBuilder descriptor) {
         String javaType = t.getClassName();
         String formal = formalType(javaType);
         boolean reference = t.getSort() == Type.OBJECT || t.getSort() == Type.ARRAY;
@@ -746,6 +781,9 @@ public final class Generator {
             Phase phase = phaseOf(use, site);
             List<String> statements = new ArrayList<>();
             try {
+                if (group.shadow().ambiguity != null) {
+                    throw new Skip(group.shadow().ambiguity);
+                }
                 for (Code code : use.mode().codes()) {
                     statements.add(statement(use, code, site, phase));
                 }
@@ -983,12 +1021,14 @@ public final class Generator {
             throw new Skip("ARG does not apply");
         }
         if (n < 1 || n > site.params.size()) {
-            if (site.shadow.kind != Shadow.Kind.EXECUTION && site.shadow.kind != Shadow.Kind.CALL
-                    && site.shadow.kind != Shadow.Kind.NEW) {
+            Shadow.Kind kind = site.shadow.kind;
+            if (kind != Shadow.Kind.EXECUTION && kind != Shadow.Kind.CALL && kind != Shadow.Kind.NEW
+                    && kind != Shadow.Kind.NEW_ARRAY) {
                 error(at, element, "TYPE='ARG' number " + n + " does not exist at WHAT='" + what + "', which has "
                         + site.params.size() + where);
             }
-            throw new Skip("ARG " + n + " is past the " + site.params.size() + " parameter(s)");
+            throw new Skip("ARG " + n + " is past the " + site.params.size() + (kind == Shadow.Kind.NEW_ARRAY
+                    ? " length(s) the allocation gives" : " parameter(s)"));
         }
         site.argsUsed.add(n);
         return new Value("a" + n, site.params.get(n - 1));
@@ -1022,13 +1062,13 @@ public final class Generator {
         }
         FieldInfo field = f.get();
         if (field.isStatic()) {
-            return new Value(formalType(field.owner()) + "." + name, field.type());
+            return new Value(fieldReads.read(field, null, site.methodId()), field.type());
         }
         if (!site.selfBound) {
             throw new Skip("instance field '" + name + "' is not visible in static code");
         }
         site.usesSelf = true;
-        return new Value("self." + name, field.type());
+        return new Value(fieldReads.read(field, "self", site.methodId()), field.type());
     }
 
     /** FIELD without a VALUE at a field read or write: the accessed field's current value (before a write). */
@@ -1041,10 +1081,10 @@ public final class Generator {
             throw new Skip("FIELD without VALUE does not apply");
         }
         if (f.isStatic()) {
-            return new Value(formalType(f.owner()) + "." + f.name(), f.type());
+            return new Value(fieldReads.read(f, null, site.methodId()), f.type());
         }
         site.usesTarget = true;
-        return new Value("target." + f.name(), f.type());
+        return new Value(fieldReads.read(f, "target", site.methodId()), f.type());
     }
 
     private String condition(Condition c, Use use, Site site, Phase phase, String where) throws Skip {
@@ -1177,6 +1217,9 @@ public final class Generator {
                     pattern.add("*");
                 }
             }
+            for (int i = site.params.size(); i < site.shadow.argsArity; i++) {
+                pattern.add("*");
+            }
             pointcut += " && args(" + String.join(", ", pattern) + ")";
         }
         String header = "(" + String.join(", ", formals) + ")";
@@ -1302,15 +1345,9 @@ public final class Generator {
 
     // ---------------------------------------------------------------- AspectJ spelling
 
-    /** A type usable in generated Java: nested classes with dots; anonymous and local classes as Object. */
-    static String formalType(String javaType) {
-        String base = javaType.replace("[]", "");
-        for (String part : base.split("[.$]")) {
-            if (part.isEmpty() || Character.isDigit(part.charAt(0))) {
-                return "java.lang.Object" + javaType.substring(base.length());
-            }
-        }
-        return Types.sourceType(javaType);
+    /** A type usable in generated Java: nested classes with dots; classes the aspects cannot name as Object. */
+    private String formalType(String javaType) {
+        return names.javaType(javaType);
     }
 
     private static String indent(String text) {
@@ -1333,15 +1370,17 @@ public final class Generator {
             List<String> part = advice.subList(Math.min(advice.size(), i * ADVICE_PER_ASPECT),
                     Math.min(advice.size(), (i + 1) * ADVICE_PER_ASPECT));
             // every aspect defines the whole site table: whichever initialises first, reports can name all sites
-            aspects.put(PACKAGE + "." + name, header + "privileged aspect " + name + " {\n" + define
+            // not privileged: AspectJ would make public every class such an aspect names (FieldReads reads fields)
+            String shared = i == 0 ? names.markerDeclarations() + fieldReads.declarations() : "";
+            aspects.put(PACKAGE + "." + name, header + "aspect " + name + " {\n" + define + shared
                     + String.join("\n", part) + "}\n");
         }
         for (int i = 0; i * ADVICE_PER_ASPECT < wrappers.size(); i++) {
-            // public: the patched classes call these wrappers; privileged: their bodies read private fields
+            // public: the patched classes call these wrappers
             String name = BYTECODE_ASPECT_NAME + (i + 1);
             List<String> part = wrappers.subList(i * ADVICE_PER_ASPECT,
                     Math.min(wrappers.size(), (i + 1) * ADVICE_PER_ASPECT));
-            aspects.put(PACKAGE + "." + name, header + "public privileged aspect " + name + " {\n" + define
+            aspects.put(PACKAGE + "." + name, header + "public aspect " + name + " {\n" + define
                     + String.join("\n", part) + "}\n");
         }
         List<String> options = new ArrayList<>();

@@ -47,6 +47,14 @@ final class Shadow {
     final Allocation allocation;
     /** What the comment above the advice and warnings name. */
     final String subject;
+    /**
+     * How many values AspectJ's {@code args()} sees here: the parameters, except at an array allocation, where
+     * AspectJ counts one per dimension of the array type ({@code new int[n][]} has one length but two "arguments";
+     * the binding of the real ones is right).
+     */
+    final int argsArity;
+    /** Why this group cannot be told apart from another one in the same method by a pointcut, or null. */
+    String ambiguity;
 
     private Shadow(Kind kind, MethodInfo method, String pointcut, List<String> params, String returnType,
                    String targetType, CallInfo call, FieldInfo field, Allocation allocation, String subject) {
@@ -60,54 +68,99 @@ final class Shadow {
         this.field = field;
         this.allocation = allocation;
         this.subject = subject;
+        this.argsArity = kind == Kind.NEW_ARRAY ? (returnType.length() - returnType.replace("[]", "").length()) / 2
+                : this.params.size();
     }
 
-    private static String inMethod(MethodInfo m) {
-        return " && withincode(" + signaturePattern(m) + ") && within(" + m.owner() + ")";
+    private static String inMethod(MethodInfo m, Spelling names) {
+        return " && withincode(" + names.signature(m) + ") && " + names.within(m.owner());
     }
 
-    static Shadow execution(MethodInfo m) {
-        return new Shadow(Kind.EXECUTION, m, "execution(" + signaturePattern(m) + ") && within(" + m.owner() + ")",
+    static Shadow execution(MethodInfo m, Spelling names) {
+        return new Shadow(Kind.EXECUTION, m, "execution(" + names.signature(m) + ") && " + names.within(m.owner()),
                 m.parameterTypes(), m.isConstructor() ? "void" : m.returnType(), null, null, null, null,
                 m.displayName());
     }
 
     /** Calls of {@code c} from {@code m}; {@code siblings} are calls of the same name and descriptor on other types. */
-    static Shadow call(MethodInfo m, CallInfo c, List<CallInfo> siblings) {
-        StringBuilder pc = new StringBuilder("call(" + callPattern(c) + ")" + inMethod(m));
+    static Shadow call(MethodInfo m, CallInfo c, List<CallInfo> siblings, Spelling names) {
+        StringBuilder pc = new StringBuilder("call(" + names.call(c) + ")" + inMethod(m, names));
+        String ambiguity = null;
         for (CallInfo s : siblings) {
             // call(Base.m()) also matches calls made through a subclass reference: keep each call in one group
-            pc.append(" && !call(").append(callPattern(s)).append(')');
+            if (!names.covers(s.owner(), c.owner())) {
+                pc.append(" && !call(").append(names.call(s)).append(')');
+            } else if (!names.isExact(c.owner())) {
+                ambiguity = ambiguity(c.owner(), s.owner());
+            }
         }
         boolean isStatic = c.opcode() == Opcodes.INVOKESTATIC;
-        return new Shadow(Kind.CALL, m, pc.toString(), Types.parameterTypes(c.descriptor()),
+        Shadow shadow = new Shadow(Kind.CALL, m, pc.toString(), Types.parameterTypes(c.descriptor()),
                 Types.returnType(c.descriptor()), isStatic ? null : c.owner(), c, null, null,
                 m.displayName() + " -> " + c.owner() + "." + c.name());
+        shadow.ambiguity = ambiguity;
+        return shadow;
     }
 
-    static Shadow lock(MethodInfo m, boolean release) {
-        return new Shadow(release ? Kind.UNLOCK : Kind.LOCK, m, (release ? "unlock()" : "lock()") + inMethod(m),
+    static Shadow lock(MethodInfo m, boolean release, Spelling names) {
+        return new Shadow(release ? Kind.UNLOCK : Kind.LOCK, m, (release ? "unlock()" : "lock()") + inMethod(m, names),
                 List.of("java.lang.Object"), "void", null, null, null, null, m.displayName());
     }
 
-    static Shadow fieldAccess(MethodInfo m, FieldInfo f, boolean write) {
-        String pc = (write ? "set(" : "get(") + f.type() + " " + f.owner() + "." + f.name() + ")" + inMethod(m);
-        return new Shadow(write ? Kind.SET : Kind.GET, m, pc, write ? List.of(f.type()) : List.of(),
+    /** Reads or writes of {@code f} from {@code m}; {@code siblings}: fields of the same name and type elsewhere. */
+    static Shadow fieldAccess(MethodInfo m, FieldInfo f, boolean write, List<FieldInfo> siblings, Spelling names) {
+        String kind = write ? "set(" : "get(";
+        StringBuilder pc = new StringBuilder(kind + names.type(f.type()) + " " + names.type(f.owner()) + "." + f.name()
+                + ")" + inMethod(m, names));
+        String ambiguity = null;
+        for (FieldInfo s : siblings) {
+            if (names.isExact(f.owner())) {
+                continue;
+            }
+            if (names.covers(s.owner(), f.owner())) {
+                ambiguity = ambiguity(f.owner(), s.owner());
+            } else {
+                pc.append(" && !").append(kind).append(names.type(s.type())).append(' ').append(names.type(s.owner()))
+                        .append('.').append(s.name()).append(')');
+            }
+        }
+        Shadow shadow = new Shadow(write ? Kind.SET : Kind.GET, m, pc.toString(), write ? List.of(f.type()) : List.of(),
                 write ? "void" : f.type(), f.isStatic() ? null : f.owner(), null, f, null,
                 m.displayName() + " -> " + f.owner() + "." + f.name());
+        shadow.ambiguity = ambiguity;
+        return shadow;
     }
 
-    static Shadow allocation(MethodInfo m, Allocation a) {
+    /** Allocations of {@code a}'s type in {@code m}; {@code siblings}: objects of other types, same constructor
+     *  descriptor. */
+    static Shadow allocation(MethodInfo m, Allocation a, List<Allocation> siblings, Spelling names) {
         if (a.kind() == Allocation.Kind.OBJECT) {
             List<String> params = Types.parameterTypes(a.descriptor());
-            String pc = "call(" + a.type() + ".new(" + String.join(", ", params) + "))" + inMethod(m);
-            return new Shadow(Kind.NEW, m, pc, params, a.type(), null, null, null, a,
+            StringBuilder pc = new StringBuilder("call(" + names.constructor(a.type(), a.descriptor()) + ")"
+                    + inMethod(m, names));
+            String ambiguity = null;
+            for (Allocation s : siblings) {
+                // only a pattern for "any class nested in Outer" (anonymous and local classes) can match another type
+                if (!names.isExact(a.type()) && names.covers(s.type(), a.type())) {
+                    ambiguity = ambiguity(a.type(), s.type());
+                } else if (!names.isExact(a.type())) {
+                    pc.append(" && !call(").append(names.constructor(s.type(), s.descriptor())).append(')');
+                }
+            }
+            Shadow shadow = new Shadow(Kind.NEW, m, pc.toString(), params, a.type(), null, null, null, a,
                     m.displayName() + " -> new " + a.type());
+            shadow.ambiguity = ambiguity;
+            return shadow;
         }
         List<String> dims = new ArrayList<>(Collections.nCopies(a.dimensions(), "int"));
-        String pc = "call(" + a.type() + ".new(" + String.join(", ", dims) + "))" + inMethod(m);
+        String pc = "call(" + names.type(a.type()) + ".new(" + String.join(", ", dims) + "))" + inMethod(m, names);
         return new Shadow(Kind.NEW_ARRAY, m, pc, dims, a.type(), null, null, null, a,
                 m.displayName() + " -> new " + a.type());
+    }
+
+    private static String ambiguity(String own, String other) {
+        return "AspectJ can name " + own + " only as any class nested in its outer class, which "
+                + other + " is too, and both are used there the same way";
     }
 
     /** Around advice is refused on lock()/unlock(), and on constructors and fields it would move code that sets a
@@ -122,29 +175,5 @@ final class Shadow {
 
     String describe() {
         return kind.describe + subject;
-    }
-
-    // ---------------------------------------------------------------- AspectJ spelling
-
-    private static String parameterPattern(MethodInfo m) {
-        List<String> params = new ArrayList<>(m.parameterTypes());
-        if ((m.access() & Opcodes.ACC_VARARGS) != 0 && !params.isEmpty()) {
-            String last = params.get(params.size() - 1);
-            params.set(params.size() - 1, last.substring(0, last.length() - 2) + "...");
-        }
-        return String.join(", ", params);
-    }
-
-    /** Patterns use binary names ({@code Outer$Inner}), which AspectJ accepts and which also fit anonymous classes. */
-    static String signaturePattern(MethodInfo m) {
-        if (m.isConstructor()) {
-            return m.owner() + ".new(" + parameterPattern(m) + ")";
-        }
-        return m.returnType() + " " + m.owner() + "." + m.name() + "(" + parameterPattern(m) + ")";
-    }
-
-    static String callPattern(CallInfo c) {
-        return Types.returnType(c.descriptor()) + " " + c.owner() + "." + c.name() + "("
-                + String.join(", ", Types.parameterTypes(c.descriptor())) + ")";
     }
 }

@@ -122,7 +122,8 @@ public final class ModelReader {
             String needs = switch (kind) {
                 case FIELD -> Names.isClassPattern(arg) ? null : "a field name or pattern, optionally qualified (Type.field)";
                 case BLOCK -> Names.isIntAtLeast(arg, 0) ? null : "an instruction number (0 or more)";
-                case CLASS -> Names.isClassPattern(arg) ? null : "a Java class name or pattern";
+                case CLASS -> Names.isTypePattern(arg) ? null
+                        : "a Java class name or pattern, or an array type such as int[] or java.lang.String[][]";
                 case METHOD -> Names.isQualifiedMethodPattern(arg) ? null
                         : "a method name or pattern, optionally qualified (Type.method)";
             };

@@ -49,6 +49,18 @@ final class Names {
         return true;
     }
 
+    /**
+     * A type as WHEN CASE='CLASS' may name an allocated one: a class name or pattern, or an array type written as in
+     * Java ({@code java.lang.String[][]}, {@code int[]}, {@code *[][]}).
+     */
+    static boolean isTypePattern(String s) {
+        if (s == null) {
+            return false;
+        }
+        String base = s.replaceAll("(\\[\\])+$", "");
+        return isClassPattern(base) || base.length() < s.length() && PRIMITIVES.contains(base);
+    }
+
     /** One identifier where {@code *} may stand for any run of characters. */
     static boolean isNamePattern(String s) {
         if (s == null || s.isEmpty()) {
