@@ -229,9 +229,9 @@ public final class Main {
             return usage(command.name() + ": " + e.getMessage());
         } catch (InvalidInputException e) {
             for (Problem p : e.problems()) {
-                err.println("dyper: error: " + p);
+                err.println("dyper: " + (p.warning() ? "" : "error: ") + p);
             }
-            err.println("dyper: " + e.problems().size() + " problem(s); nothing was written");
+            err.println("dyper: " + e.errorCount() + " problem(s); nothing was written");
             return INVALID_INPUT;
         } catch (WeaveException e) {
             err.println("dyper: error: " + e.getMessage().replace("\n", "\ndyper:   "));

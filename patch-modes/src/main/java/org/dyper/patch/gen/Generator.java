@@ -78,7 +78,7 @@ public final class Generator {
     private final List<Problem> warnings = new ArrayList<>();
     private final SiteIds ids = new SiteIds();
     private final Map<Code, Optional<ModeMethod>> methods = new LinkedHashMap<>();
-    private final Map<Patch, Skips> skips = new LinkedHashMap<>();
+    private final PatchUsage usage = new PatchUsage();
     private final Map<String, Optional<Mode>> externals = new LinkedHashMap<>();
     /** The -Xjoinpoints kinds the generated advice needs (synchronization, arrayconstruction). */
     private final StringBuilder joinpoints = new StringBuilder();
@@ -129,16 +129,12 @@ public final class Generator {
         }
     }
 
-    /** Methods at which a patch was skipped, by reason, for one aggregated warning per patch and reason. */
-    private static final class Skips {
-        final Map<String, List<String>> byReason = new LinkedHashMap<>();
-    }
-
     public GeneratedCode generate(List<Model> models) throws InvalidInputException {
         Map<MethodInfo, List<Use>> plan = resolve(models);
         List<String> advice = new ArrayList<>();
         Set<String> woven = new LinkedHashSet<>();
         for (Map.Entry<MethodInfo, List<Use>> e : plan.entrySet()) {
+            e.getValue().forEach(u -> usage.planned(u.patch(), e.getKey()));
             List<Use> bytecodeUses = e.getValue().stream().filter(Generator::isBytecode).toList();
             if (!bytecodeUses.isEmpty()) {
                 bytecodePatches(e.getKey(), bytecodeUses, woven);
@@ -154,11 +150,12 @@ public final class Generator {
             }
         }
         markClasses(woven);
-        skips.forEach((patch, s) -> s.byReason.forEach((reason, where) -> warnings.add(Problem.warning(patch.at(),
-                "PATCH", "WHAT='" + patch.what() + "' MODE='" + patch.mode() + "' skipped at " + where.size()
-                        + " method(s) because " + reason + ": " + abbreviate(where)))));
+        warnings.addAll(usage.warnings());
+        errors.addAll(usage.errors());
         if (!errors.isEmpty()) {
+            // the warnings too: a user fixing the errors should not meet them only afterwards
             List<Problem> all = new ArrayList<>(errors);
+            all.addAll(warnings);
             throw new InvalidInputException(all);
         }
         return assemble(advice, woven);
@@ -525,6 +522,7 @@ public final class Generator {
                 error(use.patch().at(), "PATCH", "WHAT='" + what + "' cannot use ARG TYPE='LOCAL', 'INSNO', "
                         + "'BLOCKID', 'REFBLOCKID' or CONDITION TYPE='LOCAL' yet: the bytecode pass applies patches at "
                         + "WHAT='BLOCK_START', 'ENTER', 'EXIT' and 'CALL' only");
+                usage.skipped(use.patch(), "the bytecode pass cannot apply it", m.displayName(), true, true);
                 continue;
             }
             if (mc == null && (mc = methodCode(m, use)) == null) {
@@ -547,6 +545,7 @@ public final class Generator {
                 }
             }
             if (block != null && block < 0) {
+                usage.skipped(use.patch(), "its block does not exist", m.displayName(), true, true);
                 continue;
             }
             List<Point> points = new ArrayList<>();
@@ -584,6 +583,9 @@ public final class Generator {
                     }
                 }
             }
+            if (!points.isEmpty()) {
+                usage.matched(use.patch());
+            }
             for (Point point : points) {
                 wrapper(use, point, mc, woven);
             }
@@ -596,18 +598,17 @@ public final class Generator {
         site.point = point;
         site.code = mc;
         List<String> statements = new ArrayList<>();
+        int errorsBefore = errors.size();
         try {
             for (Code code : use.mode().codes()) {
                 statements.add(statement(use, code, site, Phase.BEFORE));
             }
         } catch (Skip skip) {
-            List<String> where = skips.computeIfAbsent(use.patch(), k -> new Skips()).byReason
-                    .computeIfAbsent(skip.getMessage(), k -> new ArrayList<>());
-            if (!where.contains(where(site))) {
-                where.add(where(site));
-            }
+            usage.skipped(use.patch(), skip.getMessage(), where(site), errors.size() > errorsBefore,
+                    site.shadow.kind == Shadow.Kind.EXECUTION);
             return;
         }
+        usage.applied(use.patch());
         MethodInfo m = site.method;
         List<String> formals = new ArrayList<>();
         StringBuilder descriptor = new StringBuilder("(");
@@ -780,6 +781,8 @@ public final class Generator {
         for (Use use : group.uses()) {
             Phase phase = phaseOf(use, site);
             List<String> statements = new ArrayList<>();
+            usage.matched(use.patch());
+            int errorsBefore = errors.size();
             try {
                 if (group.shadow().ambiguity != null) {
                     throw new Skip(group.shadow().ambiguity);
@@ -788,10 +791,11 @@ public final class Generator {
                     statements.add(statement(use, code, site, phase));
                 }
             } catch (Skip skip) {
-                skips.computeIfAbsent(use.patch(), k -> new Skips()).byReason
-                        .computeIfAbsent(skip.getMessage(), k -> new ArrayList<>()).add(where(site));
+                usage.skipped(use.patch(), skip.getMessage(), where(site), errors.size() > errorsBefore,
+                        site.shadow.kind == Shadow.Kind.EXECUTION);
                 continue;
             }
+            usage.applied(use.patch());
             if (phase == Phase.BEFORE) {
                 before.addAll(statements);
             } else if (phase == Phase.AFTER_RETURNING) {
@@ -1336,11 +1340,6 @@ public final class Generator {
 
     private static String where(Site site) {
         return site.shadow.subject;
-    }
-
-    private static String abbreviate(List<String> items) {
-        return items.size() <= 3 ? String.join(", ", items)
-                : String.join(", ", items.subList(0, 3)) + " and " + (items.size() - 3) + " more";
     }
 
     // ---------------------------------------------------------------- AspectJ spelling

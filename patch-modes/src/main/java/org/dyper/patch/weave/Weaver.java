@@ -117,13 +117,23 @@ public final class Weaver {
             }
         }
         if (!problems.isEmpty()) {
+            if (catalog != null) {
+                problems.addAll(catalog.warnings());
+            }
             throw new InvalidInputException(problems);
         }
         ClassIndex targets = ClassScanner.scan(in.targets()).restrict(in::admits);
         List<Path> lookupPath = new ArrayList<>(in.targets());
         lookupPath.addAll(in.classpath());
         ClassLookup lookup = new ClassLookup(lookupPath, Weaver.class.getClassLoader());
-        GeneratedCode code = new Generator(catalog, targets, lookup, forLoadTime).generate(models);
+        GeneratedCode code;
+        try {
+            code = new Generator(catalog, targets, lookup, forLoadTime).generate(models);
+        } catch (InvalidInputException e) {
+            List<Problem> all = new ArrayList<>(e.problems());
+            all.addAll(catalog.warnings());
+            throw new InvalidInputException(all);
+        }
         List<Problem> warnings = new ArrayList<>(catalog.warnings());
         warnings.addAll(code.warnings());
         return new GeneratedCode(code.aspects(), code.aopXml(), code.siteTable(), code.wovenClasses(),
