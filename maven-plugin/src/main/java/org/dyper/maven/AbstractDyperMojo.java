@@ -127,7 +127,11 @@ abstract class AbstractDyperMojo extends AbstractMojo {
 
     protected void notes(List<String> notes) {
         for (String n : notes) {
-            getLog().info("dyper: note: " + n);
+            if (Weaver.isWarning(n)) {
+                getLog().warn("dyper: " + n);
+            } else {
+                getLog().info("dyper: note: " + n);
+            }
         }
     }
 

@@ -92,9 +92,8 @@ public class WeaveMojo extends AbstractWeavingMojo {
             deps.values().stream().filter(p -> !p.equals(d.getValue())).forEach(cp::add);
             notes.addAll(Weaver.weaveBinary(code, d.getValue(), wovenJar(d.getKey()), cp));
         }
-        if (verbose) {
-            notes(notes);
-        }
+        // warnings (advice AspectJ did not apply) always; ajc's other notes with dyper.verbose
+        notes(verbose ? notes : notes.stream().filter(Weaver::isWarning).toList());
         useWovenDependencies(deps);
         writeClasspath(deps);
         recordWoven(deps);

@@ -500,7 +500,7 @@ public final class Main {
 
     private void notes(List<String> notes) {
         for (String n : notes) {
-            err.println("dyper: note: " + n);
+            err.println("dyper: " + (Weaver.isWarning(n) ? "" : "note: ") + n);
         }
     }
 

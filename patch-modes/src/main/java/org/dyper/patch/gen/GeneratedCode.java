@@ -13,23 +13,31 @@ import org.dyper.patch.model.Problem;
  * weaving, the site table (TAB-separated, the format of {@code Sites.define}), the classes that will be woven,
  * warnings (a FOR that matched nothing, a patch skipped at some methods), and the options ajc needs to weave them
  * ({@code -Xjoinpoints:synchronization,arrayconstruction} when the advice uses those join points), and the
- * bytecode pass's plan: which calls of generated wrapper methods to insert into which classes before weaving.
+ * bytecode pass's plan: which calls of generated wrapper methods to insert into which classes before weaving; and which
+ * patches each advice in the aspect sources stands for ({@code adviceIndex}).
  */
 public record GeneratedCode(Map<String, String> aspects, String aopXml, String siteTable, Set<String> wovenClasses,
                             int siteCount, int adviceCount, List<Problem> warnings, List<String> weaverOptions,
-                            BytecodePlan bytecode) {
+                            BytecodePlan bytecode, AdviceIndex adviceIndex) {
     /** Without bytecode patches. */
     public GeneratedCode(Map<String, String> aspects, String aopXml, String siteTable, Set<String> wovenClasses,
                          int siteCount, int adviceCount, List<Problem> warnings, List<String> weaverOptions) {
         this(aspects, aopXml, siteTable, wovenClasses, siteCount, adviceCount, warnings, weaverOptions,
-                BytecodePlan.EMPTY);
+                BytecodePlan.EMPTY, AdviceIndex.EMPTY);
     }
 
     public GeneratedCode {
         bytecode = bytecode == null ? BytecodePlan.EMPTY : bytecode;
+        adviceIndex = adviceIndex == null ? AdviceIndex.EMPTY : adviceIndex;
         weaverOptions = List.copyOf(weaverOptions);
         aspects = Collections.unmodifiableMap(new LinkedHashMap<>(aspects));
         wovenClasses = Collections.unmodifiableSet(new TreeSet<>(wovenClasses));
         warnings = List.copyOf(warnings);
+    }
+
+    /** The same code with {@code warnings} instead of its own. */
+    public GeneratedCode withWarnings(List<Problem> warnings) {
+        return new GeneratedCode(aspects, aopXml, siteTable, wovenClasses, siteCount, adviceCount, warnings,
+                weaverOptions, bytecode, adviceIndex);
     }
 }

@@ -136,8 +136,7 @@ public final class Weaver {
         }
         List<Problem> warnings = new ArrayList<>(catalog.warnings());
         warnings.addAll(code.warnings());
-        return new GeneratedCode(code.aspects(), code.aopXml(), code.siteTable(), code.wovenClasses(),
-                code.siteCount(), code.adviceCount(), warnings, code.weaverOptions(), code.bytecode());
+        return code.withWarnings(warnings);
     }
 
     /** Writes the aspect sources under {@code dir} (package folders), plus {@code aop.xml} and the site table. */
@@ -214,8 +213,9 @@ public final class Weaver {
                     "-classpath", Ajc.path(compileClasspath(cp))));
             args.addAll(code.weaverOptions());
             files.forEach(f -> args.add(f.toString()));
-            Ajc.Result result = Ajc.run(args, "weaving " + input);
+            Ajc.Result result = Ajc.run(args, "weaving " + input, true);
             List<String> notes = new ArrayList<>(result.warnings());
+            notes.addAll(unapplied(code, result));
             if (!versioned.isEmpty()) {
                 notes.addAll(weaveVersioned(code, versioned, raw, cp));
             }
@@ -350,7 +350,7 @@ public final class Weaver {
                     "-classpath", Ajc.path(compileClasspath(cp))));
             args.addAll(code.weaverOptions());
             writeSources(code, work.resolve("src")).forEach(f -> args.add(f.toString()));
-            Ajc.Result result = Ajc.run(args, "weaving " + originals.size() + " class(es) for the launch");
+            Ajc.Result result = Ajc.run(args, "weaving " + originals.size() + " class(es) for the launch", true);
             Path replace = classesDir.resolve(REPLACE_DIR);
             Files.createDirectories(replace);
             List<Path> produced;
@@ -368,10 +368,33 @@ public final class Weaver {
             writeSiteTable(code, classesDir);
             Files.writeString(classesDir.resolve(PREWOVEN), originals.size() + " class(es) woven ahead of the launch\n",
                     StandardCharsets.UTF_8);
-            return result.warnings();
+            List<String> notes = new ArrayList<>(result.warnings());
+            notes.addAll(unapplied(code, result));
+            return notes;
         } finally {
             deleteTree(work);
         }
+    }
+
+    /**
+     * The notes for advice ajc reported it did not apply: each the text of a warning naming a patch of the model
+     * ({@link #isWarning}), so the join point it was generated for is never left unmeasured unnoticed.
+     */
+    private static List<String> unapplied(GeneratedCode code, Ajc.Result result) {
+        List<String> notes = new ArrayList<>();
+        for (Ajc.Unapplied u : result.unapplied()) {
+            List<Problem> warnings = code.adviceIndex().unapplied(u.file(), u.line());
+            if (warnings.isEmpty()) {
+                notes.add("warning: AspectJ did not apply the advice at " + u.file() + ":" + u.line());
+            }
+            warnings.forEach(w -> notes.add(w.toString()));
+        }
+        return notes;
+    }
+
+    /** Whether a note the weaving returned is a warning the user must see (not only with {@code --verbose}). */
+    public static boolean isWarning(String note) {
+        return note.startsWith("warning: ") || note.matches("(?s)[^\\n]*:\\d+:\\d+: warning: .*");
     }
 
     /**

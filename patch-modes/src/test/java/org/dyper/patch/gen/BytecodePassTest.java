@@ -237,7 +237,8 @@ class BytecodePassTest {
 
     private static List<String> runBinary(GeneratedCode code, Weaver.Inputs in, Path dir) throws Exception {
         Path jar = dir.resolve("woven.jar");
-        Weaver.weaveBinary(code, in.targets().get(0), jar, in.classpath());
+        assertEquals(List.of(), Weaver.weaveBinary(code, in.targets().get(0), jar, in.classpath()),
+                "ajc's warnings (lint: advice that matched nothing)");
         Recorder.take();
         String result;
         try (URLClassLoader loader = new ChildFirst(new URL[] {jar.toUri().toURL()},

@@ -119,7 +119,8 @@ class ConformanceTest {
             Weaver.Inputs in = Woven.inputs(dir, modes, "<MODEL NAME='test'>" + c[1] + "</MODEL>");
             if (way == Way.BINARY) {
                 Path jar = dir.resolve("woven.jar");
-                Weaver.weaveBinary(Weaver.generate(in), in.targets().get(0), jar, in.classpath());
+                List<String> notes = Weaver.weaveBinary(Weaver.generate(in), in.targets().get(0), jar, in.classpath());
+                assertEquals(List.of(), notes, c[0] + ": ajc's lint (advice that matched nothing)");
                 args.add(i + "=" + jar);
             } else {
                 // the replace agent serves one folder per JVM, not one per class loader: here the replacement
@@ -127,6 +128,9 @@ class ConformanceTest {
                 // the agent itself)
                 LoadTime.Prepared prepared = LoadTime.prepare(in, shared.resolve("cache"), way == Way.LAUNCH
                         ? LoadTime.Weaving.AHEAD : LoadTime.Weaving.AGENT);
+                assertEquals(List.of(), prepared.warnings().stream().filter(w -> w.contains("AspectJ did not"))
+                        .toList(), c[0] + ": ajc's lint (advice that matched nothing)");
+                assertEquals(List.of(), prepared.notes(), c[0] + ": ajc's warnings");
                 Path replace = prepared.aspects().resolve(Weaver.REPLACE_DIR);
                 args.add(i + "=" + (Files.isDirectory(replace) ? replace + ";" : "") + prepared.aspects() + ";"
                         + in.targets().get(0));
