@@ -214,18 +214,14 @@ public final class Generator {
 
     private List<MethodInfo> match(ForSpec f) {
         Pattern classes = glob(f.className());
-        Pattern names = glob(f.method());
+        MethodPattern methods = new MethodPattern(f.method());
         List<MethodInfo> result = new ArrayList<>();
         for (ClassInfo c : targets.classes()) {
             if (!classes.matcher(c.name()).matches() && !classes.matcher(c.sourceName()).matches()) {
                 continue;
             }
             for (MethodInfo m : c.methods()) {
-                // constructors are selected by new, <init> or *, never by a name pattern such as *i*
-                boolean nameMatches = m.isConstructor()
-                        ? f.method().equals("new") || f.method().equals("<init>") || f.method().equals("*")
-                        : names.matcher(m.name()).matches();
-                if (m.hasUserBody() && nameMatches) {
+                if (m.hasUserBody() && methods.matches(m)) {
                     result.add(m);
                 }
             }
@@ -462,8 +458,15 @@ public final class Generator {
         });
     }
 
-    /** Where the bytecode pass calls a wrapper: before (or after) instruction {@code insn}, as {@code shadow}. */
-    record Point(int insn, boolean after, Shadow shadow) {}
+    /**
+     * Where the bytecode pass calls a wrapper: before (or after) instruction {@code insn}, as {@code shadow}; the
+     * values it passes (INSNO, LOCAL, THIS) are those before instruction {@code valuesAt}.
+     */
+    record Point(int insn, boolean after, Shadow shadow, int valuesAt) {
+        Point(int insn, boolean after, Shadow shadow) {
+            this(insn, after, shadow, insn);
+        }
+    }
 
     /**
      * Whether AspectJ cannot express the patch, so the bytecode pass applies it: WHAT BLOCK_START, WHEN BLOCK, or a
@@ -566,8 +569,12 @@ public final class Generator {
                         }
                     }
                     case ENTER -> {
-                        if (i == 0) {
+                        if (!m.isConstructor() && i == 0) {
                             points.add(new Point(0, false, execution));
+                        } else if (m.isConstructor() && op == Opcodes.INVOKESPECIAL && mc.thisUninitialisedAt(i)
+                                && !mc.thisUninitialisedAt(i + 1)) {
+                            // as AspectJ's execution of a constructor: once super() or this() has returned
+                            points.add(new Point(i, true, execution, i + 1));
                         }
                     }
                     case EXIT -> {
@@ -672,12 +679,12 @@ public final class Generator {
     private Value bytecodeValue(Arg a, Use use, Site site, String where) throws Skip {
         Point point = site.point;
         MethodCode mc = site.code;
-        int block = mc.blockOf[point.insn()];
+        int block = mc.blockOf[point.valuesAt()];
         switch (a.type()) {
             case LOCAL:
                 return local(a.value(), a.at(), "ARG", site, where);
             case INSNO:
-                return new Value(Integer.toString(point.insn()), "int");
+                return new Value(Integer.toString(point.valuesAt()), "int");
             case BLOCKID:
                 return new Value(Integer.toString(ids.block(site.method, block, mc.lines[mc.starts[block]])), "int");
             case REFBLOCKID: {
@@ -686,8 +693,9 @@ public final class Generator {
                         "int");
             }
             case THIS:
-                if (mc.thisUninitialisedAt(point.insn())) {
-                    error(a.at(), "ARG", "TYPE='THIS' at instruction " + point.insn() + " of " + site.method.displayName()
+                if (mc.thisUninitialisedAt(point.valuesAt())) {
+                    error(a.at(), "ARG", "TYPE='THIS' at instruction " + point.valuesAt() + " of "
+                            + site.method.displayName()
                             + ": the object is not initialised before the constructor calls super() or this()" + where);
                     throw new Skip("this is not initialised there");
                 }
@@ -709,7 +717,7 @@ public final class Generator {
     private Value local(String v, org.dyper.patch.model.Location at, String element, Site site, String where)
             throws Skip {
         MethodCode mc = site.code;
-        int insn = site.point.insn();
+        int insn = site.point.valuesAt();
         String method = site.method.displayName();
         String text = v == null ? "" : v.trim();
         MethodCode.Local l;
@@ -1241,19 +1249,24 @@ public final class Generator {
             // no around advice here (see aroundAllowed; under load-time weaving it is not inlined and would allocate
             // a closure per call): before and after advice, and when they share a context it travels on the
             // per-thread ContextStack, tagged with the monitoring state (an after returning advice, declared first
-            // so it runs first, peeks at it; the after advice pops it)
+            // so it runs first, peeks at it; the after advice pops it). When patches that run on normal returns only
+            // and patches that run on every exit are mixed, an after returning advice runs them all in the model's
+            // order and an after throwing advice the others, each popping the context
             List<String> returning = after.stream().filter(a -> a.startsWith("if (normal$) {")).toList();
             List<String> always = after.stream().filter(a -> !a.startsWith("if (normal$) {")).toList();
             String binding = isVoid ? "returning" : "returning(" + ret + " ret)";
+            boolean mixed = !returning.isEmpty() && !always.isEmpty();
+            String onReturn = unwrap(mixed ? after : returning);
+            String otherwise = "after" + header + (mixed ? " throwing" : "") + " : " + pointcut;
             if (t == null) {
                 if (!before.isEmpty()) {
                     advice(out, "before" + header + " : " + pointcut, guarded(String.join("\n", before)));
                 }
                 if (!returning.isEmpty()) {
-                    advice(out, "after" + header + " " + binding + " : " + pointcut, guarded(unwrap(returning)));
+                    advice(out, "after" + header + " " + binding + " : " + pointcut, guarded(onReturn));
                 }
                 if (!always.isEmpty()) {
-                    advice(out, "after" + header + " : " + pointcut, guarded(String.join("\n", always)));
+                    advice(out, otherwise, guarded(String.join("\n", always)));
                 }
             } else {
                 String stack = "org.dyper.runtime.ContextStack";
@@ -1266,11 +1279,11 @@ public final class Generator {
                         + "\n" + push) + "\n}");
                 if (!returning.isEmpty()) {
                     advice(out, "after" + header + " " + binding + " : " + pointcut, state + indent(stack + " c$ = "
-                            + stack + ".peek(s$);\nif (c$.found()) {\n" + indent(read + unwrap(returning)) + "\n}")
-                            + "\n}");
+                            + stack + (mixed ? ".pop" : ".peek") + "(s$);\nif (c$.found()) {\n" + indent(read + onReturn)
+                            + "\n}") + "\n}");
                 }
-                advice(out, "after" + header + " : " + pointcut, state + indent(stack + " c$ = " + stack
-                        + ".pop(s$);\nif (c$.found()) {\n" + indent(read + String.join("\n", always)) + "\n}") + "\n}");
+                advice(out, otherwise, state + indent(stack + " c$ = " + stack + ".pop(s$);\nif (c$.found()) {\n"
+                        + indent(read + String.join("\n", always)) + "\n}") + "\n}");
             }
         } else if (!around && after.isEmpty()) {
             advice(out, "before" + header + " : " + pointcut, guarded(ctxDecl + String.join("\n", before)));

@@ -77,7 +77,8 @@ public final class ModelReader {
         String method = check.required(e, "METHOD");
         if (method != null && !Names.isMethodPattern(method)) {
             check.error(e, "METHOD='" + method + "' is not a method name or pattern"
-                    + " (an identifier, new or <init> for constructors; '*' matches any characters)");
+                    + " (an identifier, new or <init> for constructors; '*' matches any characters), optionally with"
+                    + " a parameter list such as (int,java.lang.String) or (String,*)");
         }
         Update update = check.enumValue(e, "UPDATE", check.optional(e, "UPDATE"), Update.class);
         if (update == null && !e.attributes.containsKey("UPDATE")) {

@@ -63,6 +63,7 @@ class BytecodePassTest {
             + mode("ARG1", "value", "(int,long)", "", "<ARG TYPE='METHODID'/><ARG TYPE='ARG' VALUE='1'/>")
             + mode("FIELD_SEEN", "value", "(int,long)", "", "<ARG TYPE='METHODID'/><ARG TYPE='FIELD' VALUE='seen'/>")
             + mode("ID", "id", "(int)", "", "<ARG TYPE='METHODID'/>")
+            + mode("SELF_AT", "selfAt", "(java.lang.Object,int)", "", "<ARG TYPE='THIS'/><ARG TYPE='INSNO'/>")
             + "</DYPATCH>\n";
 
     static Stream<Arguments> cases() {
@@ -101,7 +102,10 @@ class BytecodePassTest {
                         pw("BLOCK_START", "ARG1", "0"), pw("BLOCK_START", "FIELD_SEEN", "0")),
                         "self Loops", "value Loops.calls(int) 3", "value Loops.calls(int) 3"),
                 c("AspectJ advice and the bytecode pass in one method", fr("sum", p("ENTER", "ID"),
-                        pw("BLOCK_START", "INSNO", "19")), "id Loops.sum(int)", "number 19"));
+                        pw("BLOCK_START", "INSNO", "19")), "id Loops.sum(int)", "number 19"),
+                // Loops(): 0 aload_0, 1 invokespecial Object.<init>, 2 aload_0, 3 iconst_3, 4 putfield seen, 5 return
+                c("constructor ENTER of the bytecode pass runs once super() returned, like AspectJ's: THIS is usable",
+                        fr("new", p("ENTER", "SELF_AT"), p("ENTER", "SELF")), "self Loops", "self Loops at 2"));
     }
 
     @ParameterizedTest(name = "{0}")
