@@ -103,6 +103,15 @@ class BytecodePassTest {
                         "self Loops", "value Loops.calls(int) 3", "value Loops.calls(int) 3"),
                 c("AspectJ advice and the bytecode pass in one method", fr("sum", p("ENTER", "ID"),
                         pw("BLOCK_START", "INSNO", "19")), "id Loops.sum(int)", "number 19"),
+                // the documented order where AspectJ advice and the bytecode pass meet at one join point: the bytecode
+                // pass's calls are in the method body, inside AspectJ's execution advice and outside its call advice
+                c("at ENTER AspectJ's patches run first, whatever the model's order", fr("sum", p("ENTER", "INSNO"),
+                        p("ENTER", "ID")), "id Loops.sum(int)", "number 0"),
+                c("at EXIT the bytecode pass's patches run first, whatever the model's order", fr("sum",
+                        p("EXIT", "ID"), p("EXIT", "LOCAL_2")), "value Loops.sum(int) 4", "id Loops.sum(int)"),
+                c("before a CALL the bytecode pass's patches run first, whatever the model's order", fr("calls",
+                        pm("CALL", "ID", "twice"), pm("CALL", "INSNO", "twice")), "number 1", "id Loops.calls(int)",
+                        "number 4", "id Loops.calls(int)"),
                 // Loops(): 0 aload_0, 1 invokespecial Object.<init>, 2 aload_0, 3 iconst_3, 4 putfield seen, 5 return
                 c("constructor ENTER of the bytecode pass runs once super() returned, like AspectJ's: THIS is usable",
                         fr("new", p("ENTER", "SELF_AT"), p("ENTER", "SELF")), "self Loops", "self Loops at 2"));
