@@ -30,11 +30,9 @@ import org.dyper.patch.model.Update;
 import org.dyper.patch.model.What;
 import org.dyper.patch.model.When;
 import org.dyper.patch.model.WhenCase;
-import org.dyper.patch.scan.Allocation;
 import org.dyper.patch.scan.CallInfo;
 import org.dyper.patch.scan.ClassIndex;
 import org.dyper.patch.scan.ClassInfo;
-import org.dyper.patch.scan.FieldAccess;
 import org.dyper.patch.scan.FieldInfo;
 import org.dyper.patch.scan.MethodInfo;
 import org.dyper.patch.scan.Types;
@@ -152,7 +150,7 @@ public final class Generator {
                 }
             }
         }
-        markClasses(woven);
+        names.markClasses(bytecode, woven);
         warnings.addAll(usage.warnings());
         errors.addAll(usage.errors());
         if (!errors.isEmpty()) {
@@ -325,58 +323,21 @@ public final class Generator {
             add(result, Shadow.lock(method, true, names), uses, What.SYNC_EXIT);
         }
         if (has(uses, What.CALL)) {
-            Map<String, CallInfo> callees = new LinkedHashMap<>();
-            for (CallInfo c : method.calls()) {
-                if (isCallJoinPoint(method, c)) {
-                    callees.putIfAbsent(c.key(), c);
-                }
-            }
-            for (CallInfo callee : callees.values()) {
-                List<CallInfo> siblings = callees.values().stream().filter(o -> o != callee
-                        && o.name().equals(callee.name()) && o.descriptor().equals(callee.descriptor())).toList();
-                add(result, Shadow.call(method, callee, siblings, names),
-                        uses.stream().filter(u -> u.patch().what() == What.CALL && matches(u.patch(), callee.owner(),
-                                callee.name())).toList());
+            for (Shadow call : Shadow.calls(method, names)) {
+                add(result, call, uses.stream().filter(u -> u.patch().what() == What.CALL
+                        && matches(u.patch(), call.call.owner(), call.call.name())).toList());
             }
         }
         if (uses.stream().anyMatch(u -> FIELD_WHATS.contains(u.patch().what()))) {
-            Map<String, FieldInfo> seen = new LinkedHashMap<>();
-            Map<String, FieldAccess> access = new LinkedHashMap<>();
-            for (FieldAccess fa : method.fieldAccesses()) {
-                FieldInfo declared = targets.field(fa.owner(), fa.name()).orElse(new FieldInfo(fa.owner(), fa.name(),
-                        fa.descriptor(), fa.isStatic() ? Opcodes.ACC_STATIC : 0));
-                String key = fa.isWrite() + " " + declared.owner() + "." + declared.name();
-                if (seen.putIfAbsent(key, declared) == null) {
-                    access.put(key, fa);
-                }
+            for (Shadow field : Shadow.fieldAccesses(method, targets, names)) {
+                add(result, field, uses.stream().filter(u -> u.patch().what() == field.what()
+                        && matches(u.patch(), field.field.owner(), field.field.name())).toList());
             }
-            seen.forEach((key, declared) -> {
-                FieldAccess fa = access.get(key);
-                What what = fa.isStatic() ? (fa.isWrite() ? What.STATIC_WRITE : What.STATIC_ACCESS)
-                        : (fa.isWrite() ? What.FIELD_WRITE : What.FIELD_ACCESS);
-                List<FieldInfo> siblings = seen.entrySet().stream().filter(o -> o.getValue() != declared
-                        && access.get(o.getKey()).isWrite() == fa.isWrite() && o.getValue().name().equals(declared.name())
-                        && o.getValue().descriptor().equals(declared.descriptor())).map(Map.Entry::getValue).toList();
-                add(result, Shadow.fieldAccess(method, declared, fa.isWrite(), siblings, names), uses.stream().filter(u
-                        -> u.patch().what() == what && matches(u.patch(), declared.owner(), declared.name())).toList());
-            });
         }
         if (uses.stream().anyMatch(u -> ALLOC_WHATS.contains(u.patch().what()))) {
-            Map<String, Allocation> seen = new LinkedHashMap<>();
-            for (Allocation a : method.allocations()) {
-                if (seen.putIfAbsent(a.key(), a) != null) {
-                    continue;
-                }
-                What what = switch (a.kind()) {
-                    case OBJECT -> What.OBJECT_ALLOC;
-                    case ARRAY -> What.ARRAY_ALLOC;
-                    case BASE_ARRAY -> What.BASE_ARRAY_ALLOC;
-                };
-                List<Allocation> siblings = method.allocations().stream().filter(o -> o.kind() == a.kind()
-                        && !o.type().equals(a.type()) && java.util.Objects.equals(o.descriptor(), a.descriptor()))
-                        .toList();
-                add(result, Shadow.allocation(method, a, siblings, names), uses.stream().filter(u ->
-                        u.patch().what() == what && matches(u.patch(), a.type(), null)).toList());
+            for (Shadow allocation : Shadow.allocations(method, names)) {
+                add(result, allocation, uses.stream().filter(u -> u.patch().what() == allocation.what()
+                        && matches(u.patch(), allocation.allocation.type(), null)).toList());
             }
         }
         return result;
@@ -409,17 +370,6 @@ public final class Generator {
         }
     }
 
-    /** Calls AspectJ has a call join point for: not constructors, super calls, or signature-polymorphic calls. */
-    private static boolean isCallJoinPoint(MethodInfo caller, CallInfo c) {
-        if (c.name().equals("<init>") || c.owner().startsWith("org.dyper.runtime.")) {
-            return false;
-        }
-        if (c.opcode() == Opcodes.INVOKESPECIAL && !c.owner().equals(caller.owner())) {
-            return false;
-        }
-        return !(c.owner().equals("java.lang.invoke.MethodHandle") || c.owner().equals("java.lang.invoke.VarHandle"));
-    }
-
     /**
      * Whether every WHEN of {@code p} selects the member {@code owner.name} (a called method or a field; for an
      * allocation {@code owner} is the allocated type and {@code name} null). A WHEN ARG with a dot is matched against
@@ -440,23 +390,6 @@ public final class Generator {
     }
 
     // ---------------------------------------------------------------- the bytecode pass
-
-    /** Has the bytecode pass put the marker annotations {@link Spelling} asked for on their classes. */
-    private void markClasses(Set<String> woven) {
-        names.markers().forEach((className, marker) -> {
-            byte[] bytes = classFiles.get(className);
-            try {
-                if (bytes == null) {
-                    bytes = targets.classFile(className);
-                    classFiles.put(className, bytes);
-                }
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException("cannot read the class file of " + className, e);
-            }
-            bytecode.mark(className, bytes, names.markerDescriptor(marker));
-            woven.add(className);
-        });
-    }
 
     /**
      * Where the bytecode pass calls a wrapper: before (or after) instruction {@code insn}, as {@code shadow}; the
@@ -586,7 +519,7 @@ public final class Generator {
                         if (insn instanceof MethodInsnNode call && !call.owner.startsWith("[")) {
                             CallInfo c = new CallInfo(call.owner.replace('/', '.'), call.name, call.desc, op,
                                     mc.lines[i]);
-                            if (isCallJoinPoint(m, c) && matches(use.patch(), c.owner(), c.name())) {
+                            if (Shadow.isCallJoinPoint(m, c) && matches(use.patch(), c.owner(), c.name())) {
                                 points.add(new Point(i, bindsReturn(use), Shadow.call(m, c, List.of(), names)));
                             }
                         }

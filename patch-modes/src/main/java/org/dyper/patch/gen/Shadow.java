@@ -2,9 +2,15 @@ package org.dyper.patch.gen;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.dyper.patch.model.What;
 import org.dyper.patch.scan.Allocation;
 import org.dyper.patch.scan.CallInfo;
+import org.dyper.patch.scan.ClassIndex;
+import org.dyper.patch.scan.FieldAccess;
 import org.dyper.patch.scan.FieldInfo;
 import org.dyper.patch.scan.MethodInfo;
 import org.dyper.patch.scan.Types;
@@ -82,6 +88,34 @@ final class Shadow {
                 m.displayName());
     }
 
+    /** One group per method {@code m} calls (its call join points), in bytecode order. */
+    static List<Shadow> calls(MethodInfo m, Spelling names) {
+        Map<String, CallInfo> callees = new LinkedHashMap<>();
+        for (CallInfo c : m.calls()) {
+            if (isCallJoinPoint(m, c)) {
+                callees.putIfAbsent(c.key(), c);
+            }
+        }
+        List<Shadow> shadows = new ArrayList<>();
+        for (CallInfo callee : callees.values()) {
+            List<CallInfo> siblings = callees.values().stream().filter(o -> o != callee
+                    && o.name().equals(callee.name()) && o.descriptor().equals(callee.descriptor())).toList();
+            shadows.add(call(m, callee, siblings, names));
+        }
+        return shadows;
+    }
+
+    /** Calls AspectJ has a call join point for: not constructors, super calls, or signature-polymorphic calls. */
+    static boolean isCallJoinPoint(MethodInfo caller, CallInfo c) {
+        if (c.name().equals("<init>") || c.owner().startsWith("org.dyper.runtime.")) {
+            return false;
+        }
+        if (c.opcode() == Opcodes.INVOKESPECIAL && !c.owner().equals(caller.owner())) {
+            return false;
+        }
+        return !(c.owner().equals("java.lang.invoke.MethodHandle") || c.owner().equals("java.lang.invoke.VarHandle"));
+    }
+
     /** Calls of {@code c} from {@code m}; {@code siblings} are calls of the same name and descriptor on other types. */
     static Shadow call(MethodInfo m, CallInfo c, List<CallInfo> siblings, Spelling names) {
         StringBuilder pc = new StringBuilder("call(" + names.call(c) + ")" + inMethod(m, names));
@@ -105,6 +139,57 @@ final class Shadow {
     static Shadow lock(MethodInfo m, boolean release, Spelling names) {
         return new Shadow(release ? Kind.UNLOCK : Kind.LOCK, m, (release ? "unlock()" : "lock()") + inMethod(m, names),
                 List.of("java.lang.Object"), "void", null, null, null, null, m.displayName());
+    }
+
+    /**
+     * One group per field {@code m} reads or writes (as declared: a field read through a subclass is its declaring
+     * class's), in bytecode order; fields of the same name and type in other classes are told apart.
+     */
+    static List<Shadow> fieldAccesses(MethodInfo m, ClassIndex targets, Spelling names) {
+        Map<String, FieldInfo> declared = new LinkedHashMap<>();
+        Map<String, Boolean> writes = new LinkedHashMap<>();
+        for (FieldAccess fa : m.fieldAccesses()) {
+            FieldInfo f = targets.field(fa.owner(), fa.name()).orElse(new FieldInfo(fa.owner(), fa.name(),
+                    fa.descriptor(), fa.isStatic() ? Opcodes.ACC_STATIC : 0));
+            String key = fa.isWrite() + " " + f.owner() + "." + f.name();
+            if (declared.putIfAbsent(key, f) == null) {
+                writes.put(key, fa.isWrite());
+            }
+        }
+        List<Shadow> shadows = new ArrayList<>();
+        declared.forEach((key, f) -> {
+            boolean write = writes.get(key);
+            List<FieldInfo> siblings = declared.entrySet().stream().filter(o -> o.getValue() != f
+                    && writes.get(o.getKey()) == write && o.getValue().name().equals(f.name())
+                    && o.getValue().descriptor().equals(f.descriptor())).map(Map.Entry::getValue).toList();
+            shadows.add(fieldAccess(m, f, write, siblings, names));
+        });
+        return shadows;
+    }
+
+    /** One group per type {@code m} allocates (objects, arrays), in bytecode order. */
+    static List<Shadow> allocations(MethodInfo m, Spelling names) {
+        Map<String, Allocation> seen = new LinkedHashMap<>();
+        List<Shadow> shadows = new ArrayList<>();
+        for (Allocation a : m.allocations()) {
+            if (seen.putIfAbsent(a.key(), a) == null) {
+                List<Allocation> siblings = m.allocations().stream().filter(o -> o.kind() == a.kind()
+                        && !o.type().equals(a.type()) && Objects.equals(o.descriptor(), a.descriptor())).toList();
+                shadows.add(allocation(m, a, siblings, names));
+            }
+        }
+        return shadows;
+    }
+
+    /** The WHAT whose patches apply to this field or allocation group. */
+    What what() {
+        return switch (kind) {
+            case GET -> field.isStatic() ? What.STATIC_ACCESS : What.FIELD_ACCESS;
+            case SET -> field.isStatic() ? What.STATIC_WRITE : What.FIELD_WRITE;
+            case NEW -> What.OBJECT_ALLOC;
+            case NEW_ARRAY -> allocation.kind() == Allocation.Kind.ARRAY ? What.ARRAY_ALLOC : What.BASE_ARRAY_ALLOC;
+            default -> throw new IllegalStateException(kind + " groups are selected by their WHATs directly");
+        };
     }
 
     /** Reads or writes of {@code f} from {@code m}; {@code siblings}: fields of the same name and type elsewhere. */

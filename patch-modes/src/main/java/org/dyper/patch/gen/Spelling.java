@@ -167,6 +167,21 @@ final class Spelling {
         return "L" + markerOwner.replace('.', '/') + "$" + simpleName + ";";
     }
 
+    /**
+     * Has the bytecode pass put each marker on its class (read again from the targets); those classes are woven, and
+     * so added to {@code woven}.
+     */
+    void markClasses(BytecodePlan plan, java.util.Set<String> woven) {
+        markers.forEach((className, marker) -> {
+            try {
+                plan.mark(className, targets.classFile(className), markerDescriptor(marker));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot read the class file of " + className, e);
+            }
+            woven.add(className);
+        });
+    }
+
     /** Java source declaring the marker annotations, for the body of {@code markerOwner}. */
     String markerDeclarations() {
         StringBuilder s = new StringBuilder();
