@@ -244,8 +244,10 @@ final class Shadow {
     }
 
     private static String ambiguity(String own, String other) {
-        return "AspectJ can name " + own + " only as any class nested in its outer class, which "
-                + other + " is too, and both are used there the same way";
+        String first = own.compareTo(other) < 0 ? own : other;
+        String second = first.equals(own) ? other : own;
+        return "AspectJ can name " + first + " and " + second + " only alike (as any class nested in their outer "
+                + "class), and the method uses both the same way";
     }
 
     /** Around advice is refused on lock()/unlock(), and on constructors and fields it would move code that sets a

@@ -161,7 +161,7 @@ class GeneratorProblemsTest {
                 forMethod("nothing", "<PATCH WHAT='ENTER' MODE='M'/>"));
         GeneratedCode code = Weaver.generate(in);
         assertEquals(List.of("model.xml:2:1: warning: FOR: FOR CLASS='" + T + "' METHOD='nothing' matches no method in "
-                + "the woven code (7 class(es) scanned)"), code.warnings().stream().map(p -> relative(p, dir)).toList());
+                + "the woven code (9 class(es) scanned)"), code.warnings().stream().map(p -> relative(p, dir)).toList());
         assertEquals(0, code.adviceCount());
     }
 
@@ -205,6 +205,21 @@ class GeneratorProblemsTest {
                 model));
         assertEquals(List.of(warning), code.warnings().stream().map(p -> relative(p, dir)).toList());
         assertEquals(0, code.adviceCount());
+    }
+
+    /** Allocations of two anonymous classes in one method that AspectJ cannot tell apart are skipped, with a warning. */
+    @Test
+    void anonymousClassesAspectJCannotTellApartAreSkippedWithAWarning(@TempDir Path dir) throws Exception {
+        String base = "org.example.fixture.Base";
+        Weaver.Inputs in = Woven.inputs(dir, mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
+                "<MODEL NAME='t'>\n<FOR CLASS='" + base + "' METHOD='*'>\n<PATCH WHAT='OBJECT_ALLOC' MODE='M'/>\n"
+                        + "</FOR>\n</MODEL>\n");
+        GeneratedCode code = Weaver.generate(in);
+        assertEquals(List.of("model.xml:3:1: warning: PATCH: WHAT='OBJECT_ALLOC' MODE='M' skipped at 2 join point(s) "
+                + "because AspectJ can name " + base + "$2 and " + base + "$3 only alike (as any class nested in their "
+                + "outer class), and the method uses both the same way: " + base + ".twoRunnables() -> new " + base
+                + "$2, " + base + ".twoRunnables() -> new " + base + "$3"), code.warnings().stream()
+                .map(p -> relative(p, dir)).toList());
     }
 
     @Test
