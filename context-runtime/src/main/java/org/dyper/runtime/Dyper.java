@@ -5,6 +5,7 @@ import org.dyper.runtime.internal.Failures;
 import org.dyper.runtime.internal.Registry;
 import org.dyper.runtime.internal.ReportHook;
 import org.dyper.runtime.internal.Reports;
+import org.dyper.runtime.internal.ThreadData;
 
 /**
  * The collection context: the monitoring switch generated advice tests first, the sink for hook failures, and the
@@ -13,34 +14,78 @@ import org.dyper.runtime.internal.Reports;
  * writing a report fails.
  */
 public final class Dyper {
-    /** Bit 0: monitoring on; the other bits count the switches, so a state names one stretch of on or off. */
+    /**
+     * Bit 0: monitoring on. Bit 1: a hook of the user's own has run in this JVM, so {@link #on()} also asks whether the
+     * calling thread is inside one (until then the guard is a single test). The other bits count the switches, so a
+     * state names one stretch of on or off.
+     */
     private static volatile int state = Config.enabledInitially() ? 1 : 0;
 
     static {
         ReportHook.install();
+        // resolve the fields hookFailed's last-resort handler reads and writes now, so that handler needs no class
+        // loading or linking when it runs with no stack left
+        Failures.unrecordedId = Failures.unrecordedId;
+        Failures.unrecordedFailure = Failures.unrecordedFailure;
+        Failures.unrecorded = Failures.unrecorded;
     }
 
     private Dyper() {
     }
 
-    /** Whether monitoring is on: one volatile read. Starts as {@code dyper.enabled} (default {@code true}). */
+    /**
+     * Whether monitoring is on for the calling thread: one volatile read and one test, and once a hook of the user's
+     * own has run ({@link #enterHook}), also whether this thread is inside one (then it is off: code a hook reaches is
+     * not measured). Starts as {@code dyper.enabled} (default {@code true}).
+     */
     public static boolean on() {
-        return (state & 1) != 0;
+        int s = state;
+        return (s & 3) == 1 || (s & 3) == 3 && !ThreadData.insideHook();
     }
 
     /**
-     * The monitoring state: on when bit 0 is set; every switch gives a new value, so generated before and after
-     * advice can tell whether they ran in the same stretch of monitoring (see {@link ContextStack}).
+     * The monitoring state for the calling thread: on when bit 0 is set (off inside a hook of the user's own); every
+     * switch gives a new value, so generated before and after advice can tell whether they ran in the same stretch of
+     * monitoring (see {@link ContextStack}).
      */
     public static int state() {
-        return state;
+        int s = state;
+        if ((s & 3) == 3 && ThreadData.insideHook()) {
+            return s & ~3;
+        }
+        return s & ~2;
     }
 
     /** Turns monitoring on or off for all threads; data already recorded is kept. */
     public static synchronized void setEnabled(boolean on) {
         int s = state;
         if (((s & 1) != 0) != on) {
-            state = ((s >>> 1) + 1) << 1 | (on ? 1 : 0);
+            state = ((s >>> 2) + 1) << 2 | (s & 2) | (on ? 1 : 0);
+        }
+    }
+
+    /**
+     * Generated code calls this before a mode of the user's own (any mode method outside {@code org.dyper.runtime}),
+     * inside the hook's try block, and {@link #exitHook} in its finally block: until then {@link #on()} is false on
+     * this thread, so patched code the hook calls (directly or not) is not measured and cannot recurse into hooks.
+     */
+    public static void enterHook() {
+        if ((state & 2) == 0) {
+            userHooks();
+        }
+        ThreadData.enterHook();
+    }
+
+    private static synchronized void userHooks() {
+        state |= 2;
+    }
+
+    /** The end of a hook {@link #enterHook} began. Never throws. */
+    public static void exitHook() {
+        try {
+            ThreadData.exitHook();
+        } catch (Throwable ignored) {
+            // the matching enterHook failed too, and was reported as the hook's failure
         }
     }
 
@@ -52,8 +97,12 @@ public final class Dyper {
     public static void hookFailed(int id, Throwable t) {
         try {
             Failures.record(id, t);
-        } catch (Throwable ignored) {
-            // a failure while recording a failure (e.g. out of memory) must not reach the application either
+        } catch (Throwable secondary) {
+            // recording failed in turn (the stack overflowed, memory ran out): it must not reach the application, and
+            // it still leaves a trace, kept without a call or an allocation; reports add it to the site's failures
+            Failures.unrecordedId = id;
+            Failures.unrecordedFailure = t;
+            Failures.unrecorded++;
         }
     }
 

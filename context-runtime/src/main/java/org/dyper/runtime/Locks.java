@@ -12,8 +12,9 @@ import org.dyper.runtime.internal.ThreadData;
  * holding thread. Allocation-free and lock-free after a thread's first acquisition at a site and of a lock class.
  *
  * <p>The holder is a best-effort name: a fixed table indexed by the lock's identity hash records who acquired a
- * monitor last; locks whose hashes share a slot overwrite each other, and then the holder is unknown. Every count
- * and time is exact.
+ * monitor last; locks whose hashes share a slot overwrite each other, and then the holder is unknown. A wait is
+ * counted only where that table named another thread as the holder when the monitor was requested: a re-entrant
+ * acquisition, a free monitor and a monitor of unknown holder wait 0. Every count and time is exact.
  */
 public final class Locks {
     private Locks() {

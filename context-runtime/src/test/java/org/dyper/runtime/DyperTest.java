@@ -138,4 +138,111 @@ class DyperTest {
         Dyper.hookFailed(5, new RuntimeException("again"));
         assertEquals(1, stderr().lines().count(), "a site announced before a reset is not announced again");
     }
+
+    // ---- hooks of the user's own: re-entry, stack overflow, failures of the failure handling ----
+
+    private static final int PATCHED = 70_030;
+    private static int patchedRuns;
+
+    /** A patched method as generated code runs it: ENTER COUNT, then a hook of the user's own (see Generator). */
+    private static void patched() {
+        patchedRuns++;
+        if (Dyper.on()) {
+            try {
+                Counting.count(PATCHED);
+            } catch (Throwable t$) {
+                Dyper.hookFailed(PATCHED, t$);
+            }
+        }
+        if (Dyper.on()) {
+            try {
+                Dyper.enterHook();
+                usersHook();
+            } catch (Throwable t$) {
+                Dyper.hookFailed(PATCHED, t$);
+            } finally {
+                Dyper.exitHook();
+            }
+        }
+    }
+
+    /** The user's mode: it calls the patched method again. */
+    private static void usersHook() {
+        assertFalse(Dyper.on(), "inside a hook nothing is measured");
+        assertEquals(0, Dyper.state() & 1, "inside a hook the state is off");
+        patched();
+    }
+
+    @Test
+    void patchedCodeThatAHookCallsIsNotMeasured() {
+        patchedRuns = 0;
+        for (int i = 0; i < 10; i++) {
+            patched();
+        }
+        assertEquals(20, patchedRuns);
+        assertTrue(Dyper.xmlReport().contains("<SITE ID='" + PATCHED + "' NAME='#" + PATCHED + "' COUNT='10'/>"),
+                Dyper.xmlReport());
+        assertEquals(0, Failures.count(PATCHED));
+        assertTrue(Dyper.on());
+        assertEquals(1, Dyper.state() & 3, "outside a hook: on, and the hook bit is not part of the state");
+        Dyper.setEnabled(false);
+        assertFalse(Dyper.on());
+        Dyper.setEnabled(true);
+        assertTrue(Dyper.on());
+    }
+
+    private static void recurseForever(int n) {
+        recurseForever(n + 1);
+    }
+
+    @Test
+    void aHookThatOverflowsTheStackIsCountedAndReported() {
+        int id = 70_040;
+        Sites.define(id + "\tMETHOD\torg.x.Deep\tdive\t");
+        if (Dyper.on()) {
+            try {
+                Dyper.enterHook();
+                recurseForever(0);
+            } catch (Throwable t$) {
+                Dyper.hookFailed(id, t$);
+            } finally {
+                Dyper.exitHook();
+            }
+        }
+        assertEquals(1, Failures.count(id));
+        assertEquals("java.lang.StackOverflowError", Failures.first(id));
+        assertEquals("dyper: hook failed at org.x.Deep.dive(): java.lang.StackOverflowError (further failures are "
+                + "counted)\n", stderr());
+        assertTrue(Dyper.textReport().contains("  org.x.Deep.dive()         1  java.lang.StackOverflowError\n"),
+                Dyper.textReport());
+    }
+
+    private static final int DEEP = 70_050;
+    private static long handled;
+
+    /** Overflows the stack, then every frame on the way back reports the overflow, the deepest with no stack left. */
+    private static void overflowAndReport(int n) {
+        try {
+            overflowAndReport(n + 1);
+        } catch (StackOverflowError e) {
+            Dyper.hookFailed(DEEP, e);
+            handled++;
+            throw e;
+        }
+    }
+
+    @Test
+    void aFailureWhoseHandlingFailsStillLeavesATrace() {
+        handled = 0;
+        try {
+            overflowAndReport(0);
+        } catch (StackOverflowError expected) {
+            // every frame reported it
+        }
+        assertTrue(handled > 100, "handled " + handled);
+        assertEquals(handled, Failures.count(DEEP), "every failure that hookFailed returned from is counted, also "
+                + "those it had no stack left to record at once (" + Failures.unrecorded + ")");
+        assertTrue(Dyper.xmlReport().contains("<SITE ID='" + DEEP + "' NAME='#" + DEEP + "' COUNT='" + handled
+                + "' FIRST='java.lang.StackOverflowError"), Dyper.xmlReport());
+    }
 }

@@ -82,12 +82,18 @@ class ExitReportTest {
     }
 
     @Test
-    void emptyRunStillReportsToStderr() throws Exception {
-        Run run = run(List.of(), "empty");
-        assertEquals(0, run.exitCode());
-        assertTrue(run.stderr().startsWith("Dyper report — pid "), run.stderr());
-        assertTrue(run.stderr().contains("No events were recorded."), run.stderr());
-        assertEquals("", run.stdout());
+    void aRunThatRecordedNothingEndsQuietlyUnlessAReportWasAskedFor() throws Exception {
+        // Dyper was loaded (as by patches that call only the user's own modes) but recorded nothing
+        Run quiet = run(List.of(), "empty");
+        assertEquals(new Run(0, "", ""), quiet);
+        Run asked = run(List.of("-Ddyper.report=stderr"), "empty");
+        assertEquals(0, asked.exitCode());
+        assertTrue(asked.stderr().startsWith("Dyper report — pid "), asked.stderr());
+        assertTrue(asked.stderr().contains("No events were recorded."), asked.stderr());
+        assertEquals("", asked.stdout());
+        Path xml = dir.resolve("empty.xml");
+        assertEquals(new Run(0, "", ""), run(List.of("-Ddyper.report.xml=" + xml), "empty"));
+        assertTrue(Files.readString(xml).startsWith("<DYPER_REPORT VERSION='1'"), "an XML report asked for is written");
     }
 
     @Test
@@ -109,5 +115,22 @@ class ExitReportTest {
         assertTrue(x.contains("<SAMPLED_TIMING EVERY='1'>"), x);
         assertTrue(x.contains("COUNT='3000' SAMPLES='3000'"), x);
         assertTrue(x.contains("ERROR_NS='0' EXACT='true'/>"), x);
+    }
+
+    /** -Ddyper.report.html: the runtime renders the page itself (no other jar on the class path), with no XML file. */
+    @Test
+    void htmlPageAtExitFromTheRuntimeAlone() throws Exception {
+        Path html = dir.resolve("out/report.html");
+        Run run = run(List.of("-Ddyper.report=none", "-Ddyper.report.html=" + html));
+        assertEquals(0, run.exitCode(), run.stderr());
+        String page = Files.readString(html, StandardCharsets.UTF_8);
+        assertTrue(page.startsWith("<!DOCTYPE html>"), page.substring(0, Math.min(200, page.length())));
+        assertTrue(page.contains("<title>Dyper report: " + ExitReportMain.class.getName() + " (pid "), page);
+        assertTrue(page.contains("{\"t\":\"SITE\",\"a\":{\"ID\":\"1\",\"NAME\":\"org.x.Bank.transfer(int,int,long)\","
+                + "\"COUNT\":\"3000\"}}"), page);
+        assertTrue(page.contains("\"process\":{\"start\":"), "what the page says of the process: " + page);
+        try (var files = Files.list(html.getParent())) {
+            assertEquals(List.of(html), files.toList(), "no temporary file left beside it");
+        }
     }
 }

@@ -121,6 +121,33 @@ class LocksTest {
     }
 
     @Test
+    void noWaitIsCountedForAFreeMonitorOrForReentryHoweverLongTheHooksAreApart() {
+        Ledger ledger = new Ledger();
+        // a free monitor, the thread paused between the two hooks (as a collection or the scheduler would pause it)
+        long requested = Locks.request(SITE, ledger);
+        sleep(2);
+        synchronized (ledger) {
+            Locks.acquired(SITE, ledger, requested);
+            // re-entry, paused too: the monitor is this thread's own
+            long again = Locks.request(INNER_SITE, ledger);
+            sleep(2);
+            synchronized (ledger) {
+                Locks.acquired(INNER_SITE, ledger, again);
+                Locks.released(INNER_SITE, ledger);
+            }
+            Locks.released(SITE, ledger);
+        }
+        Totals t = Registry.snapshot();
+        long[] byClass = t.lockClass(Ledger.class);
+        for (long[] r : List.of(t.lockSite(SITE), t.lockSite(INNER_SITE), byClass)) {
+            assertEquals(List.of(0L, 0L, 0L, 0L, 0L), List.of(r[L_CONTENDED], r[L_WAIT], r[L_MAX_WAIT], r[L_WAITER],
+                    r[L_HOLDER]), "no wait, no waiter, no holder");
+            assertEquals(r == byClass ? 2 : 1, r[L_ACQUISITIONS]);
+        }
+        assertTrue(t.lockSite(SITE)[L_HOLD] >= 2_000_000, "the outer hold spans the inner pause");
+    }
+
+    @Test
     void acquisitionsAreExactAcrossThreads() throws Exception {
         int threads = 4;
         int acquisitions = 10_000;

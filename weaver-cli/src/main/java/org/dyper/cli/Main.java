@@ -18,11 +18,13 @@ import org.apache.commons.cli.HelpFormatter;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
 import org.apache.commons.cli.ParseException;
+import org.dyper.cli.report.ReportCommand;
 import org.dyper.patch.ModeCatalog;
 import org.dyper.patch.gen.GeneratedCode;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Problem;
 import org.dyper.patch.weave.LoadTime;
+import org.dyper.patch.weave.ProgramProcess;
 import org.dyper.patch.weave.WeaveException;
 import org.dyper.patch.weave.Weaver;
 
@@ -94,12 +96,18 @@ public final class Main {
                         + File.pathSeparator + "<other jars> <main class>"));
         COMMANDS.put("run", new Command("run",
                 "run a Java program with its patched classes woven at launch; print the report when it ends",
-                "dyper run --model FILE [--modes FILE] [options] -- <java arguments>",
+                "dyper run [--model FILE [--modes FILE]] [options] -- <java arguments>",
                 inputOptions(false)
+                        .addOption(Option.builder().longOpt("model").hasArg().argName("FILE")
+                                .desc("a patch model (<MODEL>); repeatable; without one the program runs under the "
+                                        + "DYPER monitor alone, nothing patched").build())
                         .addOption(Option.builder().longOpt("report").hasArg().argName("WHERE")
                                 .desc("text report: stderr (default), stdout, none, or a file").build())
                         .addOption(Option.builder().longOpt("xml").hasArg().argName("FILE")
                                 .desc("also write the XML report to FILE").build())
+                        .addOption(Option.builder().longOpt("html").hasArg().argName("FILE")
+                                .desc("also write the HTML report (flame graphs, tables; see dyper report) to FILE")
+                                .build())
                         .addOption(Option.builder().longOpt("cache").hasArg().argName("DIR")
                                 .desc("where woven classes and compiled aspects are cached (default "
                                         + "$XDG_CACHE_HOME/dyper or ~/.cache/dyper)").build())
@@ -119,7 +127,9 @@ public final class Main {
                         + "PATH). The classes on its class path (-cp or -jar) are what the model can patch. The first\n"
                         + "run with a model weaves the classes it patches into the cache; later runs with the same\n"
                         + "model, modes and class path reuse them, and a small agent swaps them in as they load. The\n"
-                        + "exit code is the program's own once it started."));
+                        + "exit code is the program's own once it started. SIGINT, SIGTERM and SIGHUP are passed on to\n"
+                        + "the program, and dyper run waits for it to end (its report included). If dyper run is killed\n"
+                        + "with SIGKILL, the monitor ends the program as SIGTERM would (with --no-monitor it runs on)."));
         COMMANDS.put("ctl", new Command("ctl",
                 "list monitored processes, send them DYPER commands, attach the monitor to a running JVM",
                 "dyper ctl [--dir DIR] who | dyper ctl [--xml] [--dir DIR] PID COMMAND [DATA] | "
@@ -137,6 +147,8 @@ public final class Main {
                         + "attach PID: load the monitor into a running JVM (same user) with the JDK attach API.\n"
                         + "Exit codes: 0 ok, 2 usage, 5 I/O error, 6 the monitor answered ERROR, 7 no such monitored\n"
                         + "process, 8 attach failed."));
+        COMMANDS.put("report", new Command("report", ReportCommand.PURPOSE, ReportCommand.USAGE_LINE,
+                ReportCommand.options(), ReportCommand.DETAILS));
         COMMANDS.put("classpath", new Command("classpath",
                 "print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)",
                 "dyper classpath", helpOption(new Options()), "Use it as: java -cp woven.jar:$(dyper classpath) Main"));
@@ -212,6 +224,9 @@ public final class Main {
         }
         if (command.name().equals("ctl")) {
             return ctl(line);
+        }
+        if (command.name().equals("report")) {
+            return new ReportCommand(out, err).run(line);
         }
         if (!line.getArgList().isEmpty()) {
             return usage(command.name() + ": unexpected argument '" + line.getArgList().get(0) + "'"
@@ -374,6 +389,13 @@ public final class Main {
         if (javaArgs.isEmpty()) {
             throw new UsageError("give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar Main");
         }
+        if (!line.hasOption("model")) {
+            try {
+                return launch(line, MonitorOnly.command(line, javaArgs, LoadTime.java(env)), true);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError(e.getMessage());
+            }
+        }
         List<Path> targets;
         try {
             targets = LoadTime.targets(javaArgs);
@@ -400,14 +422,24 @@ public final class Main {
                     : LoadTime.monitorAgent(Weaver.runtimeClasspath().get(0), line.getOptionValue("monitor"));
             command = LoadTime.command(java, prepared.aspects(), new LoadTime.Report(line.getOptionValue("report"),
                     line.getOptionValue("xml")), line.hasOption("verbose"), javaArgs, monitor);
+            command = ReportCommand.withHtml(command, line.getOptionValue("html"));
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
+        return launch(line, command, false);
+    }
+
+    /** Runs the program; {@code monitorOnly}: say so once it started. Returns its exit code. */
+    private int launch(CommandLine line, List<String> command, boolean monitorOnly) throws IOException {
         if (line.hasOption("verbose")) {
             err.println("dyper: " + String.join(" ", command));
         }
         try {
-            return LoadTime.execute(command, null);
+            return ProgramProcess.run(command, null, pid -> {
+                if (monitorOnly) {
+                    err.println(MonitorOnly.started(pid));
+                }
+            });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return INTERNAL;
@@ -419,6 +451,10 @@ public final class Main {
         Path dir = line.hasOption("dir") ? Path.of(line.getOptionValue("dir"))
                 : org.dyper.runtime.monitor.MonitorEntry.defaultDirectory();
         Ctl ctl = new Ctl(out, err, dir);
+        String insecure = org.dyper.runtime.monitor.MonitorEntry.insecureDirectory(dir);
+        if (insecure != null) {
+            err.println("dyper: warning: " + insecure);
+        }
         try {
             if (args.isEmpty()) {
                 return usage("ctl: say who, attach PID, or PID COMMAND [DATA] (see dyper ctl --help)");
@@ -519,7 +555,7 @@ public final class Main {
             out.printf("  %-" + width + "s  %s%n", c.name(), c.purpose());
         }
         out.println();
-        out.println("Exit codes: 0 ok, 2 usage, 3 invalid model or mode file, 4 weaving failed, 5 file error,");
+        out.println("Exit codes: 0 ok, 2 usage, 3 invalid model, mode or report file, 4 weaving failed, 5 file error,");
         out.println("6 the monitor answered ERROR, 7 no such monitored process, 8 attach failed,");
         out.println("70 internal error; dyper run returns the program's own exit code once it started.");
     }

@@ -119,10 +119,11 @@ class CliTest {
               weave      weave a jar or class folder with the generated aspects (binary weaving) into a new jar
               run        run a Java program with its patched classes woven at launch; print the report when it ends
               ctl        list monitored processes, send them DYPER commands, attach the monitor to a running JVM
+              report     turn XML reports into a self-contained HTML page with flame graphs and tables
               classpath  print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)
               modes      list the modes of Dyper's mode library
 
-            Exit codes: 0 ok, 2 usage, 3 invalid model or mode file, 4 weaving failed, 5 file error,
+            Exit codes: 0 ok, 2 usage, 3 invalid model, mode or report file, 4 weaving failed, 5 file error,
             6 the monitor answered ERROR, 7 no such monitored process, 8 attach failed,
             70 internal error; dyper run returns the program's own exit code once it started.
             """;
@@ -181,7 +182,7 @@ class CliTest {
     // ---- usage errors: exit 2, one line ----
 
     static Stream<Arguments> usageErrors() {
-        String commands = "(commands: generate, weave, run, ctl, classpath, modes";
+        String commands = "(commands: generate, weave, run, ctl, report, classpath, modes";
         return Stream.of(
                 Arguments.of("frob", "unknown command 'frob' " + commands + "; see dyper --help)"),
                 Arguments.of("help frob", "help: unknown command 'frob' " + commands + ")"),
@@ -216,7 +217,12 @@ class CliTest {
                         "run: no main class after the java options (give -cp PATH MAIN or -jar JAR)"),
                 Arguments.of("run --model {model} -- -m mod/Main",
                         "run: running a module (-m) is not supported: use -cp and a main class, or -jar"),
-                Arguments.of("run -- -cp {classes} com.acme.cli.App", "run: --model FILE is required"),
+                Arguments.of("run --no-monitor -- -cp {classes} com.acme.cli.App", "run: give --model FILE, or leave "
+                        + "out --no-monitor: with neither, nothing would be measured"),
+                Arguments.of("run --modes {model} -- -cp {classes} com.acme.cli.App",
+                        "run: --modes needs --model FILE (modes are used by a model)"),
+                Arguments.of("run --xml {dir}/r.xml -- -cp {classes} com.acme.cli.App", "run: --xml needs --model FILE "
+                        + "(without patches there is no exit report; dyper ctl PID REPORT asks the monitor)"),
                 Arguments.of("run --model {model} -- -cp {dir}/nowhere com.acme.cli.App",
                         "run: no classes to patch: the java class path (-cp or -jar) names no existing jar or folder"),
                 Arguments.of("classpath extra", "classpath: unexpected argument 'extra'"),
@@ -527,6 +533,18 @@ class CliTest {
                 r.out());
     }
 
+    @Test
+    void ctlWarnsAboutARegistryFolderOthersCanWriteTo() throws IOException {
+        Path open = Files.createDirectories(dir.resolve("open-registry"));
+        Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        Result r = dyper("ctl", "--dir", open.toString(), "who");
+        assertEquals(new Result(Main.OK, "", "dyper: warning: the registry folder " + open + " is writable by other "
+                + "users (rwxrwxrwx): they can remove entries or plant false ones; use a folder only you can write to "
+                + "(chmod o-w, or the monitor's dir option and dyper ctl --dir)\n"), r);
+        Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        assertEquals(new Result(Main.OK, "", ""), dyper("ctl", "--dir", open.toString(), "who"));
+    }
+
     // ---- run (child JVM: the program inherits stdout and the exit code) ----
 
     record Child(int code, String out, String err) {}
@@ -688,5 +706,227 @@ class CliTest {
         assertTrue(run.err().contains("dyper: aspects made in "), run.err());
         assertTrue(run.err().lines().anyMatch(l -> l.startsWith("dyper: ") && l.contains("-javaagent:")
                 && l.contains("aspectjweaver")), "the command names the AspectJ weaver agent: " + run.err());
+    }
+
+    @Test
+    void aProgramWhosePatchesCallOnlyTheUsersOwnModesEndsWithoutAnEmptyReport() throws Exception {
+        Path app = dir.resolve("own-app.jar");
+        jar(app, "com.acme.cli.App", Map.of());
+        Path modes = write("own-modes.xml", """
+                <DYPATCH>
+                  <DYPATCH_MODE NAME='SPIN'>
+                    <CODE TYPE='CALL' CLASS='java.lang.Thread' METHOD='onSpinWait' SIGNATURE='()'/>
+                  </DYPATCH_MODE>
+                </DYPATCH>
+                """);
+        Path own = write("own-model.xml", """
+                <MODEL NAME='own'>
+                  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>
+                    <PATCH WHAT='ENTER' MODE='SPIN'/>
+                  </FOR>
+                </MODEL>
+                """);
+        Child run = cli(List.of("run", "--model", own.toString(), "--modes", modes.toString(), "--cache",
+                dir.resolve("own-cache").toString(), "--no-monitor", "--", "-jar", app.toString()));
+        assertEquals(new Child(0, "total 15\n", run.err()), run);
+        assertTrue(run.err().lines().allMatch(l -> l.startsWith("dyper: ")), "only Dyper's own progress lines, no "
+                + "report that says nothing: " + run.err());
+    }
+
+    /** A jar of the named fixture classes of {@code com.acme.cli}, with {@code mainClass} as its Main-Class. */
+    private static Path fixtureJar(Path file, String mainClass, List<String> names) throws Exception {
+        Path compiled = Path.of(App.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Manifest mf = new Manifest();
+        mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        mf.getMainAttributes().put(Attributes.Name.MAIN_CLASS, mainClass);
+        try (OutputStream out = Files.newOutputStream(file); JarOutputStream jar = new JarOutputStream(out, mf)) {
+            for (String name : names) {
+                String entry = "com/acme/cli/" + name + ".class";
+                jar.putNextEntry(new JarEntry(entry));
+                jar.write(Files.readAllBytes(compiled.resolve(entry)));
+                jar.closeEntry();
+            }
+        }
+        return file;
+    }
+
+    /** One jar of {@code Sleeper} for the tests that stop it, so they share one cache entry (woven once). */
+    private static synchronized Path sleeperJar() throws Exception {
+        Path jar = dir.resolve("sleeper.jar");
+        return Files.exists(jar) ? jar : fixtureJar(jar, "com.acme.cli.Sleeper", List.of("Sleeper", "Tally"));
+    }
+
+    /** Whether this JVM was started with {@code signal} ignored (a background job of a shell that has no job control). */
+    private static boolean ignored(int signal) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << (signal - 1))) != 0;
+            }
+        }
+        return false;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"TERM", "INT"})
+    void aSignalToDyperRunStopsTheProgramWhichEndsWithItsReportBeforeDyperRunReturnsItsExitCode(String signal)
+            throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(signal.equals("INT") && ignored(2),
+                "SIGINT is ignored in this JVM (started in the background), so its children cannot get it either");
+        Path app = sleeperJar();
+        Path report = dir.resolve("sleeper-" + signal + ".xml");
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--model", model.toString(),
+                "--cache", dir.resolve("sleeper-cache").toString(), "--no-monitor", "--report", "none", "--xml",
+                report.toString(), "--", "-jar", app.toString()));
+        Process cli = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(cli.getInputStream(),
+                UTF_8));
+        assertEquals("sleeper: started", out.readLine());
+        List<ProcessHandle> programs = cli.children().toList();
+        assertEquals(1, programs.size(), "dyper run starts the program as its child");
+        Process kill = new ProcessBuilder("kill", "-s", signal, Long.toString(cli.pid())).start();
+        assertEquals(0, kill.waitFor());
+        assertTrue(cli.waitFor(60, TimeUnit.SECONDS), "dyper run did not end");
+        assertFalse(programs.get(0).isAlive(), "dyper run returned while the program still ran");
+        assertEquals("sleeper: stopped", out.readLine(), "the program's shutdown hooks ran before dyper run returned");
+        assertEquals(signal.equals("TERM") ? 128 + 15 : 128 + 2, cli.exitValue(), "the program's exit code");
+        assertEquals(Map.of(ADD, "3"), counts(report), "the report was written before dyper run returned");
+    }
+
+    @Test
+    void whenDyperRunIsKilledTheMonitorEndsTheProgramWhichStillWritesItsReport() throws Exception {
+        Path app = sleeperJar();
+        Path report = dir.resolve("sleeper-kill.xml");
+        Path registry = Files.createDirectories(dir.resolve("sleeper-registry"));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--model", model.toString(),
+                "--cache", dir.resolve("sleeper-cache").toString(), "--monitor", "dir=" + registry, "--report", "none",
+                "--xml", report.toString(), "--", "-jar", app.toString()));
+        // the program's output goes to a file: a pipe would close with dyper run
+        Path out = dir.resolve("sleeper-kill.out");
+        Process cli = new ProcessBuilder(cmd).redirectOutput(out.toFile())
+                .redirectError(dir.resolve("sleeper-kill.err").toFile()).start();
+        for (int i = 0; i < 600 && !Files.readString(out).equals("sleeper: started\n"); i++) {
+            Thread.sleep(100);
+        }
+        assertEquals("sleeper: started\n", Files.readString(out));
+        ProcessHandle program = cli.children().findFirst().orElseThrow();
+        try {
+            // SIGKILL: dyper run cannot pass it on
+            assertEquals(0, new ProcessBuilder("kill", "-KILL", Long.toString(cli.pid())).start().waitFor());
+            assertTrue(cli.waitFor(60, TimeUnit.SECONDS));
+            program.onExit().get(60, TimeUnit.SECONDS);
+        } finally {
+            program.destroyForcibly();  // if the test failed: no orphan left running
+        }
+        assertEquals("sleeper: started\nsleeper: stopped\n", Files.readString(out),
+                "the program ended normally: its shutdown hooks ran");
+        assertEquals(Map.of(ADD, "3"), counts(report));
+        assertTrue(Files.readString(dir.resolve("sleeper-kill.err")).contains("dyper: the launcher of this program "
+                + "(process " + cli.pid() + ") is gone: ending the program as SIGTERM would\n"),
+                Files.readString(dir.resolve("sleeper-kill.err")));
+    }
+
+    @Test
+    void runWithoutAModelRunsTheProgramUnderTheMonitorAlone() throws Exception {
+        Path app = dir.resolve("plain-app.jar");
+        jar(app, "com.acme.cli.App", Map.of());
+        Path registry = Files.createDirectories(dir.resolve("plain-registry"));
+        Child run = cli(List.of("run", "--verbose", "--monitor", "dir=" + registry, "--", "-jar", app.toString(), "x"));
+        assertEquals(7, run.code(), run.err());
+        assertEquals("total 15\nargs x\n", run.out());
+        List<String> err = run.err().lines().toList();
+        assertEquals(2, err.size(), run.err());
+        assertTrue(err.get(0).startsWith("dyper: ") && err.get(0).contains(" -javaagent:")
+                && err.get(0).contains("dyper-runtime") && err.get(0).endsWith(" -jar " + app + " x"),
+                "the java command, with the monitor agent and nothing else of Dyper: " + err.get(0));
+        assertFalse(err.get(0).contains("replace=") || err.get(0).contains("aspectjweaver")
+                || err.get(0).contains("-Ddyper."), err.get(0));
+        Matcher started = Pattern.compile("dyper: no model, nothing patched: the program \\(process (\\d+)\\) runs "
+                + "under the DYPER monitor alone; dyper ctl (\\d+) REPORT shows where its time goes").matcher(err.get(1));
+        assertTrue(started.matches(), err.get(1));
+        assertEquals(started.group(1), started.group(2));
+        try (Stream<Path> entries = Files.list(registry)) {
+            assertEquals(List.of(), entries.toList(), "the monitor ran and removed its entry at exit");
+        }
+    }
+
+    /** Entries of {@code folder} whose names contain {@code part}. */
+    private static List<String> entries(Path folder, String part) throws IOException {
+        try (Stream<Path> s = Files.list(folder)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.contains(part)).sorted().toList();
+        }
+    }
+
+    /** Starts the CLI with {@code java.io.tmpdir} = {@code tmp}, and kills it (SIGKILL) once {@code made} exists. */
+    private static void killWhenItMade(Path tmp, List<String> args, java.util.function.LongFunction<Boolean> made)
+            throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        for (int i = 0; i < 1200 && !made.apply(p.pid()) && p.isAlive(); i++) {
+            Thread.sleep(50);
+        }
+        assertTrue(made.apply(p.pid()), "the CLI made no temporary files before it ended");
+        assertEquals(0, new ProcessBuilder("kill", "-KILL", Long.toString(p.pid())).start().waitFor());
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void whatAKilledWeaveOrRunLeftBehindIsRemovedByTheNextOne() throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("killed-tmp"));
+        Path out = Files.createDirectories(dir.resolve("killed-out"));
+        Path app = dir.resolve("killed-app.jar");
+        jar(app, "com.acme.cli.App", Map.of());
+        List<String> weave = List.of("weave", "--model", model.toString(), "--in", app.toString(), "--out",
+                out.resolve("woven.jar").toString());
+        killWhenItMade(tmp, weave, pid -> {
+            try {
+                return !entries(tmp, "dyper-src-p" + pid + "-").isEmpty();
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        assertTrue(!entries(tmp, "dyper-").isEmpty(), "the kill left temporary files");
+
+        List<String> again = new ArrayList<>(List.of("-Djava.io.tmpdir=" + tmp));
+        again.addAll(weave);
+        Child woven = java(withCli(again));
+        assertEquals(0, woven.code(), woven.err());
+        assertEquals(List.of(), entries(tmp, ""), "the next weave removed them, and its own");
+        assertEquals(List.of("woven.jar"), entries(out, ""));
+
+        Path cache = dir.resolve("killed-cache");
+        List<String> run = List.of("run", "--model", model.toString(), "--cache", cache.toString(), "--no-monitor",
+                "--report", "none", "--", "-jar", app.toString());
+        killWhenItMade(tmp, run, pid -> {
+            try {
+                return Files.isDirectory(cache) && !entries(cache, ".tmp-p" + pid + "-").isEmpty();
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        assertEquals(1, entries(cache, ".tmp-p").size(), "the kill left a cache entry half made");
+        List<String> runAgain = new ArrayList<>(List.of("-Djava.io.tmpdir=" + tmp));
+        runAgain.addAll(run);
+        Child ran = java(withCli(runAgain));
+        assertEquals(new Child(0, "total 15\n", ran.err()), ran);
+        assertEquals(List.of(), entries(cache, ".tmp"), "the next run removed the half-made entry");
+        assertEquals(1, entries(cache, "").size(), "one complete entry: " + entries(cache, ""));
+        assertEquals(List.of(), entries(tmp, ""));
+    }
+
+    /** {@code jvmOptions... Main args...}: the CLI's command after {@code java}, JVM options first. */
+    private static List<String> withCli(List<String> optionsThenArgs) {
+        List<String> cmd = new ArrayList<>();
+        int i = 0;
+        while (i < optionsThenArgs.size() && optionsThenArgs.get(i).startsWith("-D")) {
+            cmd.add(optionsThenArgs.get(i++));
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(optionsThenArgs.subList(i, optionsThenArgs.size()));
+        return cmd;
     }
 }

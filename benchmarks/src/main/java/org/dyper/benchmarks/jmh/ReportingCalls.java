@@ -60,6 +60,49 @@ public class ReportingCalls {
         Counting.count(SITE);
     }
 
+    /** COUNT as generated advice runs it: the guard, then the call. */
+    @Benchmark
+    public void guardedCount() {
+        if (Dyper.on()) {
+            Counting.count(SITE);
+        }
+    }
+
+    /**
+     * The JVM once a hook of the user's own has run (JMH runs each benchmark in a JVM of its own): the guard then also
+     * asks whether this thread is inside such a hook.
+     */
+    @State(Scope.Benchmark)
+    public static class UserHooks {
+        @Setup
+        public void aUserHookRan() {
+            Dyper.enterHook();
+            Dyper.exitHook();
+        }
+    }
+
+    /** {@link #guardedCount} once a hook of the user's own has run in the JVM. */
+    @Benchmark
+    public void guardedCountWithUserHooks(UserHooks hooks) {
+        if (Dyper.on()) {
+            Counting.count(SITE);
+        }
+    }
+
+    /** What generated code adds around a mode of the user's own (here an empty one): enterHook and exitHook. */
+    @Benchmark
+    public void userHookBrackets(UserHooks hooks) {
+        if (Dyper.on()) {
+            try {
+                Dyper.enterHook();
+            } catch (Throwable t) {
+                Dyper.hookFailed(SITE, t);
+            } finally {
+                Dyper.exitHook();
+            }
+        }
+    }
+
     /** TIME_ENTER + TIME_EXIT: two clock reads, count, total, min, max, histogram. */
     @Benchmark
     public void timing() {

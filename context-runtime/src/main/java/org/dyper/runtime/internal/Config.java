@@ -5,6 +5,7 @@ public final class Config {
     public static final String ENABLED = "dyper.enabled";
     public static final String REPORT = "dyper.report";
     public static final String REPORT_XML = "dyper.report.xml";
+    public static final String REPORT_HTML = "dyper.report.html";
     public static final String SAMPLE_EVERY_PROPERTY = "dyper.sample.every";
     public static final int DEFAULT_SAMPLE_EVERY = 64;
     public static final String LOCK_CONTENDED_PROPERTY = "dyper.lock.contended.ns";

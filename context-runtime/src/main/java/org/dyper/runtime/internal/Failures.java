@@ -21,6 +21,18 @@ public final class Failures {
     private static final Set<Integer> ANNOUNCED = ConcurrentHashMap.newKeySet();
     private static final AtomicLong OVERFLOW = new AtomicLong();
 
+    /*
+     * Failures whose recording failed in turn (the handling overflowed the stack or ran out of memory), kept by
+     * Dyper.hookFailed's handler with plain field writes: no call, no allocation. Reports add them to the last such
+     * site's row. Concurrent writers may lose an increment of this rare count; they never throw.
+     */
+    /** How many failures could not be recorded when they happened. */
+    public static volatile long unrecorded;
+    /** The site of the last of them. */
+    public static volatile int unrecordedId;
+    /** The last of them. */
+    public static volatile Throwable unrecordedFailure;
+
     private Failures() {
     }
 
@@ -103,13 +115,29 @@ public final class Failures {
         return message == null ? type : type + ": " + message;
     }
 
-    /** Failing sites sorted by count (descending), ties by id. */
+    /**
+     * Failing sites sorted by count (descending), ties by id. Failures that could not be recorded when they happened
+     * are added to the row of the last site where that happened (announced on stderr then, if that site never was).
+     */
     public static List<Site> snapshot() {
         List<Site> sites = new ArrayList<>();
+        long late = unrecorded;
+        int lateId = unrecordedId;
         for (Map.Entry<Integer, Entry> e : BY_ID.entrySet()) {
             long n = e.getValue().count.get();
+            if (late > 0 && e.getKey() == lateId) {
+                n += late;
+                late = 0;
+            }
             if (n > 0) {
                 sites.add(new Site(e.getKey(), n, e.getValue().first));
+            }
+        }
+        if (late > 0) {
+            String first = describe(unrecordedFailure) + " (in a hook whose failure could not be recorded then)";
+            sites.add(new Site(lateId, late, first));
+            if (ANNOUNCED.add(lateId)) {
+                announce(lateId, first);
             }
         }
         sites.sort((a, b) -> a.count != b.count ? Long.compare(b.count, a.count) : Integer.compare(a.id, b.id));
@@ -121,9 +149,14 @@ public final class Failures {
         return OVERFLOW.get();
     }
 
+    /** Failures recorded at {@code id}, with those that could not be recorded when they happened there. */
     public static long count(int id) {
-        Entry e = BY_ID.get(id);
-        return e == null ? 0 : e.count.get();
+        for (Site s : snapshot()) {
+            if (s.id() == id) {
+                return s.count();
+            }
+        }
+        return 0;
     }
 
     public static String first(int id) {
@@ -134,5 +167,7 @@ public final class Failures {
     public static void reset() {
         BY_ID.clear();
         OVERFLOW.set(0);
+        unrecorded = 0;
+        unrecordedFailure = null;
     }
 }

@@ -93,7 +93,7 @@ public final class Registry {
         Arrays.fill(slabs, kept, size, null);
         size = kept;
         if (folded) {
-            ended.pruneThreadNames();
+            ended.pruneThreadNames(slabs, size);
         }
     }
 }

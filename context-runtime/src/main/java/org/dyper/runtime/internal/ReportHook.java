@@ -2,11 +2,18 @@ package org.dyper.runtime.internal;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** Writes the reports to the destinations named by the system properties, now or at JVM exit. */
 public final class ReportHook {
@@ -30,29 +37,50 @@ public final class ReportHook {
             return;
         }
         try {
-            Runtime.getRuntime().addShutdownHook(new Thread(ReportHook::write, "dyper-report"));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> write(true), "dyper-report"));
         } catch (Throwable ignored) {
             // IllegalStateException during shutdown, or a security manager: no report at exit, nothing to tell
         }
     }
 
-    /** Writes the text report ({@code dyper.report}) and the XML report ({@code dyper.report.xml}); never throws. */
+    /**
+     * Writes the text report ({@code dyper.report}), the XML report ({@code dyper.report.xml}) and the HTML page of the
+     * XML report ({@code dyper.report.html}); never throws.
+     */
     public static void write() {
+        write(false);
+    }
+
+    /**
+     * As {@link #write()}; {@code atExit}: the report the shutdown hook writes, where a text report to the default
+     * destination (no {@code dyper.report}) is left out when it would hold nothing (no events, no failures): a
+     * program whose patches only call the user's own modes ends as quietly as it would unpatched.
+     */
+    private static void write(boolean atExit) {
         try {
             synchronized (WRITING) {
                 String textTarget = Config.property(Config.REPORT);
                 String xmlTarget = Config.property(Config.REPORT_XML);
                 boolean text = textTarget == null || !textTarget.trim().equalsIgnoreCase("none");
                 boolean xml = xmlTarget != null && !xmlTarget.isBlank();
-                if (!text && !xml) {
+                String htmlTarget = Config.property(Config.REPORT_HTML);
+                boolean html = htmlTarget != null && !htmlTarget.isBlank();
+                if (!text && !xml && !html) {
                     return;
                 }
                 Reports.Data data = Reports.Data.now();
+                if (text && atExit && textTarget == null && Reports.empty(data)) {
+                    text = false;
+                }
                 if (text) {
                     writeText(textTarget == null ? "stderr" : textTarget.trim(), Reports.text(data));
                 }
+                String xmlReport = xml || html ? Reports.xml(data) : null;
                 if (xml) {
-                    writeFile(xmlTarget.trim(), Reports.xml(data));
+                    writeFile(xmlTarget.trim(), xmlReport);
+                }
+                if (html) {
+                    ExitPage.write(htmlTarget.trim(), xmlReport);
                 }
             }
         } catch (Throwable t) {
@@ -82,12 +110,72 @@ public final class ReportHook {
         }
     }
 
-    private static void writeFile(String target, String report) throws IOException {
+    /**
+     * Writes {@code report} to the file {@code target} through a temporary file in the same folder that is renamed over
+     * it once complete: a kill or a crash never leaves half a report, and the previous report stays whole until the
+     * new one replaces it. The file keeps the permissions of the one it replaces (a new one gets the umask's).
+     * Temporary files of processes that died while writing here are removed. A target that exists and is not a
+     * regular file (a pipe, {@code /dev/stderr}) is written directly.
+     */
+    static void writeFile(String target, String report) throws IOException {
         Path path = Paths.get(target).toAbsolutePath();
-        Path parent = path.getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
+        if (Files.exists(path)) {
+            path = path.toRealPath();  // a symbolic link: replace the file it names, keep the link
+            if (!Files.isRegularFile(path)) {
+                Files.writeString(path, report, StandardCharsets.UTF_8);
+                return;
+            }
         }
-        Files.writeString(path, report, StandardCharsets.UTF_8);
+        Path parent = path.getParent();
+        Files.createDirectories(parent);
+        String name = path.getFileName().toString();
+        removeStale(parent, name);
+        Path tmp = parent.resolve("." + name + "." + ProcessHandle.current().pid() + "." + SEQUENCE.incrementAndGet()
+                + ".tmp");
+        try {
+            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                ByteBuffer bytes = StandardCharsets.UTF_8.encode(report);
+                while (bytes.hasRemaining()) {
+                    channel.write(bytes);
+                }
+                channel.force(true);
+            }
+            if (Files.isRegularFile(path) && parent.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(path));
+            }
+            try {
+                Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    private static final AtomicLong SEQUENCE = new AtomicLong();
+
+    /** Removes {@code .<name>.<pid>.<n>.tmp} files in {@code dir} whose process is gone (killed while writing). */
+    private static void removeStale(Path dir, String name) {
+        String prefix = "." + name + ".";
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, path -> {
+            String f = path.getFileName().toString();
+            return f.startsWith(prefix) && f.endsWith(".tmp");
+        })) {
+            for (Path f : files) {
+                String middle = f.getFileName().toString().substring(prefix.length());
+                int dot = middle.indexOf('.');
+                try {
+                    long pid = Long.parseLong(middle.substring(0, dot));
+                    if (ProcessHandle.of(pid).isEmpty()) {
+                        Files.deleteIfExists(f);
+                    }
+                } catch (RuntimeException | IOException notOurs) {
+                    // not a temporary file of ours, or already gone
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // stale files stay; the report is written all the same
+        }
     }
 }

@@ -287,6 +287,18 @@ public final class Reports {
 
     // ---- text ----
 
+    private static boolean noEvents(Totals t) {
+        return timing(t).isEmpty() && sampled(t).isEmpty() && counts(t).isEmpty() && calls(t).isEmpty()
+                && values(t).isEmpty() && lockSites(t).isEmpty() && allocations(t, ALLOC_SITES).isEmpty()
+                && allocations(t, ALLOC_TYPES).isEmpty() && fields(t, FIELDS).isEmpty();
+    }
+
+    /** Whether the text report would say no more than "No events were recorded." (no failures, no site notes). */
+    public static boolean empty(Data data) {
+        return noEvents(data.totals()) && data.failureTotal() == 0 && data.malformedSiteLines() == 0
+                && data.conflictingSiteLines() == 0;
+    }
+
     public static String text(Data data) {
         StringBuilder out = new StringBuilder(4096);
         out.append("Dyper report — pid ").append(data.pid()).append(", ")
@@ -302,8 +314,7 @@ public final class Reports {
         List<AllocationRow> allocationSites = allocations(t, ALLOC_SITES);
         List<AllocationRow> allocationTypes = allocations(t, ALLOC_TYPES);
         List<FieldRow> fields = fields(t, FIELDS);
-        if (timing.isEmpty() && sampled.isEmpty() && counts.isEmpty() && calls.isEmpty() && values.isEmpty()
-                && lockSites.isEmpty() && allocationSites.isEmpty() && allocationTypes.isEmpty() && fields.isEmpty()) {
+        if (noEvents(t)) {
             out.append("\nNo events were recorded.\n");
         }
         if (!timing.isEmpty()) {

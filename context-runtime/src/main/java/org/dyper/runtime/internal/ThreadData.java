@@ -21,7 +21,6 @@ public final class ThreadData {
     private static final VarHandle EPOCH;
     private static final VarHandle COUNTS;
     private static final VarHandle CALLS;
-    private static final VarHandle SEQUENCE;
 
     static {
         try {
@@ -29,7 +28,6 @@ public final class ThreadData {
             EPOCH = lookup.findVarHandle(ThreadData.class, "epoch", int.class);
             COUNTS = lookup.findVarHandle(ThreadData.class, "counts", long[].class);
             CALLS = lookup.findVarHandle(ThreadData.class, "calls", long[].class);
-            SEQUENCE = lookup.findStaticVarHandle(ThreadData.class, "sequence", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -77,10 +75,6 @@ public final class ThreadData {
      *  sees a complete slab or misses. */
     private static final ThreadData[] FAST = new ThreadData[1024];
 
-    /** Global order of field writes across threads, so the merged ring shows the last writes in the order made. */
-    @SuppressWarnings("unused")
-    private static volatile long sequence;
-
     final Thread thread;
     /** The thread's id, kept because {@code Thread.getId()} is deprecated from JDK 19 on and cannot change. */
     final long threadId;
@@ -94,13 +88,11 @@ public final class ThreadData {
     /** Seeds where each new sampled row starts its countdown, so periodic call patterns do not alias. */
     private int seed;
 
-    // Owner-only lock state. The hold stack survives resets (it mirrors monitors really held); an entry remembers
-    // its epoch so a hold that began before a reset is not recorded after it.
-    private Object[] heldLocks = new Object[8];
-    /** Per held lock: acquire time, acquiring site id, lock class index, epoch. */
-    private long[] held = new long[8 * 4];
-    private int heldDepth;
-    /** What {@code Locks.request} saw in the holder table, for the matching {@code acquired}. */
+    /** Owner-only: how many hooks of the user's own are running on this thread (see {@code Dyper.enterHook}). */
+    private int hookDepth;
+    /** Owner-only: the monitors this thread holds through patched sites. */
+    private final HeldLocks holds = new HeldLocks();
+    /** What {@code Locks.request} saw, for the matching {@code acquired}: the lock's hash and another holder (0: none). */
     private int pendingHash;
     private long pendingHolder;
 
@@ -143,6 +135,25 @@ public final class ThreadData {
             TABLES.setRelease(tables, k, NO_ROWS);
         }
         EPOCH.setRelease(this, newEpoch);
+    }
+
+    // ---- hooks of the user's own: while one runs, this thread measures nothing ----
+
+    /** Whether the calling thread is inside a hook of the user's own. */
+    public static boolean insideHook() {
+        return current().hookDepth > 0;
+    }
+
+    public static void enterHook() {
+        current().hookDepth++;
+    }
+
+    /** Leaves a hook; never below zero (an {@link #enterHook} that failed did not count). */
+    public static void exitHook() {
+        ThreadData d = current();
+        if (d.hookDepth > 0) {
+            d.hookDepth--;
+        }
     }
 
     // ---- hot path (owner thread only) ----
@@ -256,156 +267,75 @@ public final class ThreadData {
 
     // ---- locks ----
 
-    /** Before the monitor of {@code lock} is requested: remembers who holds it now, if the holder table knows. */
+    /**
+     * Before the monitor of {@code lock} is requested: remembers which other thread holds it now, if the holder table
+     * knows. A monitor this thread holds already (re-entry) has no other holder.
+     */
     public void lockRequested(Object lock) {
         int hash = System.identityHashCode(lock);
+        long holder = LockHolders.holder(hash);
         pendingHash = hash;
-        pendingHolder = LockHolders.holder(hash);
+        pendingHolder = holder == threadId || holder != 0 && holds.contains(lock) ? 0 : holder;
     }
 
     /**
-     * The monitor of {@code lock} (never null) is now held, after a wait of {@code wait} ns: records the acquisition
-     * at the site and the lock's class, makes this thread the lock's holder, and pushes the hold.
+     * The monitor of {@code lock} (never null) is now held, {@code wait} ns after it was requested: records the
+     * acquisition at the site and the lock's class, makes this thread the lock's holder, and pushes the hold. The
+     * wait counts only where another thread held the monitor when it was requested (the holder table named one):
+     * otherwise the time between the two hooks was not spent waiting for the monitor (re-entry, a free monitor, a
+     * pause of the thread), and the acquisition waited 0.
      */
     public void lockAcquired(int siteId, Object lock, int classIndex, long wait, long now) {
         int hash = System.identityHashCode(lock);
         long holder = pendingHash == hash ? pendingHolder : 0;
         pendingHash = 0;
         pendingHolder = 0;
-        long w = wait < 0 ? 0 : wait;
+        long w = holder == 0 || wait < 0 ? 0 : wait;
         boolean contended = w > Config.LOCK_CONTENDED_NS;
         long[] s = row(LOCK_SITES, siteId);
         if (s != null) {
-            acquisition(s, w, contended, holder);
+            HeldLocks.acquisition(s, w, contended, threadId, holder);
         }
         long[] c = row(LOCK_CLASSES, classIndex);
         if (c != null) {
-            acquisition(c, w, contended, holder);
+            HeldLocks.acquisition(c, w, contended, threadId, holder);
         }
         LockHolders.hold(hash, threadId);
-        push(lock, now, siteId, classIndex);
-    }
-
-    private void acquisition(long[] r, long wait, boolean contended, long holder) {
-        LONGS.setRelease(r, L_ACQUISITIONS, r[L_ACQUISITIONS] + 1);
-        LONGS.setRelease(r, L_WAIT, r[L_WAIT] + wait);
-        if (contended) {
-            LONGS.setRelease(r, L_CONTENDED, r[L_CONTENDED] + 1);
-        }
-        if (wait > r[L_MAX_WAIT]) {
-            LONGS.setRelease(r, L_WAITER, threadId);
-            LONGS.setRelease(r, L_HOLDER, holder);
-            LONGS.setRelease(r, L_MAX_WAIT, wait);
-        }
-    }
-
-    private void push(Object lock, long now, int siteId, int classIndex) {
-        if (heldDepth == heldLocks.length) {
-            dropStaleHolds(heldDepth);
-            if (heldDepth == heldLocks.length) {
-                heldLocks = java.util.Arrays.copyOf(heldLocks, heldLocks.length * 2);
-                held = java.util.Arrays.copyOf(held, held.length * 2);
-            }
-        }
-        int k = heldDepth++;
-        heldLocks[k] = lock;
-        held[k * 4] = now;
-        held[k * 4 + 1] = siteId;
-        held[k * 4 + 2] = classIndex;
-        held[k * 4 + 3] = epoch;
+        holds.push(lock, now, siteId, classIndex, epoch);
     }
 
     /**
-     * The monitor of {@code lock} is about to be released: pops its hold (normally the top of the stack) and records
-     * the hold time at the site that acquired it and the lock's class. A release without a recorded acquisition
-     * (monitoring was switched on in between) records nothing.
+     * The monitor of {@code lock} is about to be released: pops its hold and records the hold time at the site that
+     * acquired it and the lock's class. A release without a recorded acquisition (monitoring was switched on in
+     * between) records nothing.
      */
     public void lockReleased(Object lock, long now) {
-        int k = heldDepth - 1;
-        while (k >= 0 && heldLocks[k] != lock) {
-            k--;
-        }
-        if (k < 0) {
+        if (!holds.pop(lock)) {
             return;
         }
-        long start = held[k * 4];
-        int siteId = (int) held[k * 4 + 1];
-        int classIndex = (int) held[k * 4 + 2];
-        boolean sameEpoch = (int) held[k * 4 + 3] == epoch;
-        if (k != heldDepth - 1) {
-            // Not the innermost hold: holds above it whose release was missed (monitoring switched off) are dropped;
-            // monitors still held (unstructured locking) move down.
-            removeHold(k);
-        } else {
-            heldLocks[k] = null;
-            heldDepth = k;
+        if (!holds.stillHeld) {
+            LockHolders.release(System.identityHashCode(lock), threadId);  // an outer re-entrant hold keeps it
         }
-        boolean stillHeld = false;
-        for (int j = heldDepth - 1; j >= 0; j--) {
-            if (heldLocks[j] == lock) {
-                stillHeld = true;  // a re-entrant hold: the outer one still owns the monitor
-                break;
-            }
-        }
-        if (!stillHeld) {
-            LockHolders.release(System.identityHashCode(lock), threadId);
-        }
-        if (!sameEpoch) {
+        if (holds.epoch != epoch) {
             return;
         }
-        long hold = now - start;
+        long hold = now - holds.start;
         if (hold < 0) {
             hold = 0;
         }
-        long[] s = row(LOCK_SITES, siteId);
+        long[] s = row(LOCK_SITES, holds.siteId);
         if (s != null) {
-            holdTime(s, hold);
+            HeldLocks.holdTime(s, hold);
         }
-        long[] c = row(LOCK_CLASSES, classIndex);
+        long[] c = row(LOCK_CLASSES, holds.classIndex);
         if (c != null) {
-            holdTime(c, hold);
+            HeldLocks.holdTime(c, hold);
         }
-    }
-
-    private static void holdTime(long[] r, long hold) {
-        LONGS.setRelease(r, L_HOLDS, r[L_HOLDS] + 1);
-        LONGS.setRelease(r, L_HOLD, r[L_HOLD] + hold);
-        if (hold > r[L_MAX_HOLD]) {
-            LONGS.setRelease(r, L_MAX_HOLD, hold);
-        }
-    }
-
-    /** Removes hold k, keeping the holds above it whose monitors this thread still owns. */
-    private void removeHold(int k) {
-        int to = k;
-        for (int from = k + 1; from < heldDepth; from++) {
-            if (Thread.holdsLock(heldLocks[from])) {
-                heldLocks[to] = heldLocks[from];
-                System.arraycopy(held, from * 4, held, to * 4, 4);
-                to++;
-            }
-        }
-        java.util.Arrays.fill(heldLocks, to, heldDepth, null);
-        heldDepth = to;
-    }
-
-    /** Drops holds of monitors this thread no longer owns (their release was not seen), below {@code depth}. */
-    private void dropStaleHolds(int depth) {
-        int to = 0;
-        for (int from = 0; from < depth; from++) {
-            if (Thread.holdsLock(heldLocks[from])) {
-                heldLocks[to] = heldLocks[from];
-                System.arraycopy(held, from * 4, held, to * 4, 4);
-                to++;
-            }
-        }
-        java.util.Arrays.fill(heldLocks, to, depth, null);
-        heldDepth = to;
     }
 
     /** Holds this thread has on its stack (for tests). */
     public int holdDepth() {
-        return heldDepth;
+        return holds.depth();
     }
 
     // ---- allocations ----
@@ -444,48 +374,15 @@ public final class ThreadData {
 
     // ---- field writes ----
 
-    /**
-     * One write of field {@code fieldId} at site {@code siteId}; {@code flags} are {@link #W_LOCKED} and following.
-     * The ring entry is written seqlock-style (sequence cleared, values, then the new sequence) so a reader can tell
-     * a torn entry and skip it.
-     */
+    /** One write of field {@code fieldId} at site {@code siteId}; see {@link FieldWrites#record}. */
     public void fieldWrite(int siteId, int fieldId, long flags, long oldValue, long newValue) {
-        boolean noOwner = (flags & W_NO_OWNER) != 0;
-        boolean unlocked = !noOwner && (flags & W_LOCKED) == 0;
-        long[] s = row(FIELD_SITES, siteId);
-        if (s != null) {
-            writeCounts(s, unlocked, noOwner);
-        }
-        long[] f = row(FIELDS, fieldId);
-        if (f == null) {
-            return;
-        }
-        writeCounts(f, unlocked, noOwner);
-        long seq = (long) SEQUENCE.getAndAdd(1L) + 1;
-        int slot = (int) f[F_NEXT];
-        f[F_NEXT] = (slot + 1) & (RING - 1);
-        int base = F_RING + slot * E_LENGTH;
-        LONGS.setRelease(f, base + E_SEQ, 0L);
-        LONGS.setRelease(f, base + E_OLD, oldValue);
-        LONGS.setRelease(f, base + E_NEW, newValue);
-        LONGS.setRelease(f, base + E_FLAGS, flags);
-        LONGS.setRelease(f, base + E_THREAD, threadId);
-        LONGS.setRelease(f, base + E_SEQ, seq);
-    }
-
-    private static void writeCounts(long[] r, boolean unlocked, boolean noOwner) {
-        LONGS.setRelease(r, F_WRITES, r[F_WRITES] + 1);
-        if (unlocked) {
-            LONGS.setRelease(r, F_UNLOCKED, r[F_UNLOCKED] + 1);
-        } else if (noOwner) {
-            LONGS.setRelease(r, F_NO_OWNER, r[F_NO_OWNER] + 1);
-        }
+        FieldWrites.record(this, siteId, fieldId, flags, oldValue, newValue);
     }
 
     // ---- rows ----
 
     /** The row of {@code id} in table {@code kind}, created on first use; null if out of range. */
-    private long[] row(int kind, int id) {
+    long[] row(int kind, int id) {
         long[][] rows = tables[kind];
         int i = kind == LOCK_CLASSES ? id : Ids.index(id);
         if (Integer.compareUnsigned(i, rows.length) < 0) {

@@ -78,25 +78,40 @@ public final class Totals {
         rows[i][S_COUNT] += n;
     }
 
-    /** Forgets thread names no row refers to, so ended threads do not grow memory without bound. */
-    void pruneThreadNames() {
+    /**
+     * Forgets thread names that no row refers to, neither these totals' nor those of the {@code live} slabs (a live
+     * thread may have waited for one that ended), so ended threads do not grow memory without bound.
+     */
+    void pruneThreadNames(ThreadData[] live, int count) {
         Set<Long> used = new HashSet<>();
-        for (int k : new int[] {LOCK_SITES, LOCK_CLASSES}) {
-            for (long[] r : tables[k]) {
-                if (r != null) {
-                    used.add(r[L_WAITER]);
-                    used.add(r[L_HOLDER]);
-                }
-            }
-        }
-        for (long[] r : tables[FIELDS]) {
-            if (r != null) {
-                for (int e = 0; e < RING; e++) {
-                    used.add(r[F_RING + e * E_LENGTH + E_THREAD]);
-                }
-            }
+        usedThreads(tables[LOCK_SITES], tables[LOCK_CLASSES], tables[FIELDS], false, used);
+        for (int i = 0; i < count; i++) {
+            usedThreads(live[i].publishedTable(LOCK_SITES), live[i].publishedTable(LOCK_CLASSES),
+                    live[i].publishedTable(FIELDS), true, used);
         }
         threadNames.keySet().retainAll(used);
+    }
+
+    private static void usedThreads(long[][] lockSites, long[][] lockClasses, long[][] fields, boolean acquire,
+            Set<Long> used) {
+        for (long[][] rows : List.of(lockSites, lockClasses)) {
+            for (int i = 0; i < rows.length; i++) {
+                long[] r = acquire ? ThreadData.readRow(rows, i) : rows[i];
+                if (r != null) {
+                    used.add(acquire ? ThreadData.read(r, L_WAITER) : r[L_WAITER]);
+                    used.add(acquire ? ThreadData.read(r, L_HOLDER) : r[L_HOLDER]);
+                }
+            }
+        }
+        for (int i = 0; i < fields.length; i++) {
+            long[] r = acquire ? ThreadData.readRow(fields, i) : fields[i];
+            if (r != null) {
+                for (int e = 0; e < RING; e++) {
+                    int k = F_RING + e * E_LENGTH + E_THREAD;
+                    used.add(acquire ? ThreadData.read(r, k) : r[k]);
+                }
+            }
+        }
     }
 
     private static long[] addCounts(long[] into, long[] from, boolean acquire) {

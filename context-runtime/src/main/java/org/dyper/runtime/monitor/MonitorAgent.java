@@ -7,8 +7,8 @@ import org.dyper.runtime.monitor.internal.Monitor;
  * The javaagent entry points of the DYPER monitor ({@code Premain-Class} and {@code Agent-Class} of the dyper-runtime
  * jar): {@code -javaagent:dyper-runtime.jar[=options]} at launch, or a dynamic attach ({@code dyper ctl attach}).
  * Options are comma-separated {@code key=value}: {@code dir}, {@code notify}, {@code notifywait}, {@code frametimeout},
- * {@code authtimeout}, {@code maxconnections} and any monitor variable (see docs/monitor.md). The monitor starts once
- * per JVM; a failure prints one line to stderr and the program runs on unmonitored.
+ * {@code authtimeout}, {@code idletimeout}, {@code maxconnections} and any monitor variable (see docs/monitor.md). The
+ * monitor starts once per JVM; a failure prints one line to stderr and the program runs on unmonitored.
  */
 public final class MonitorAgent {
     private MonitorAgent() {

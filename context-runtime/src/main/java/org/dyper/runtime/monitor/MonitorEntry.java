@@ -4,10 +4,15 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.dyper.runtime.monitor.internal.Options;
 import org.dyper.runtime.monitor.internal.RegistryFiles;
 
@@ -35,8 +40,9 @@ public record MonitorEntry(long pid, int port, String mainClass, long startMilli
     }
 
     /**
-     * The entries of live processes in {@code dir}, by pid. With {@code clean}, entries whose process is gone (and
-     * unreadable entries) are deleted.
+     * The entries of live processes in {@code dir}, by pid. With {@code clean}, entries whose process is gone (its pid
+     * unused, or used by a process that started after the entry's JVM, a reused pid) and unreadable entries are
+     * deleted.
      */
     public static List<MonitorEntry> list(Path dir, boolean clean) throws IOException {
         List<MonitorEntry> entries = new ArrayList<>();
@@ -46,23 +52,34 @@ public record MonitorEntry(long pid, int port, String mainClass, long startMilli
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.monitor")) {
             for (Path file : files) {
                 if (file.getFileName().toString().startsWith(".")) {
-                    continue;
+                    continue;  // an entry being written (temporary file, renamed when complete)
                 }
                 MonitorEntry e;
                 try {
                     e = read(file);
                 } catch (IOException bad) {
+                    if (clean) {
+                        deleteQuietly(file);
+                    }
                     continue;
                 }
-                if (alive(e.pid())) {
+                if (alive(e)) {
                     entries.add(e);
                 } else if (clean) {
-                    Files.deleteIfExists(file);
+                    deleteQuietly(file);
                 }
             }
         }
         entries.sort(Comparator.comparingLong(MonitorEntry::pid));
         return entries;
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // not ours to delete (another user's file in a shared folder): left alone
+        }
     }
 
     /** The entry of process {@code pid} in {@code dir}; throws when there is none or the process is gone. */
@@ -72,14 +89,51 @@ public record MonitorEntry(long pid, int port, String mainClass, long startMilli
             throw new IOException("no monitored process " + pid + " (no entry in " + dir + ")");
         }
         MonitorEntry e = read(file);
-        if (!alive(pid)) {
-            Files.deleteIfExists(file);
+        if (!alive(e)) {
+            deleteQuietly(file);
             throw new IOException("process " + pid + " is gone (its stale entry was removed)");
         }
         return e;
     }
 
-    private static boolean alive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    /**
+     * How much later than its JVM's recorded start a process may seem to have started and still be that JVM: the
+     * operating system's start time is derived from the boot time in whole seconds and may move with the clock.
+     */
+    static final long START_SLACK_MILLIS = 5_000;
+
+    /**
+     * Whether the entry's process still runs: its pid is alive and the process with that pid started no later than
+     * the entry's JVM (else the pid was reused by a newer process). Where the OS does not tell the start time, the pid
+     * being alive is all there is.
+     */
+    static boolean alive(MonitorEntry e) {
+        Optional<ProcessHandle> handle = ProcessHandle.of(e.pid());
+        if (handle.isEmpty() || !handle.get().isAlive()) {
+            return false;
+        }
+        Optional<Instant> started = handle.get().info().startInstant();
+        return started.isEmpty() || started.get().toEpochMilli() <= e.startMillis() + START_SLACK_MILLIS;
+    }
+
+    /**
+     * A warning when other users can write to the registry folder {@code dir} (they could remove entries or plant
+     * false ones that point a front end at their own port), else null.
+     */
+    public static String insecureDirectory(Path dir) {
+        try {
+            if (!Files.isDirectory(dir) || !dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                return null;
+            }
+            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir);
+            if (!perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+                return null;
+            }
+            return "the registry folder " + dir + " is writable by other users (" + PosixFilePermissions.toString(perms)
+                    + "): they can remove entries or plant false ones; use a folder only you can write to (chmod o-w, "
+                    + "or the monitor's dir option and dyper ctl --dir)";
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 }

@@ -110,8 +110,15 @@ final class Child implements AutoCloseable {
 
     /** Starts {@code main} with the agent ({@code agentOptions} null: without it); registry folder {@code dir}. */
     static Child start(Jdk jdk, Path dir, String agentOptions, Class<?> main, String... args) throws IOException {
+        return start(jdk, dir, agentOptions, List.of(), main, args);
+    }
+
+    /** As above, with {@code jvmArgs} (such as {@code -Xmx96m}) before the agent. */
+    static Child start(Jdk jdk, Path dir, String agentOptions, List<String> jvmArgs, Class<?> main, String... args)
+            throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(jdk.java().toString());
+        cmd.addAll(jvmArgs);
         if (agentOptions != null) {
             cmd.add("-javaagent:" + agentJar() + "=dir=" + dir + (agentOptions.isEmpty() ? "" : "," + agentOptions));
         }

@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.dyper.runtime.monitor.targets.CountingTestAgent;
 import org.dyper.runtime.monitor.targets.LoopTarget;
+import org.dyper.runtime.monitor.targets.NotAnAgent;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -398,6 +399,11 @@ abstract class MonitorCommandsContract {
                 cmd("AGENT", "<AGENT CLASS='java.lang.String'/>"));
         assertEquals(error("AGENT: class com.acme.Missing not found on the class path"),
                 cmd("AGENT", "<AGENT CLASS='com.acme.Missing'/>"));
+        // the class is checked before it is initialised: its static initialiser never runs
+        assertEquals(error("AGENT: " + NotAnAgent.class.getName() + " does not implement "
+                + DyperAgent.class.getName()), cmd("AGENT", "<AGENT CLASS='" + NotAnAgent.class.getName() + "'/>"));
+        assertEquals(ok(), cmd("SET", "<VAR NAME='CHECKTIME' VALUE='10'/>"));
+        assertFalse(child.stdout().contains("static initialiser ran"), child.stdout());
     }
 
     @Test

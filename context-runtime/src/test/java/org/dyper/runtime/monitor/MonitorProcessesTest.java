@@ -153,6 +153,17 @@ class MonitorProcessesTest {
     }
 
     @Test
+    void aRegistryFolderOthersCanWriteToIsWarnedAbout() throws Exception {
+        Path open = Files.createDirectory(dir.resolve("open"));
+        Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        try (Child child = Child.start(Child.Jdk.JDK17, open, "", LoopTarget.class)) {
+            assertEquals("loop: started", child.nextLine());
+            assertEquals(0, child.stop());
+            assertEquals("dyper: warning: " + MonitorEntry.insecureDirectory(open) + "\n", child.stderr());
+        }
+    }
+
+    @Test
     void twoProcessesAreDiscoveredAndStaleEntriesCleaned() throws Exception {
         Files.writeString(dir.resolve("999999999.monitor"), "pid=999999999\nport=1\nmain=Gone\nstart=0\ntoken=x\n");
         try (Child a = Child.start(Child.Jdk.JDK17, dir, "", LoopTarget.class);

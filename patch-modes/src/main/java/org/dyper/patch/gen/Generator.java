@@ -65,6 +65,7 @@ public final class Generator {
     private static final Set<ArgType> LATER_ARGS =
             Set.of(ArgType.LOCAL, ArgType.INSNO, ArgType.BLOCKID, ArgType.REFBLOCKID);
     private static final String RUNTIME = "org.dyper.runtime.Dyper";
+    private static final String RUNTIME_PACKAGE = "org.dyper.runtime.";
     /** ARG types whose Java type depends on the patched method, so a mismatch skips that method only. */
     private static final Set<ArgType> VARYING = Set.of(ArgType.RETURN, ArgType.ARG, ArgType.FIELD);
 
@@ -860,12 +861,15 @@ public final class Generator {
         } else if (touchesContext && site.contextType == null) {
             site.contextType = contextType;
         }
-        String call = invocation + ";";
+        // a mode of the user's own may reach patched code: that code is not measured while the hook runs (Dyper's
+        // library modes call only its runtime, which never does, and pay nothing for this)
+        boolean own = !target.className().startsWith(RUNTIME_PACKAGE);
+        String call = (own ? RUNTIME + ".enterHook();\n" : "") + invocation + ";";
         if (!tests.isEmpty()) {
-            call = "if (" + String.join(" && ", tests) + ") {\n    " + call + "\n}";
+            call = "if (" + String.join(" && ", tests) + ") {\n" + indent(call) + "\n}";
         }
         return "try {\n" + indent(call) + "\n} catch (Throwable t$) {\n    " + RUNTIME + ".hookFailed("
-                + site.methodId() + ", t$);\n}";
+                + site.methodId() + ", t$);\n}" + (own ? " finally {\n    " + RUNTIME + ".exitHook();\n}" : "");
     }
 
     /** A Java expression and its static type ({@code null} for the null literal). */

@@ -81,7 +81,7 @@ public final class LoadTime {
                 + " into the cache " + dir + " (first run with these inputs; later runs reuse it) ...");
         GeneratedCode code = Weaver.generate(in, weaving == Weaving.AGENT);
         Files.createDirectories(cacheRoot);
-        Path tmp = Files.createTempDirectory(cacheRoot, key + ".tmp");
+        Path tmp = TempFiles.entry(cacheRoot, key);
         try {
             List<String> notes = weaving == Weaving.AHEAD
                     ? Weaver.weaveForLaunch(code, in.targets(), in.classpath(), tmp.resolve("classes"), javaFeature)
@@ -196,10 +196,12 @@ public final class LoadTime {
 
     /**
      * The {@code -javaagent} argument that starts the DYPER monitor from {@code runtimeJar}, with its agent
-     * {@code options} when not blank.
+     * {@code options} when not blank, after {@code launcher=<this JVM's pid>}: the monitor ends the program if this
+     * JVM is killed with SIGKILL (every other signal it passes on, see {@link #execute}).
      */
     public static String monitorAgent(Path runtimeJar, String options) {
-        return "-javaagent:" + runtimeJar + (options == null || options.isBlank() ? "" : "=" + options);
+        return "-javaagent:" + runtimeJar + "=launcher=" + ProcessHandle.current().pid()
+                + (options == null || options.isBlank() ? "" : "," + options);
     }
 
     /** Where the report goes and in which forms; null fields keep the runtime's defaults. */
@@ -270,29 +272,11 @@ public final class LoadTime {
 
     /**
      * Runs {@code command} with inherited standard streams (in {@code dir} when not null) and returns its exit code.
-     * If this JVM is stopped meanwhile, the child is stopped too; if this thread is interrupted, the child is
-     * destroyed and the interrupt is rethrown.
+     * SIGINT, SIGTERM and SIGHUP to this JVM are passed on to the program, which this JVM waits for (see
+     * {@link ProgramProcess}); if this thread is interrupted, the program is stopped and the interrupt rethrown.
      */
     public static int execute(List<String> command, Path dir) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
-        if (dir != null) {
-            builder.directory(dir.toFile());
-        }
-        Process process = builder.start();
-        Thread killer = new Thread(process::destroy, "dyper-stop-child");
-        Runtime.getRuntime().addShutdownHook(killer);
-        try {
-            return process.waitFor();
-        } catch (InterruptedException e) {
-            process.destroy();
-            throw e;
-        } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(killer);
-            } catch (IllegalStateException shuttingDown) {
-                // the JVM is already exiting; the hook will stop the child
-            }
-        }
+        return ProgramProcess.run(command, dir);
     }
 
     /** The jars and folders a program's class path names: what load-time weaving may patch. */

@@ -159,7 +159,7 @@ public final class Weaver {
      */
     public static List<String> compileAspects(GeneratedCode code, Path classesDir, List<Path> classpath)
             throws IOException, WeaveException {
-        Path sources = Files.createTempDirectory("dyper-src");
+        Path sources = TempFiles.directory("src");
         try {
             List<Path> files = writeSources(code, sources);
             List<String> args = new ArrayList<>(List.of("-d", classesDir.toString(), "-classpath",
@@ -187,11 +187,14 @@ public final class Weaver {
      */
     public static List<String> weaveBinary(GeneratedCode code, Path input, Path outJar, List<Path> classpath)
             throws IOException, WeaveException {
-        Path sources = Files.createTempDirectory("dyper-src");
-        Path raw = Files.createTempFile("dyper-woven", ".jar");
-        Path patched = code.bytecode().isEmpty() ? null : Files.createTempFile("dyper-bytecode", ".jar");
+        Path sources = null;
+        Path raw = null;
+        Path patched = null;
         Path base = null;
         try {
+            sources = TempFiles.directory("src");
+            raw = TempFiles.file("woven", ".jar");
+            patched = code.bytecode().isEmpty() ? null : TempFiles.file("bytecode", ".jar");
             List<Path> files = writeSources(code, sources);
             List<Path> cp = new ArrayList<>(classpath);
             // the bytecode pass runs first: ajc weaves the classes with the wrapper calls already in them
@@ -204,7 +207,7 @@ public final class Weaver {
             // the same types: they are set apart, and the patched ones woven by release below
             Map<String, byte[]> versioned = new java.util.TreeMap<>();
             if (Files.isRegularFile(woven)) {
-                base = Files.createTempFile("dyper-base", ".jar");
+                base = TempFiles.file("base", ".jar");
                 if (splitVersioned(woven, base, versioned)) {
                     woven = base;
                 }
@@ -222,8 +225,12 @@ public final class Weaver {
             finishJar(raw, outJar, code, notes, versioned);
             return notes;
         } finally {
-            deleteTree(sources);
-            Files.deleteIfExists(raw);
+            if (sources != null) {
+                deleteTree(sources);
+            }
+            if (raw != null) {
+                Files.deleteIfExists(raw);
+            }
             if (base != null) {
                 Files.deleteIfExists(base);
             }
@@ -286,7 +293,7 @@ public final class Weaver {
         });
         List<String> notes = new ArrayList<>();
         for (Map.Entry<String, Map<String, String>> release : byRelease.entrySet()) {
-            Path work = Files.createTempDirectory("dyper-release");
+            Path work = TempFiles.directory("release");
             try {
                 Path in = work.resolve("in");
                 Path out = work.resolve("out");
@@ -323,7 +330,7 @@ public final class Weaver {
      */
     public static List<String> weaveForLaunch(GeneratedCode code, List<Path> targets, List<Path> classpath,
             Path classesDir, int javaFeature) throws IOException, WeaveException {
-        Path work = Files.createTempDirectory("dyper-launch");
+        Path work = TempFiles.directory("launch");
         try {
             Path input = work.resolve("in");
             Path raw = work.resolve("out");
@@ -560,7 +567,7 @@ public final class Weaver {
     public static List<String> weaveFolderInPlace(GeneratedCode code, Path classes, List<Path> classpath)
             throws IOException, WeaveException {
         deleteTree(classes.resolve(Generator.PACKAGE.replace('.', '/')));
-        Path woven = Files.createTempFile("dyper-woven-folder", ".jar");
+        Path woven = TempFiles.file("woven-folder", ".jar");
         try {
             List<String> notes = weaveBinary(code, classes, woven, classpath);
             try (JarFile jar = new JarFile(woven.toFile())) {
@@ -576,11 +583,15 @@ public final class Weaver {
                         throw new IOException("woven jar entry " + name + " points outside " + classes);
                     }
                     Files.createDirectories(target.getParent());
-                    Path tmp = Files.createTempFile(target.getParent(), ".dyper", ".class");
-                    try (InputStream data = jar.getInputStream(e)) {
-                        Files.copy(data, tmp, StandardCopyOption.REPLACE_EXISTING);
+                    Path tmp = TempFiles.file(target.getParent(), "class", ".class");
+                    try {
+                        try (InputStream data = jar.getInputStream(e)) {
+                            Files.copy(data, tmp, StandardCopyOption.REPLACE_EXISTING);
+                        }
+                        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+                    } finally {
+                        Files.deleteIfExists(tmp);
                     }
-                    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
                 }
             }
             return notes;
@@ -595,7 +606,19 @@ public final class Weaver {
      */
     private static void finishJar(Path raw, Path outJar, GeneratedCode code, List<String> notes,
             Map<String, byte[]> versioned) throws IOException {
-        Path tmp = Files.createTempFile(outJar.toAbsolutePath().getParent(), ".dyper", ".jar");
+        Path folder = outJar.toAbsolutePath().getParent();
+        TempFiles.sweep(folder);
+        Path tmp = TempFiles.file(folder, "out", ".jar");
+        try {
+            copyJar(raw, tmp, code, notes, versioned);
+            Files.move(tmp, outJar, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    private static void copyJar(Path raw, Path tmp, GeneratedCode code, List<String> notes,
+            Map<String, byte[]> versioned) throws IOException {
         try (JarFile in = new JarFile(raw.toFile());
              OutputStream file = Files.newOutputStream(tmp);
              JarOutputStream out = new JarOutputStream(file)) {
@@ -628,7 +651,6 @@ public final class Weaver {
                 out.closeEntry();
             }
         }
-        Files.move(tmp, outJar, StandardCopyOption.REPLACE_EXISTING);
     }
 
     private static boolean isSignature(String name) {

@@ -133,6 +133,9 @@ class GeneratorBehaviourTest {
                 c("NULL", fr("scale", p("ENTER", "REF_NULL")), "ref Target.scale(long) null"),
                 c("a throwing hook does not stop the next one", fr("scale", p("ENTER", "BOOM"), p("ENTER", "ID")),
                         "id Target.scale(long)"),
+                c("patched code a hook calls is not measured (no hooks run in it)", fr("scale", p("ENTER", "ID"),
+                        p("ENTER", "REENTER"), p("EXIT", "ID")),
+                        "id Target.scale(long)", "reenter 6", "id Target.scale(long)"),
                 c("UPDATE NEW replaces earlier patches", fr("add", p("ENTER", "ID"))
                         + "<FOR CLASS='" + T + "' METHOD='add' UPDATE='NEW'>" + p("EXIT", "VALUE_RET_7") + "</FOR>",
                         "value Target.add(int,int) 7"),

@@ -58,6 +58,12 @@ class JoinPointModesEndToEndTest {
                 "ACQUISITIONS"));
         assertEquals(ContentionFacts.recordAcquisitions(ContentionApp.DEFAULT_WORKERS,
                 ContentionApp.DEFAULT_RECORDS_PER_WORKER), report.value("LOCKS", ContentionFacts.RECORD, "ACQUISITIONS"));
+        // nobody else holds the ledger at an audit, nor a worker's own journal: no waits, whatever the scheduler did
+        for (String free : List.of(ContentionFacts.AUDIT, ContentionFacts.RECORD, "LOCK_CLASS:" + ContentionFacts.JOURNAL)) {
+            Map<String, String> site = report.site("LOCKS", free);
+            assertEquals(List.of("0", "0", "", ""), List.of(site.get("CONTENDED"), site.get("WAIT_NS"),
+                    site.get("WAITER"), site.get("HOLDER")), free + ": " + site);
+        }
         assertEquals(ContentionFacts.ledgerClassAcquisitions(rounds), report.value("LOCKS",
                 "LOCK_CLASS:" + ContentionFacts.LEDGER, "ACQUISITIONS"));
         assertEquals("0", report.failures().get("TOTAL"));

@@ -1,10 +1,8 @@
 package org.dyper.runtime.monitor.internal;
 
-import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,9 +22,32 @@ final class Commands {
         this.m = m;
     }
 
-    String handle(String message) {
+    /** The reply to one message: CLASSMODEL's is streamed, every other one is a string. */
+    Frames.Body handle(String message) {
+        Element root;
         try {
-            Element root = Xml.parse(message);
+            root = Xml.parse(message);
+        } catch (Xml.BadXml e) {
+            return Frames.Body.of(m.error(e.getMessage()));
+        }
+        String command = Xml.attr(root, "COMMAND") != null ? Xml.attr(root, "COMMAND") : Xml.attr(root, "XCOMMAND");
+        String pid = Xml.attr(root, "PID");
+        if (root.getTagName().equals("DYPER") && command != null && command.trim().equalsIgnoreCase("CLASSMODEL")
+                && (pid == null || pid.trim().equals(Long.toString(m.pid)))) {
+            try {
+                List<Element> data = Xml.children(root);
+                return ClassModel.reply(m, data.isEmpty() ? null : data.get(0));
+            } catch (IllegalArgumentException e) {
+                return Frames.Body.of(m.error(e.getMessage()));
+            } catch (Throwable t) {
+                return Frames.Body.of(m.error("internal error: " + t.getClass().getName() + ": " + t.getMessage()));
+            }
+        }
+        return Frames.Body.of(answer(root));
+    }
+
+    private String answer(Element root) {
+        try {
             if (!root.getTagName().equals("DYPER")) {
                 return m.error("expected <DYPER COMMAND='...'>, got <" + root.getTagName() + ">");
             }
@@ -54,7 +75,6 @@ final class Commands {
                 case "CLASSES" -> classes(first);
                 case "GETCLASSES" -> getClasses(first);
                 case "REPORT" -> m.reply(report(first == null ? "ALL" : attrOr(first, "TYPE", "ALL")));
-                case "CLASSMODEL" -> m.reply(classModel(first));
                 case "SHOWSTACK" -> m.reply(threadsXml(m.sampledThreads(true)));
                 case "INSTRUMENT" -> m.error("INSTRUMENT is not available in this build: run-time patching is not"
                         + " implemented yet (use dyper run or dyper weave)");
@@ -62,8 +82,6 @@ final class Commands {
                 case "USETHREAD" -> useThread(first);
                 default -> m.error("unknown command '" + command + "'");
             };
-        } catch (Xml.BadXml e) {
-            return m.error(e.getMessage());
         } catch (IllegalArgumentException e) {
             return m.error(e.getMessage());
         } catch (Throwable t) {
@@ -76,7 +94,7 @@ final class Commands {
         return v == null || v.isBlank() ? otherwise : v;
     }
 
-    private static Element need(Element e, String what, String... names) {
+    static Element need(Element e, String what, String... names) {
         if (e == null) {
             throw new IllegalArgumentException(what + " needs data: " + String.join(" or ", names));
         }
@@ -89,7 +107,7 @@ final class Commands {
                 + e.getTagName() + ">");
     }
 
-    private static boolean flag(Element e, String name, boolean otherwise) {
+    static boolean flag(Element e, String name, boolean otherwise) {
         String v = Xml.attr(e, name);
         if (v == null || v.isBlank()) {
             return otherwise;
@@ -287,12 +305,17 @@ final class Commands {
         }
         Class<?> type;
         try {
-            type = Class.forName(name.trim(), true, ClassLoader.getSystemClassLoader());
+            // not initialised: a class that is no agent must not get to run its static initialiser
+            type = Class.forName(name.trim(), false, ClassLoader.getSystemClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
             throw new IllegalArgumentException("AGENT: class " + name + " not found on the class path");
         }
         if (!DyperAgent.class.isAssignableFrom(type)) {
             throw new IllegalArgumentException("AGENT: " + name + " does not implement " + DyperAgent.class.getName());
+        }
+        if (!java.lang.reflect.Modifier.isPublic(type.getModifiers())
+                || java.lang.reflect.Modifier.isAbstract(type.getModifiers())) {
+            throw new IllegalArgumentException("AGENT: " + name + " must be a public class that is not abstract");
         }
         DyperAgent agent;
         try {
@@ -435,56 +458,6 @@ final class Commands {
             }
         }
         return x.append("</MONITOR_REPORT>").toString();
-    }
-
-    // ---- CLASSMODEL ----
-
-    private String classModel(Element data) {
-        boolean binary = false;
-        String prefix = null;
-        if (data != null) {
-            need(data, "CLASSMODEL", "<OPTIONS BINARY PREFIX/>");
-            binary = flag(data, "BINARY", false);
-            prefix = Xml.attr(data, "PREFIX");
-        }
-        StringBuilder x = new StringBuilder(65536);
-        boolean redefine = m.inst != null && m.inst.isRedefineClassesSupported();
-        x.append("<CLASSMODEL CANREDEFINE='").append(redefine).append("'>");
-        x.append("<CLASSPATH>").append(Xml.text(System.getProperty("java.class.path", ""))).append("</CLASSPATH>");
-        x.append("<JAVAHOME>").append(Xml.text(System.getProperty("java.home", ""))).append("</JAVAHOME>");
-        x.append("<BOOTPATH>").append(Xml.text(System.getProperty("jdk.boot.class.path.append",
-                System.getProperty("sun.boot.class.path", "")))).append("</BOOTPATH>");
-        x.append("<USER NAME='").append(Xml.esc(System.getProperty("user.name", ""))).append("'/>");
-        Class<?>[] loaded = m.inst == null ? new Class<?>[0] : m.inst.getAllLoadedClasses();
-        TreeMap<String, Class<?>> byName = new TreeMap<>();
-        for (Class<?> c : loaded) {
-            if (c.isArray() || c.isPrimitive() || c.isHidden() || c.isSynthetic() && c.getName().contains("$$Lambda")) {
-                continue;
-            }
-            if (prefix == null || c.getName().startsWith(prefix)) {
-                byName.putIfAbsent(c.getName(), c);
-            }
-        }
-        for (Map.Entry<String, Class<?>> e : byName.entrySet()) {
-            x.append("<CLASS NAME='").append(Xml.esc(e.getKey())).append('\'');
-            byte[] bytes = binary ? classFile(e.getValue()) : null;
-            if (bytes == null) {
-                x.append("/>");
-            } else {
-                x.append("><BINARY>").append(Base64.getEncoder().encodeToString(bytes)).append("</BINARY></CLASS>");
-            }
-        }
-        return x.append("</CLASSMODEL>").toString();
-    }
-
-    /** The class file as its class loader would read it (the original, not a redefined or woven version). */
-    private static byte[] classFile(Class<?> c) {
-        String resource = "/" + c.getName().replace('.', '/') + ".class";
-        try (InputStream in = c.getResourceAsStream(resource)) {
-            return in == null ? null : in.readAllBytes();
-        } catch (Throwable t) {
-            return null;
-        }
     }
 
     // ---- SHOWSTACK ----

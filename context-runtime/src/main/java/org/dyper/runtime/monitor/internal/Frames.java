@@ -1,6 +1,7 @@
 package org.dyper.runtime.monitor.internal;
 
 import java.io.EOFException;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -26,10 +27,57 @@ public final class Frames {
         }
     }
 
+    /** A message body whose length is known before it is written, so it can be streamed (CLASSMODEL's class files). */
+    public interface Body {
+        /** The exact number of UTF-8 bytes {@link #writeTo} writes. */
+        long length();
+
+        void writeTo(OutputStream out) throws IOException;
+
+        static Body of(String xml) {
+            byte[] bytes = xml.getBytes(StandardCharsets.UTF_8);
+            return new Body() {
+                @Override
+                public long length() {
+                    return bytes.length;
+                }
+
+                @Override
+                public void writeTo(OutputStream out) throws IOException {
+                    out.write(bytes);
+                }
+            };
+        }
+    }
+
     public static void write(OutputStream out, String xml) throws IOException {
-        byte[] body = xml.getBytes(StandardCharsets.UTF_8);
-        out.write((body.length + "\n").getBytes(StandardCharsets.US_ASCII));
-        out.write(body);
+        write(out, Body.of(xml));
+    }
+
+    /**
+     * Writes one frame; throws (and the connection must be closed) if the body writes another number of bytes than
+     * it announced.
+     */
+    public static void write(OutputStream out, Body body) throws IOException {
+        long length = body.length();
+        out.write((length + "\n").getBytes(StandardCharsets.US_ASCII));
+        long[] written = {0};
+        body.writeTo(new FilterOutputStream(out) {
+            @Override
+            public void write(int b) throws IOException {
+                out.write(b);
+                written[0]++;
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+                written[0] += len;
+            }
+        });
+        if (written[0] != length) {
+            throw new IOException("a message of " + length + " bytes came out as " + written[0]);
+        }
         out.flush();
     }
 
@@ -45,8 +93,17 @@ public final class Frames {
         if (started != null) {
             started.run();
         }
+        return new String(body(in, length(in, c, max)), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The length of a frame whose first byte {@code first} was read already; the line feed after it is consumed.
+     * Throws when the length is malformed or above {@code max}.
+     */
+    static int length(InputStream in, int first, int max) throws IOException {
         long length = 0;
         int digits = 0;
+        int c = first;
         while (c != '\n') {
             if (c < 0) {
                 throw new FrameException("incomplete message: the connection ended inside the length");
@@ -65,15 +122,33 @@ public final class Frames {
         if (length > max) {
             throw new FrameException("message too large: " + length + " bytes (limit " + max + ")");
         }
-        byte[] body = new byte[(int) length];
+        return (int) length;
+    }
+
+    /** Exactly {@code length} bytes; throws at an early end of stream. */
+    static byte[] body(InputStream in, int length) throws IOException {
+        byte[] body = new byte[length];
         int n = 0;
-        while (n < body.length) {
-            int r = in.read(body, n, body.length - n);
+        while (n < length) {
+            int r = in.read(body, n, length - n);
             if (r < 0) {
                 throw new EOFException("incomplete message: " + n + " of " + length + " bytes arrived");
             }
             n += r;
         }
-        return new String(body, StandardCharsets.UTF_8);
+        return body;
+    }
+
+    /** Reads and drops {@code length} bytes through a small buffer. */
+    static void skip(InputStream in, int length) throws IOException {
+        byte[] sink = new byte[4096];
+        int n = 0;
+        while (n < length) {
+            int r = in.read(sink, 0, Math.min(sink.length, length - n));
+            if (r < 0) {
+                throw new EOFException("incomplete message: " + n + " of " + length + " bytes arrived");
+            }
+            n += r;
+        }
     }
 }

@@ -1,31 +1,24 @@
 package org.dyper.runtime.monitor.internal;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.dyper.runtime.monitor.DyperAgent;
 import org.w3c.dom.Element;
 
@@ -50,13 +43,11 @@ public final class Monitor {
     final Map<String, String> agentErrors = new ConcurrentHashMap<>();
     final Set<Long> ownThreads = ConcurrentHashMap.newKeySet();
     final Map<Long, Boolean> threadUse = new ConcurrentHashMap<>();
-    final Set<Connection> pushClients = ConcurrentHashMap.newKeySet();
-    final AtomicInteger connections = new AtomicInteger();
     final String token;
     final Commands commands;
     private final Object wake = new Object();
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    private ServerSocket server;
+    private Server server;
     private Path entry;
 
     private Monitor(Options options, Instrumentation inst) {
@@ -75,12 +66,13 @@ public final class Monitor {
         if (instance != null) {
             return;
         }
+        Monitor m = null;
         try {
             Options options = Options.parse(args);
-            Monitor m = new Monitor(options, inst);
+            m = new Monitor(options, inst);
             m.settings.set(options.settings());
             m.applySettings();
-            m.listen();
+            m.server = new Server(m, m.token);
             m.register();
             instance = m;
             Thread hook = new Thread(m::shutdown, "dyper-monitor-exit");
@@ -90,6 +82,9 @@ public final class Monitor {
                 m.notifyStart();
             }
         } catch (Throwable t) {
+            if (instance == null && m != null && m.server != null) {
+                m.server.close();
+            }
             try {
                 System.err.println("dyper: monitor not started: " + describe(t));
             } catch (Throwable ignored) {
@@ -125,51 +120,6 @@ public final class Monitor {
         return first.isEmpty() ? "unknown" : first;
     }
 
-    // ---- server ----
-
-    private void listen() throws IOException {
-        server = new ServerSocket();
-        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-        daemon("dyper-monitor-accept", this::acceptLoop).start();
-    }
-
-    private void acceptLoop() {
-        int n = 0;
-        while (!server.isClosed()) {
-            Socket s;
-            try {
-                s = server.accept();
-            } catch (IOException e) {
-                if (server.isClosed()) {
-                    return;
-                }
-                continue;
-            } catch (Throwable t) {
-                continue;
-            }
-            try {
-                Connection c = new Connection(this, s);
-                if (connections.incrementAndGet() > options.maxConnections()) {
-                    connections.decrementAndGet();
-                    c.refuse("too many connections (limit " + options.maxConnections() + ")");
-                    continue;
-                }
-                daemon("dyper-monitor-conn-" + (++n), c::serve).start();
-            } catch (Throwable t) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // already gone
-                }
-            }
-        }
-    }
-
-    boolean tokenMatches(String offered) {
-        return offered != null && MessageDigest.isEqual(offered.getBytes(StandardCharsets.UTF_8),
-                token.getBytes(StandardCharsets.UTF_8));
-    }
-
     String reply(String body) {
         if (body == null || body.isEmpty()) {
             return "<DYPER_REPLY ID='" + pid + "'/>";
@@ -186,9 +136,13 @@ public final class Monitor {
     private void register() throws IOException {
         Path dir = options.dir();
         RegistryFiles.createPrivateDirectories(dir);
+        String insecure = org.dyper.runtime.monitor.MonitorEntry.insecureDirectory(dir);
+        if (insecure != null) {
+            System.err.println("dyper: warning: " + insecure);
+        }
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("pid", Long.toString(pid));
-        fields.put("port", Integer.toString(server.getLocalPort()));
+        fields.put("port", Integer.toString(server.port()));
         fields.put("main", mainClass);
         fields.put("start", Long.toString(startMillis));
         fields.put("java", System.getProperty("java.version", ""));
@@ -197,7 +151,7 @@ public final class Monitor {
     }
 
     int port() {
-        return server.getLocalPort();
+        return server.port();
     }
 
     private void shutdown() {
@@ -215,11 +169,7 @@ public final class Monitor {
         } catch (Throwable ignored) {
             // a stale entry is cleaned by `dyper ctl who`
         }
-        try {
-            server.close();
-        } catch (Throwable ignored) {
-            // exit goes on
-        }
+        server.close();
     }
 
     // ---- START / END ----
@@ -322,7 +272,7 @@ public final class Monitor {
                     long checkNs = settings.longValue("CHECKTIME") * 1_000_000;
                     long weight = wasOn ? Math.min(elapsed, 2 * checkNs) : checkNs;
                     wasOn = on;
-                    boolean dump = settings.bool("SHOWSTACK") && !pushClients.isEmpty();
+                    boolean dump = settings.bool("SHOWSTACK") && !server.pushClients.isEmpty();
                     if (on || dump) {
                         ThreadInfo[] infos = sampledThreads(on || !dump);
                         if (on) {
@@ -343,7 +293,7 @@ public final class Monitor {
                 reportTime = settings.longValue("REPORTTIME");
                 if (reportTime > 0 && (now - lastReport) / 1_000_000 >= reportTime) {
                     lastReport = now;
-                    if (!pushClients.isEmpty()) {
+                    if (!server.pushClients.isEmpty()) {
                         push("<DYPER REPORT='" + pid + "' TIME='" + System.currentTimeMillis() + "'>"
                                 + commands.report("ALL") + "</DYPER>");
                     }
@@ -377,159 +327,6 @@ public final class Monitor {
     }
 
     void push(String message) {
-        for (Connection c : pushClients) {
-            c.push(message);
-        }
-    }
-
-    // ---- connections ----
-
-    /** One client connection: token first, then request / reply frames; pushes go through a bounded queue. */
-    static final class Connection {
-        private final Monitor m;
-        private final Socket socket;
-        private final Object writeLock = new Object();
-        private final java.util.concurrent.ArrayBlockingQueue<String> pushes =
-                new java.util.concurrent.ArrayBlockingQueue<>(16);
-        private OutputStream out;
-
-        Connection(Monitor m, Socket socket) {
-            this.m = m;
-            this.socket = socket;
-        }
-
-        void refuse(String why) {
-            try (Socket s = socket) {
-                s.setSoTimeout(1000);
-                Frames.write(s.getOutputStream(), m.error(why));
-            } catch (Throwable ignored) {
-                // gone
-            }
-        }
-
-        void serve() {
-            try {
-                converse(socket);
-            } catch (Frames.FrameException | java.io.EOFException e) {
-                trySend(m.error(e.getMessage()));
-            } catch (java.net.SocketTimeoutException e) {
-                trySend(m.error("incomplete message: nothing more arrived within the time limit"));
-            } catch (Throwable ignored) {
-                // the client went away (possibly mid-reply): only this connection ends
-            } finally {
-                try {
-                    socket.close();
-                } catch (Throwable ignored) {
-                    // already closed
-                }
-                m.pushClients.remove(this);
-                m.connections.decrementAndGet();
-                pushes.clear();
-                pushes.offer(STOP);
-            }
-        }
-
-        private void converse(Socket s) throws IOException {
-            {
-                s.setTcpNoDelay(true);
-                InputStream in = new java.io.BufferedInputStream(s.getInputStream());
-                out = new java.io.BufferedOutputStream(s.getOutputStream());
-                s.setSoTimeout((int) m.options.authTimeoutMillis());
-                String first = readFrame(in, false);
-                if (first == null) {
-                    return;
-                }
-                Boolean push = authenticate(first);
-                if (push == null) {
-                    return;
-                }
-                send(m.reply("OK"));
-                if (push) {
-                    m.daemon("dyper-monitor-push", this::pushLoop).start();
-                    m.pushClients.add(this);
-                }
-                while (true) {
-                    s.setSoTimeout(0);
-                    String message = readFrame(in, true);
-                    if (message == null) {
-                        return;
-                    }
-                    send(m.commands.handle(message));
-                }
-            }
-        }
-
-        private static final String STOP = "";
-
-        private String readFrame(InputStream in, boolean deadline) throws IOException {
-            return Frames.read(in, Frames.MAX_MESSAGE, deadline ? () -> {
-                try {
-                    socket.setSoTimeout((int) m.options.frameTimeoutMillis());
-                } catch (IOException ignored) {
-                    // the read that follows fails
-                }
-            } : null);
-        }
-
-        /** Null when refused (the refusal is sent); else whether the client asked for pushes. */
-        private Boolean authenticate(String first) throws IOException {
-            Element root;
-            try {
-                root = Xml.parse(first);
-            } catch (Xml.BadXml e) {
-                send(m.error("access denied: the first message must be <DYPER AUTH='token'/> (" + e.getMessage()
-                        + ")"));
-                return null;
-            }
-            String offered = Xml.attr(root, "AUTH");
-            if (!root.getTagName().equals("DYPER") || offered == null) {
-                send(m.error("access denied: the first message must be <DYPER AUTH='token'/>"));
-                return null;
-            }
-            if (!m.tokenMatches(offered)) {
-                send(m.error("access denied: wrong token"));
-                return null;
-            }
-            return Boolean.TRUE.equals(Xml.flag(Xml.attr(root, "PUSH")));
-        }
-
-        private void send(String message) throws IOException {
-            synchronized (writeLock) {
-                Frames.write(out, message);
-            }
-        }
-
-        private void trySend(String message) {
-            try {
-                if (out != null) {
-                    socket.setSoTimeout(1000);
-                    send(message);
-                }
-            } catch (Throwable ignored) {
-                // gone
-            }
-        }
-
-        void push(String message) {
-            pushes.offer(message);
-        }
-
-        private void pushLoop() {
-            try {
-                while (true) {
-                    String message = pushes.take();
-                    if (message == STOP) {
-                        return;
-                    }
-                    send(message);
-                }
-            } catch (Throwable e) {
-                try {
-                    socket.close();
-                } catch (IOException ignored) {
-                    // already closed
-                }
-            }
-        }
+        server.push(message);
     }
 }

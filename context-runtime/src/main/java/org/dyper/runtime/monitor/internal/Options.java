@@ -9,10 +9,12 @@ import java.util.Map;
 
 /**
  * The agent options: {@code key=value} pairs separated by commas. {@code dir}, {@code notify}, {@code notifywait},
- * {@code frametimeout}, {@code authtimeout}, {@code maxconnections}, and any monitor variable (CHECKTIME=5, ...).
+ * {@code frametimeout}, {@code authtimeout}, {@code idletimeout}, {@code maxconnections}, {@code launcher}, and any
+ * monitor variable (CHECKTIME=5, ...).
  */
 public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWaitMillis, long frameTimeoutMillis,
-        long authTimeoutMillis, int maxConnections, Map<String, String> settings) {
+        long authTimeoutMillis, long idleTimeoutMillis, int maxConnections, long launcherPid,
+        Map<String, String> settings) {
 
     public static final String DIR_PROPERTY = "dyper.monitor.dir";
 
@@ -32,7 +34,9 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
         long notifyWait = 2000;
         long frameTimeout = 10_000;
         long authTimeout = 10_000;
+        long idleTimeout = 300_000;
         int maxConnections = 32;
+        long launcher = 0;
         Map<String, String> settings = new LinkedHashMap<>();
         if (args != null && !args.isBlank()) {
             for (String part : args.split(",")) {
@@ -51,7 +55,9 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
                     case "notifywait" -> notifyWait = positive(key, value);
                     case "frametimeout" -> frameTimeout = positive(key, value);
                     case "authtimeout" -> authTimeout = positive(key, value);
+                    case "idletimeout" -> idleTimeout = positive(key, value);
                     case "maxconnections" -> maxConnections = (int) Math.min(1000, positive(key, value));
+                    case "launcher" -> launcher = pid(value);
                     default -> {
                         Settings.Var v = Settings.lookup(key);
                         Settings.parse(v, value);
@@ -60,7 +66,8 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
                 }
             }
         }
-        return new Options(dir, notify, notifyWait, frameTimeout, authTimeout, maxConnections, settings);
+        return new Options(dir, notify, notifyWait, frameTimeout, authTimeout, idleTimeout, maxConnections,
+                launcher, settings);
     }
 
     private static long positive(String key, String value) {
@@ -74,6 +81,18 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
         }
         throw new IllegalArgumentException("agent option " + key + " needs a positive number of milliseconds, not '"
                 + value + "'");
+    }
+
+    private static long pid(String value) {
+        try {
+            long pid = Long.parseLong(value);
+            if (pid > 0) {
+                return pid;
+            }
+        } catch (NumberFormatException ignored) {
+            // below
+        }
+        throw new IllegalArgumentException("agent option launcher needs a process id, not '" + value + "'");
     }
 
     private static InetSocketAddress loopback(String value) {

@@ -9,18 +9,7 @@ public final class LoopTarget {
     }
 
     public static void main(String[] args) throws Exception {
-        Thread stopper = new Thread(() -> {
-            try {
-                while (System.in.read() >= 0) {
-                    // wait for the end of stdin
-                }
-            } catch (Exception ignored) {
-                // stop below
-            }
-            stop = true;
-        }, "loop-stopper");
-        stopper.setDaemon(true);
-        stopper.start();
+        Stdin.onEnd("loop-stopper", () -> stop = true);
         System.out.println("loop: started");
         System.out.flush();
         while (!stop) {

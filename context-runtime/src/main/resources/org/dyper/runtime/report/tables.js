@@ -1,0 +1,254 @@
+/*
+ * Dyper report page: sortable tables, the per-site histogram plot, and the tables of the exact measurements (the
+ * DYPER_REPORT sections of docs/runtime-contract.md).
+ */
+"use strict";
+(function (D) {
+  const { el, kids, kid, attr, num } = D.dom;
+  const F = D.fmt;
+
+  function display(col, v) {
+    if (v === undefined || v === null || v === "") return "";
+    switch (col.type) {
+      case "count": return F.count(v);
+      case "ns": return F.duration(v);
+      case "ms": return Number(v) < 0 ? "-" : F.duration(Number(v) * 1e6);
+      case "bytes": return F.bytes(v);
+      case "pct": return F.pct(v);
+      default: return String(v);
+    }
+  }
+
+  function sortValue(col, row) {
+    if (col.sort) return col.sort(row);
+    const v = row[col.key];
+    if (col.type === "text" || col.type === "site" || col.type === undefined) return v === undefined ? "" : String(v);
+    const n = Number(v);
+    return isNaN(n) ? -Infinity : n;
+  }
+
+  /**
+   * A table that sorts when a header is clicked (again: the other way). cols: {key, label, type (text, site, count,
+   * ns, ms, bytes, pct), est (true, or a function of the row: an estimate), render (row -> node), sort (row -> value),
+   * title}. rows: objects with the keys, and optionally id (an anchor).
+   */
+  function table(cols, rows, name) {
+    const thead = el("thead", null, el("tr", null, cols.map((c, k) => el("th", {
+      class: c.type === "text" || c.type === "site" ? "text" : null, title: c.title || "Click to sort",
+      scope: "col", "data-col": k, onclick: () => sortBy(k),
+    }, c.label))));
+    const tbody = el("tbody");
+    const trs = rows.map(r => {
+      const tr = el("tr", { id: r.id });
+      tr._row = r;
+      for (const c of cols) {
+        const estimate = typeof c.est === "function" ? c.est(r) : !!c.est;
+        const cls = [c.type === "text" || c.type === "site" ? "text" : "", c.type === "site" ? "site" : "",
+          estimate ? "est" : ""].filter(Boolean).join(" ");
+        let content;
+        if (c.render) content = c.render(r);
+        else {
+          const shown = display(c, r[c.key]);
+          content = estimate && shown !== "" && shown !== "-" ? "≈ " + shown : shown;
+        }
+        tr.appendChild(el("td", { class: cls || null }, content));
+      }
+      tbody.appendChild(tr);
+      return tr;
+    });
+    const t = el("table", { class: "sortable", "data-table": name }, thead, tbody);
+    let current = -1, descending = false;
+    function sortBy(k) {
+      const col = cols[k];
+      descending = current === k ? !descending : !(col.type === "text" || col.type === "site");
+      current = k;
+      const sorted = trs.slice().sort((a, b) => {
+        const x = sortValue(col, a._row), y = sortValue(col, b._row);
+        const c = x < y ? -1 : x > y ? 1 : 0;
+        return descending ? -c : c;
+      });
+      for (const tr of sorted) tbody.appendChild(tr);
+      thead.querySelectorAll("th").forEach((th, i) => {
+        if (i === k) th.setAttribute("aria-sort", descending ? "descending" : "ascending");
+        else th.removeAttribute("aria-sort");
+      });
+    }
+    return t;
+  }
+
+  /** A heading with the exact or estimate badge, a note, and the content. */
+  function block(id, title, exact, note, ...content) {
+    return el("div", { class: "block", id },
+      el("h3", null, title, el("span", { class: "badge " + (exact ? "exact" : "estimate") },
+        exact ? "exact" : "estimate")),
+      note ? el("div", { class: "note" }, note) : null, ...content);
+  }
+
+  // ---- timing: percentiles from the log2 histogram, and a plot of it ----
+
+  function bucketIndex(upper) { return Math.round(Math.log2(Number(upper))); }
+
+  /** The runtime's rule: rank ceil(q * count), linear inside the bucket, clamped to [min, max]. */
+  function percentile(buckets, count, min, max, q) {
+    const rank = Math.max(1, Math.ceil(q * count));
+    let below = 0;
+    for (const b of buckets) {
+      const c = b.count;
+      if (c > 0 && below + c >= rank) {
+        const lo = b.index === 0 ? 0 : Math.pow(2, b.index - 1), hi = Math.pow(2, b.index);
+        const est = lo + (hi - lo) * (rank - below) / c;
+        return Math.min(max, Math.max(min, est));
+      }
+      below += c;
+    }
+    return max;
+  }
+
+  function histogram(buckets, name) {
+    if (!buckets.length) return el("span", { class: "note" }, "-");
+    const first = buckets[0].index, last = buckets[buckets.length - 1].index;
+    const n = last - first + 1, bw = Math.max(3, Math.min(10, Math.floor(160 / n))), h = 30;
+    const top = Math.max(...buckets.map(b => b.count));
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("class", "hist");
+    svg.setAttribute("width", n * bw);
+    svg.setAttribute("height", h);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "histogram of call durations of " + name);
+    for (const b of buckets) {
+      const bh = Math.max(1, Math.round(b.count / top * (h - 1)));
+      const r = document.createElementNS(ns, "rect");
+      r.setAttribute("x", (b.index - first) * bw);
+      r.setAttribute("y", h - bh);
+      r.setAttribute("width", bw - 1);
+      r.setAttribute("height", bh);
+      const t = document.createElementNS(ns, "title");
+      const lo = b.index === 0 ? 0 : Math.pow(2, b.index - 1);
+      t.textContent = F.duration(lo) + " to " + F.duration(Math.pow(2, b.index)) + ": " + F.count(b.count) + " calls";
+      r.appendChild(t);
+      svg.appendChild(r);
+    }
+    const wrap = el("span", { class: "histwrap", title: "log2 buckets from " + F.duration(first ? Math.pow(2, first - 1) : 0)
+      + " to " + F.duration(Math.pow(2, last)) });
+    wrap.appendChild(svg);
+    return wrap;
+  }
+
+  // ---- the exact sections ----
+
+  /** The site cell: the name, and a link to the flame graph when sampled stacks have that method. */
+  function site(r) {
+    const link = D.page && D.page.sampledLink ? D.page.sampledLink(r.NAME) : null;
+    return [r.NAME, link];
+  }
+
+  function rowsOf(section, tag, prefix) {
+    return kids(section, tag).map((s, i) => Object.assign({ id: prefix + "-" + i }, s.a || {}));
+  }
+
+  const SITE = { key: "NAME", label: "site", type: "site", render: site };
+
+  function timing(s) {
+    const rows = kids(s, "SITE").map((e, i) => {
+      const r = Object.assign({ id: "x-timing-" + i }, e.a);
+      const buckets = kids(e, "BUCKET").map(b => ({ index: bucketIndex(attr(b, "UPPER_NS")), count: num(b, "COUNT") }));
+      const count = Number(r.COUNT), min = Number(r.MIN_NS), max = Number(r.MAX_NS);
+      r.p50 = percentile(buckets, count, min, max, 0.5);
+      r.p90 = percentile(buckets, count, min, max, 0.9);
+      r.p99 = percentile(buckets, count, min, max, 0.99);
+      r.buckets = buckets;
+      return r;
+    });
+    return [[rows, [SITE, { key: "COUNT", label: "calls", type: "count" }, { key: "TOTAL_NS", label: "total", type: "ns" },
+      { key: "MEAN_NS", label: "mean", type: "ns" }, { key: "MIN_NS", label: "min", type: "ns" },
+      { key: "MAX_NS", label: "max", type: "ns" },
+      { key: "p50", label: "p50", type: "ns", est: true, title: "estimated from the histogram" },
+      { key: "p90", label: "p90", type: "ns", est: true, title: "estimated from the histogram" },
+      { key: "p99", label: "p99", type: "ns", est: true, title: "estimated from the histogram" },
+      { key: "buckets", label: "histogram", type: "text", render: r => histogram(r.buckets, r.NAME),
+        sort: r => r.buckets.length }]]];
+  }
+
+  const SECTIONS = [
+    { tag: "TIMING", id: "timing", title: "Timing", exact: true,
+      note: "Every call timed. Percentiles are estimated from a log2 histogram (each bar: one bucket, hover for it).",
+      build: timing },
+    { tag: "SAMPLED_TIMING", id: "sampled", title: "Sampled timing", exact: false,
+      note: s => "Calls counted exactly; one call in " + (attr(s, "EVERY") || "N")
+        + " per thread and site timed: totals are estimates (± one standard error).",
+      build: s => [[rowsOf(s, "SITE", "x-sampled"), [SITE, { key: "COUNT", label: "calls", type: "count" },
+        { key: "SAMPLES", label: "timed", type: "count" },
+        { key: "ESTIMATED_TOTAL_NS", label: "total", type: "ns", est: r => r.EXACT !== "true" },
+        { key: "ERROR_NS", label: "± error", type: "ns", est: r => r.EXACT !== "true" }]]] },
+    { tag: "COUNTS", id: "counts", title: "Counts", exact: true, note: "Executions counted by woven code.",
+      build: s => [[rowsOf(s, "SITE", "x-counts"), [SITE, { key: "COUNT", label: "count", type: "count" }]]] },
+    { tag: "CALLS", id: "calls", title: "Calls", exact: true, note: "Calls of these methods, counted at call sites.",
+      build: s => [[rowsOf(s, "SITE", "x-calls"), [SITE, { key: "COUNT", label: "calls", type: "count" }]]] },
+    { tag: "VALUES", id: "values", title: "Values", exact: true, note: "Values recorded at each site.",
+      build: s => [[rowsOf(s, "SITE", "x-values"), [SITE, { key: "COUNT", label: "count", type: "count" },
+        { key: "SUM", label: "sum", type: "count" }, { key: "MIN", label: "min", type: "count" },
+        { key: "MAX", label: "max", type: "count" }, { key: "NULLS", label: "nulls", type: "count" },
+        { key: "NONNULLS", label: "non-nulls", type: "count" }]]] },
+    { tag: "LOCKS", id: "locks", title: "Locks", exact: true,
+      note: s => "Waits (before the monitor was held) and holds, per lock site and per lock class; contended: waited "
+        + "longer than " + F.duration(attr(s, "CONTENDED_NS") || 0) + ". The holder is best effort.",
+      build: s => {
+        const cols = name => [name === "site" ? SITE : { key: "NAME", label: "lock class", type: "site" },
+          { key: "ACQUISITIONS", label: "acquired", type: "count" }, { key: "CONTENDED", label: "contended", type: "count" },
+          { key: "WAIT_NS", label: "wait", type: "ns" }, { key: "MAX_WAIT_NS", label: "max wait", type: "ns" },
+          { key: "HOLD_NS", label: "hold", type: "ns" }, { key: "MAX_HOLD_NS", label: "max hold", type: "ns" },
+          { key: "WAITER", label: "longest waiter", type: "text" }, { key: "HOLDER", label: "holder", type: "text" }];
+        return [[rowsOf(s, "SITE", "x-locks"), cols("site"), "by site"],
+          [rowsOf(s, "LOCK_CLASS", "x-lockclass"), cols("class"), "by lock class"]];
+      } },
+    { tag: "ALLOCATIONS", id: "allocations", title: "Allocations", exact: true,
+      note: "Objects and arrays allocated, per allocating site and per type; lengths are over arrays.",
+      build: s => [[rowsOf(s, "SITE", "x-allocations"), [SITE, { key: "COUNT", label: "allocations", type: "count" },
+        { key: "ARRAYS", label: "arrays", type: "count" }, { key: "TOTAL_LENGTH", label: "total length", type: "count" },
+        { key: "MAX_LENGTH", label: "max length", type: "count" }], "by site"],
+      [rowsOf(s, "TYPE", "x-alloctype"), [{ key: "NAME", label: "type", type: "site" },
+        { key: "COUNT", label: "allocations", type: "count" }, { key: "TOTAL_LENGTH", label: "total length", type: "count" },
+        { key: "MAX_LENGTH", label: "max length", type: "count" }], "by type"]] },
+    { tag: "FIELDS", id: "fields", title: "Field writes", exact: true,
+      note: "Unlocked: written while the thread did not hold the owner's monitor; no owner: a static field.",
+      build: s => {
+        const fields = kids(s, "FIELD").map((f, i) => Object.assign({ id: "x-fields-" + i, writes: kids(f, "WRITE") },
+          f.a));
+        const counts = [{ key: "WRITES", label: "writes", type: "count" },
+          { key: "UNLOCKED_WRITES", label: "unlocked", type: "count" },
+          { key: "NO_OWNER_WRITES", label: "no owner", type: "count" }];
+        const last = { key: "writes", label: "last writes", type: "text", sort: r => r.writes.length,
+          render: r => r.writes.length ? el("details", null, el("summary", null, r.writes.length + " writes"),
+            el("table", { class: "writes" }, el("tr", null, ["old", "new", "thread", "lock held"].map(h => el("th", null, h))),
+              r.writes.map(w => el("tr", null, ["OLD", "NEW", "THREAD", "LOCKED"].map(k => el("td", null, attr(w, k)))))))
+            : "" };
+        return [[fields, [{ key: "NAME", label: "field", type: "site" }].concat(counts, [last]), "by field"],
+          [rowsOf(s, "SITE", "x-fieldsites"), [SITE].concat(counts), "by writing site"]];
+      } },
+    { tag: "FAILURES", id: "failures", title: "Hook failures", exact: true,
+      note: "Failures inside Dyper's hooks: caught and counted, never thrown into the program.",
+      build: s => [[rowsOf(s, "SITE", "x-failures"), [SITE, { key: "COUNT", label: "failures", type: "count" },
+        { key: "FIRST", label: "first", type: "text" }]]] },
+  ];
+
+  /** The exact sections of a DYPER_REPORT that have rows, as blocks. */
+  function exactBlocks(report) {
+    const out = [];
+    for (const sec of SECTIONS) {
+      const s = kid(report, sec.tag);
+      if (!s || !kids(s).length) continue;
+      const parts = [];
+      for (const [rows, cols, sub] of sec.build(s)) {
+        if (!rows.length) continue;
+        if (sub) parts.push(el("div", { class: "note" }, sub));
+        parts.push(table(cols, rows, sec.id + (sub ? "-" + sub.replace(/\W+/g, "-") : "")));
+      }
+      const note = typeof sec.note === "function" ? sec.note(s) : sec.note;
+      out.push(block("exact-" + sec.id, sec.title, sec.exact, note, parts));
+    }
+    return out;
+  }
+
+  D.tables = { table, block, exactBlocks, percentile, histogram, SECTIONS };
+})(window.Dyper);

@@ -1,0 +1,51 @@
+package org.dyper.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.commons.cli.CommandLine;
+import org.dyper.patch.weave.LoadTime;
+import org.dyper.patch.weave.Weaver;
+
+/**
+ * {@code dyper run} without {@code --model}: the program runs under the DYPER monitor alone, nothing patched, the first
+ * look at where its time goes before a model is written.
+ */
+final class MonitorOnly {
+    /** Options that mean something only with a model, and why. */
+    private static final List<String[]> NEED_A_MODEL = List.of(
+            new String[] {"modes", "modes are used by a model"},
+            new String[] {"include", "it limits what a model patches"},
+            new String[] {"exclude", "it limits what a model patches"},
+            new String[] {"weaver-agent", "it weaves what a model patches"},
+            new String[] {"classpath", "it is what a model's modes compile against"},
+            new String[] {"report", "without patches there is no exit report; dyper ctl PID REPORT asks the monitor"},
+            new String[] {"xml", "without patches there is no exit report; dyper ctl PID REPORT asks the monitor"});
+
+    private MonitorOnly() {
+    }
+
+    /** The {@code java} command; throws IllegalArgumentException naming an option that needs a model. */
+    static List<String> command(CommandLine line, List<String> javaArgs, Path java) {
+        for (String[] o : NEED_A_MODEL) {
+            if (line.hasOption(o[0])) {
+                throw new IllegalArgumentException("--" + o[0] + " needs --model FILE (" + o[1] + ")");
+            }
+        }
+        if (line.hasOption("no-monitor")) {
+            throw new IllegalArgumentException("give --model FILE, or leave out --no-monitor: with neither, nothing "
+                    + "would be measured");
+        }
+        List<String> command = new ArrayList<>();
+        command.add(java.toString());
+        command.add(LoadTime.monitorAgent(Weaver.runtimeClasspath().get(0), line.getOptionValue("monitor")));
+        command.addAll(javaArgs);
+        return command;
+    }
+
+    /** The line that says what runs, once the program's pid is known. */
+    static String started(long pid) {
+        return "dyper: no model, nothing patched: the program (process " + pid + ") runs under the DYPER monitor "
+                + "alone; dyper ctl " + pid + " REPORT shows where its time goes";
+    }
+}

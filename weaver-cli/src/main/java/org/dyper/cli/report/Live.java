@@ -1,0 +1,99 @@
+package org.dyper.cli.report;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.nio.file.Path;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.dyper.runtime.monitor.MonitorClient;
+import org.dyper.runtime.monitor.MonitorEntry;
+import org.dyper.runtime.report.BadReportException;
+import org.dyper.runtime.report.HtmlReport;
+import org.dyper.runtime.report.Report;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+
+/** {@code dyper report --pid}: the REPORT of a running process's monitor, with what WHORU says of its start. */
+final class Live {
+    private Live() {
+    }
+
+    static Report report(long pid, String dir) throws ReportCommand.Failure, IOException, BadReportException {
+        Path registry = dir != null ? Path.of(dir) : MonitorEntry.defaultDirectory();
+        MonitorEntry entry;
+        try {
+            entry = MonitorEntry.of(registry, pid);
+        } catch (IOException e) {
+            throw new ReportCommand.Failure(ReportCommand.NO_PROCESS, e.getMessage());
+        }
+        String reply;
+        String whoru;
+        try (MonitorClient c = MonitorClient.connect(entry, false)) {
+            c.timeout(120_000);
+            reply = c.command("REPORT", "<REPORT TYPE='ALL'/>");
+            whoru = c.command("WHORU", null);
+        } catch (ConnectException e) {
+            throw new ReportCommand.Failure(ReportCommand.NO_PROCESS, "process " + pid + " does not answer on port "
+                    + entry.port());
+        }
+        String label = "process " + pid + " (REPORT at "
+                + LocalTime.now().format(DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT)) + ")";
+        Report report;
+        try {
+            report = HtmlReport.read(label, reply);
+        } catch (BadReportException e) {
+            String first = e.problems().get(0);
+            int at = first.indexOf("the monitor answered with an error: ");
+            if (at >= 0) {
+                throw new ReportCommand.Failure(ReportCommand.COMMAND_FAILED, "process " + pid + ": "
+                        + first.substring(at + "the monitor answered with an error: ".length()));
+            }
+            throw e;
+        }
+        return report.process(process(whoru));
+    }
+
+    /** Start time, {@code -javaagent} arguments and Java version from a WHORU reply; null when it says nothing. */
+    static Report.Process process(String whoru) {
+        Element root;
+        try {
+            root = org.dyper.runtime.monitor.internal.Xml.parse(whoru);
+        } catch (org.dyper.runtime.monitor.internal.Xml.BadXml e) {
+            return null;
+        }
+        List<String> javaArgs = new ArrayList<>();
+        long start = -1;
+        String java = null;
+        String main = null;
+        for (Node n = root.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element e) {
+                switch (e.getTagName()) {
+                    case "JAVAARG" -> javaArgs.add(e.getTextContent());
+                    case "TIME" -> start = parseLong(e.getAttribute("START"));
+                    case "START" -> main = e.getTextContent();
+                    case "PROPERTY" -> {
+                        if (e.getAttribute("KEY").equals("java.version")) {
+                            java = e.getTextContent();
+                        }
+                    }
+                    default -> { }
+                }
+            }
+        }
+        if (root.getElementsByTagName("ERROR").getLength() > 0) {
+            return null;
+        }
+        return new Report.Process(start, HtmlReport.agents(javaArgs), java, main);
+    }
+
+    private static long parseLong(String s) {
+        try {
+            return Long.parseLong(s.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}
