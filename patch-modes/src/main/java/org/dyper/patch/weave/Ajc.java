@@ -44,7 +44,7 @@ final class Ajc {
         java.nio.file.Path lintFile = null;
         if (lint) {
             try {
-                lintFile = java.nio.file.Files.createTempFile("dyper-lint", ".properties");
+                lintFile = TempFiles.file("lint", ".properties");
                 java.nio.file.Files.writeString(lintFile, LINT);
             } catch (java.io.IOException e) {
                 throw new WeaveException(what + " failed", List.of("cannot write ajc's lint settings: " + e));
