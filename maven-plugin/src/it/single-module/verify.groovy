@@ -3,8 +3,11 @@ def Dy = evaluate(new File(itLib))
 def jar = new File(basedir, 'target/single-module-1.0.jar')
 def entries = Dy.jarEntries(jar)
 assert entries.contains('META-INF/dyper/sites.tsv')
-assert entries.contains('org/dyper/generated/DyperPatches1.class')
-assert new File(basedir, 'target/generated-sources/dyper/org/dyper/generated/DyperPatches1.aj').isFile()
+// each generation has a package of its own: org.dyper.generated.g<12 hex digits>
+assert entries.any { it ==~ /org\/dyper\/generated\/g[0-9a-f]{12}\/DyperPatches1\.class/ }: entries
+assert entries.any { it ==~ /org\/dyper\/generated\/g[0-9a-f]{12}\/DyperSites\.class/ }: entries
+def generated = new File(basedir, 'target/generated-sources/dyper/org/dyper/generated').listFiles()
+assert generated.length == 1 && new File(generated[0], 'DyperPatches1.aj').isFile()
 assert new File(basedir, 'target/generated-sources/dyper/aop.xml').isFile()
 
 def ctwXml = new File(basedir, 'reports/ctw.xml')

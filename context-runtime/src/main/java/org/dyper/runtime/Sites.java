@@ -34,6 +34,30 @@ public final class Sites {
     }
 
     /**
+     * Returns the offset that generated code of {@code generation} (a name unique to one generation of aspects, such
+     * as their package) adds to its ids 1..{@code count}: 0 for the first generation a JVM meets, then above every id
+     * given out before, so jars woven separately never share an id; the same generation always gets the same offset.
+     * Generated code calls it once, from the static initialiser of its site table class; it never throws (0 on
+     * failure).
+     */
+    public static int base(String generation, int count) {
+        try {
+            return SiteTable.base(generation, count);
+        } catch (Throwable ignored) {
+            return 0;
+        }
+    }
+
+    /** As {@link #define(String)} for a table whose ids are relative to {@code base} (see {@link #base}). */
+    public static void define(int base, String table) {
+        try {
+            SiteTable.define(base, table);
+        } catch (Throwable ignored) {
+            // called from a generated static initialiser: a broken table must not break the application's class
+        }
+    }
+
+    /**
      * Returns the negative id of a site, the same one for the same key, from any thread. Nulls are taken as empty.
      *
      * @param kind {@code METHOD}, {@code CLASS}, {@code FIELD} (methodName is the field name, parameters its type)

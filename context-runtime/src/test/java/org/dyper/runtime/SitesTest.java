@@ -155,4 +155,23 @@ class SitesTest {
                 () -> Sites.register(kind, className, methodName, parameters));
         assertTrue(e.getMessage().startsWith("Invalid site for Sites.register: kind='" + kind + "'"), e.getMessage());
     }
+
+    /**
+     * Generations of generated code get offsets above every id given out before, so two woven jars never share an
+     * id; the same generation keeps its offset, and its table is defined relative to it.
+     */
+    @Test
+    void eachGenerationGetsItsOwnIdRange() {
+        int a = Sites.base("test.generation.a", 3);
+        int b = Sites.base("test.generation.b", 5);
+        int c = Sites.base("test.generation.c", 1);
+        assertEquals(a, Sites.base("test.generation.a", 3), "the same generation keeps its offset");
+        assertEquals(a + 3, b);
+        assertEquals(b + 5, c);
+        Sites.define(a, "1\tMETHOD\torg.x.A\tf\t\n3\tMETHOD\torg.x.A\th\t\n");
+        Sites.define(b, "1\tMETHOD\torg.x.B\tf\t\n");
+        assertEquals("org.x.A.f()", Sites.name(a + 1));
+        assertEquals("org.x.A.h()", Sites.name(a + 3));
+        assertEquals("org.x.B.f()", Sites.name(b + 1));
+    }
 }

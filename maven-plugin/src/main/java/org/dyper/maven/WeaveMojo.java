@@ -18,6 +18,7 @@ import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
 import org.dyper.patch.gen.GeneratedCode;
 import org.dyper.patch.model.InvalidInputException;
+import org.dyper.patch.weave.Generation;
 import org.dyper.patch.weave.WeaveException;
 import org.dyper.patch.weave.Weaver;
 
@@ -75,23 +76,31 @@ public class WeaveMojo extends AbstractWeavingMojo {
             throw new MojoExecutionException("dyper: dependencies not resolved: " + e.getMessage(), e);
         }
         long start = System.nanoTime();
-        GeneratedCode code = Weaver.generate(inputs(targets, classpath));
-        warnings(code);
-        if (code.adviceCount() == 0) {
+        Generation generation = Generation.of(inputs(targets, classpath), false);
+        if (generation.code().adviceCount() == 0) {
+            warnings(generation.code());
             getLog().warn("dyper: the models patch nothing in " + targets + ": nothing was woven");
             return;
         }
-        List<String> notes = new ArrayList<>();
         List<Path> weaveCp = new ArrayList<>(classpath);
         weaveCp.addAll(deps.values());
-        notes.addAll(Weaver.weaveFolderInPlace(code, classes, weaveCp));
         Files.createDirectories(wovenDir);
-        for (Map.Entry<Artifact, Path> d : deps.entrySet()) {
-            List<Path> cp = new ArrayList<>(classpath);
-            cp.add(classes);
-            deps.values().stream().filter(p -> !p.equals(d.getValue())).forEach(cp::add);
-            notes.addAll(Weaver.weaveBinary(code, d.getValue(), wovenJar(d.getKey()), cp));
-        }
+        // the dependency jars first: they are written to new files, so a retry after ajc met a missing type (see
+        // Generation.weave) starts again from the same inputs; the classes folder is woven in place, last
+        List<String> notes = generation.weave(code -> {
+            List<String> n = new ArrayList<>();
+            for (Map.Entry<Artifact, Path> d : deps.entrySet()) {
+                List<Path> cp = new ArrayList<>(classpath);
+                cp.add(classes);
+                deps.values().stream().filter(p -> !p.equals(d.getValue())).forEach(cp::add);
+                n.addAll(Weaver.weaveBinary(code, d.getValue(), wovenJar(d.getKey()), cp,
+                        line -> getLog().info("dyper: " + line)));
+            }
+            n.addAll(Weaver.weaveFolderInPlace(code, classes, weaveCp, line -> getLog().info("dyper: " + line)));
+            return n;
+        });
+        GeneratedCode code = generation.code();
+        warnings(code);
         // warnings (advice AspectJ did not apply) always; ajc's other notes with dyper.verbose
         notes(verbose ? notes : notes.stream().filter(Weaver::isWarning).toList());
         useWovenDependencies(deps);

@@ -23,6 +23,7 @@ import org.dyper.patch.ModeCatalog;
 import org.dyper.patch.gen.GeneratedCode;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Problem;
+import org.dyper.patch.weave.Generation;
 import org.dyper.patch.weave.LoadTime;
 import org.dyper.patch.weave.ProgramProcess;
 import org.dyper.patch.weave.WeaveException;
@@ -96,11 +97,14 @@ public final class Main {
                         + File.pathSeparator + "<other jars> <main class>"));
         COMMANDS.put("run", new Command("run",
                 "run a Java program with its patched classes woven at launch; print the report when it ends",
-                "dyper run [--model FILE [--modes FILE]] [options] -- <java arguments>",
+                "dyper run [--model FILE [--modes FILE]] [--patch JAR|DIR] [options] -- <java arguments>",
                 inputOptions(false)
                         .addOption(Option.builder().longOpt("model").hasArg().argName("FILE")
                                 .desc("a patch model (<MODEL>); repeatable; without one the program runs under the "
                                         + "DYPER monitor alone, nothing patched").build())
+                        .addOption(Option.builder().longOpt("patch").hasArg().argName("JAR|DIR")
+                                .desc("only classes of this class-path entry may be patched; repeatable (the other "
+                                        + "entries are still read to resolve types)").build())
                         .addOption(Option.builder().longOpt("report").hasArg().argName("WHERE")
                                 .desc("text report: stderr (default), stdout, none, or a file").build())
                         .addOption(Option.builder().longOpt("xml").hasArg().argName("FILE")
@@ -124,12 +128,13 @@ public final class Main {
                                 .desc("monitor agent options, e.g. CHECKTIME=5,dir=/tmp/run (see docs/monitor.md)")
                                 .build()),
                 "Everything after -- is passed to java (JAVA_HOME's java when JAVA_HOME is set, else the one on the\n"
-                        + "PATH). The classes on its class path (-cp or -jar) are what the model can patch. The first\n"
-                        + "run with a model weaves the classes it patches into the cache; later runs with the same\n"
-                        + "model, modes and class path reuse them, and a small agent swaps them in as they load. The\n"
-                        + "exit code is the program's own once it started. SIGINT, SIGTERM and SIGHUP are passed on to\n"
-                        + "the program, and dyper run waits for it to end (its report included). If dyper run is killed\n"
-                        + "with SIGKILL, the monitor ends the program as SIGTERM would (with --no-monitor it runs on)."));
+                        + "PATH). The classes on its class path (-cp or -jar) are what the model can patch (with\n"
+                        + "--patch, only those of the entries named). The first run with a model weaves the classes it\n"
+                        + "patches into the cache; later runs with the same model, modes and class path reuse them, and\n"
+                        + "a small agent swaps them in as they load. The exit code is the program's own once it started.\n"
+                        + "SIGINT, SIGTERM and SIGHUP are passed on to the program, and dyper run waits for it to end\n"
+                        + "(its report included). If dyper run is killed with SIGKILL, the monitor ends the program as\n"
+                        + "SIGTERM would (with --no-monitor it runs on)."));
         COMMANDS.put("ctl", new Command("ctl",
                 "list monitored processes, send them DYPER commands, attach the monitor to a running JVM",
                 "dyper ctl [--dir DIR] who | dyper ctl [--xml] [--dir DIR] PID COMMAND [DATA] | "
@@ -264,90 +269,21 @@ public final class Main {
         }
     }
 
-    /** A usage mistake found after option parsing (missing required option, bad value). */
-    private static final class UsageError extends Exception {
-        UsageError(String message) {
-            super(message, null, false, false);
-        }
-    }
-
-    private Weaver.Inputs inputs(CommandLine line, List<Path> targets) throws UsageError {
-        return inputs(line, targets, "no classes to patch (--in JAR|DIR)");
-    }
-
-    private Weaver.Inputs inputs(CommandLine line, List<Path> targets, String noTargets) throws UsageError {
-        List<Path> models = files(line, "model");
-        if (models.isEmpty()) {
-            throw new UsageError("--model FILE is required");
-        }
-        List<Path> modes = files(line, "modes");
-        if (targets.isEmpty()) {
-            throw new UsageError(noTargets);
-        }
-        for (Path t : targets) {
-            if (!Files.exists(t)) {
-                throw new UsageError("--in " + t + ": no such jar or folder");
-            }
-        }
-        return new Weaver.Inputs(models, modes, targets, pathList(line.getOptionValue("classpath")))
-                .withPatterns(values(line, "include"), values(line, "exclude"));
-    }
-
-    private static List<Path> files(CommandLine line, String option) throws UsageError {
-        List<Path> files = new ArrayList<>();
-        String[] values = line.getOptionValues(option);
-        if (values != null) {
-            for (String v : values) {
-                Path p = Path.of(v);
-                if (!Files.isRegularFile(p)) {
-                    throw new UsageError("--" + option + " " + v + ": no such file");
-                }
-                files.add(p);
-            }
-        }
-        return files;
-    }
-
-    private static List<String> values(CommandLine line, String option) {
-        String[] values = line.getOptionValues(option);
-        return values == null ? List.of() : List.of(values);
-    }
-
-    private static List<Path> pathList(String value) {
-        List<Path> paths = new ArrayList<>();
-        if (value != null) {
-            for (String e : value.split(File.pathSeparator)) {
-                if (!e.isBlank()) {
-                    paths.add(Path.of(e));
-                }
-            }
-        }
-        return paths;
-    }
-
-    private static String required(CommandLine line, String option, String what) throws UsageError {
-        String v = line.getOptionValue(option);
-        if (v == null) {
-            throw new UsageError("--" + option + " " + what + " is required");
-        }
-        return v;
-    }
-
     private int generate(CommandLine line) throws UsageError, InvalidInputException, IOException, WeaveException {
-        Path outDir = Path.of(required(line, "out", "DIR"));
+        Path outDir = Path.of(InputOptions.required(line, "out", "DIR"));
         List<Path> targets = new ArrayList<>();
         if (line.getOptionValues("in") != null) {
             for (String v : line.getOptionValues("in")) {
                 targets.add(Path.of(v));
             }
         }
-        Weaver.Inputs in = inputs(line, targets);
+        Weaver.Inputs in = InputOptions.inputs(line, targets);
         GeneratedCode code = Weaver.generate(in);
         warnings(code);
         List<Path> written = Weaver.writeSources(code, outDir);
         out.println("dyper: generated " + code.adviceCount() + " advice for " + code.siteCount() + " site id(s) in "
-                + code.wovenClasses().size() + " class(es): " + written.size() + " aspect source(s), aop.xml and "
-                + "sites.tsv in " + outDir);
+                + code.wovenClasses().size() + " class(es): " + (written.size() - 1) + " aspect source(s), the "
+                + "site-table class, aop.xml and sites.tsv in " + outDir);
         if (line.hasOption("classes")) {
             Path classes = Path.of(line.getOptionValue("classes"));
             List<Path> cp = new ArrayList<>(in.targets());
@@ -359,26 +295,29 @@ public final class Main {
     }
 
     private int weave(CommandLine line) throws UsageError, InvalidInputException, IOException, WeaveException {
-        Path input = Path.of(required(line, "in", "JAR|DIR"));
-        Path output = Path.of(required(line, "out", "JAR"));
+        Path input = Path.of(InputOptions.required(line, "in", "JAR|DIR"));
+        Path output = Path.of(InputOptions.required(line, "out", "JAR"));
         if (Files.exists(input) && Files.exists(output) && Files.isSameFile(input, output)) {
             throw new UsageError("--out " + output + " is the input: write the woven jar elsewhere");
         }
         if (Files.isDirectory(output)) {
             throw new UsageError("--out " + output + " is a folder: give the path of the jar to write");
         }
-        Weaver.Inputs in = inputs(line, List.of(input));
+        Weaver.Inputs in = InputOptions.inputs(line, List.of(input));
         Path parent = output.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);  // before the long work, so a path that cannot be made fails first
         }
         long start = System.nanoTime();
         err.println("dyper: generating aspects for " + input + " ...");
-        GeneratedCode code = Weaver.generate(in);
+        Generation generation = Generation.of(in, false);
+        err.println("dyper: weaving " + generation.code().wovenClasses().size() + " patched class(es) with "
+                + generation.code().adviceCount() + " advice (ajc) ...");
+        List<String> notes = generation.weave(code -> Weaver.weaveBinary(code, input, output, in.classpath(),
+                line2 -> err.println("dyper: " + line2)));
+        GeneratedCode code = generation.code();
         warnings(code);
-        err.println("dyper: weaving " + code.wovenClasses().size() + " patched class(es) with " + code.adviceCount()
-                + " advice (ajc) ...");
-        notes(Weaver.weaveBinary(code, input, output, in.classpath()));
+        notes(notes);
         out.printf("dyper: wrote %s (%d class(es) patched, %d advice, %d site id(s)) in %.1f s%n", output,
                 code.wovenClasses().size(), code.adviceCount(), code.siteCount(), (System.nanoTime() - start) / 1e9);
         return OK;
@@ -402,8 +341,16 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
-        Weaver.Inputs in = inputs(line, targets, "no classes to patch: the java class path (-cp or -jar) names no "
-                + "existing jar or folder");
+        List<Path> others = new ArrayList<>();
+        if (line.hasOption("patch")) {
+            targets = InputOptions.patchOnly(targets, InputOptions.values(line, "patch"), others);
+        }
+        Weaver.Inputs in = InputOptions.inputs(line, targets, "no classes to patch: the java class path (-cp or -jar) "
+                + "names no existing jar or folder");
+        if (!others.isEmpty()) {
+            others.addAll(in.classpath());
+            in = new Weaver.Inputs(in.models(), in.modeFiles(), in.targets(), others, in.includes(), in.excludes());
+        }
         Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache();
         LoadTime.Weaving weaving = line.hasOption("weaver-agent") ? LoadTime.Weaving.AGENT : LoadTime.Weaving.AHEAD;
         Path java = LoadTime.java(env);

@@ -17,6 +17,7 @@ final class MonitorOnly {
             new String[] {"modes", "modes are used by a model"},
             new String[] {"include", "it limits what a model patches"},
             new String[] {"exclude", "it limits what a model patches"},
+            new String[] {"patch", "it limits what a model patches"},
             new String[] {"weaver-agent", "it weaves what a model patches"},
             new String[] {"classpath", "it is what a model's modes compile against"},
             new String[] {"report", "without patches there is no exit report; dyper ctl PID REPORT asks the monitor"},

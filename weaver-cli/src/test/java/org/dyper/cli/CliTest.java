@@ -387,7 +387,8 @@ class CliTest {
         Path out = dir.resolve("gen-nomatch");
         Result r = dyper("generate", "--model", m.toString(), "--in", "{classes}", "--out", out.toString());
         assertEquals(new Result(Main.OK,
-                "dyper: generated 0 advice for 0 site id(s) in 0 class(es): 1 aspect source(s), aop.xml and sites.tsv in "
+                "dyper: generated 0 advice for 0 site id(s) in 0 class(es): 0 aspect source(s), the site-table class, "
+                        + "aop.xml and sites.tsv in "
                         + out + "\n",
                 "dyper: " + m + ":2:3: warning: FOR: FOR CLASS='com.acme.cli.Tally' METHOD='subtract' matches no "
                         + "method in the woven code (2 class(es) scanned)\n"), r);
@@ -405,16 +406,26 @@ class CliTest {
         Result r = dyper("generate", "--model", "{model}", "--in", "{classes}", "--out", out.toString(),
                 "--classes", compiled.toString());
         assertEquals(new Result(Main.OK,
-                "dyper: generated 1 advice for 1 site id(s) in 1 class(es): 1 aspect source(s), aop.xml and "
-                        + "sites.tsv in " + out + "\n"
+                "dyper: generated 1 advice for 1 site id(s) in 1 class(es): 1 aspect source(s), the site-table class, "
+                        + "aop.xml and sites.tsv in " + out + "\n"
                         + "dyper: compiled the aspects into " + compiled + " (with META-INF/aop.xml)\n", ""), r);
-        assertTrue(Files.readString(out.resolve("org/dyper/generated/DyperPatches1.aj"))
-                .contains("aspect DyperPatches1"));
+        Path pkg = generatedPackage(out);
+        assertTrue(Files.readString(pkg.resolve("DyperPatches1.aj")).contains("aspect DyperPatches1"));
+        assertTrue(Files.readString(pkg.resolve("DyperSites.aj")).contains("class DyperSites"));
         assertTrue(Files.readString(out.resolve("aop.xml")).contains("<include within=\"com.acme.cli.Tally\"/>"));
         assertEquals(SITES, Files.readAllLines(out.resolve("sites.tsv")));
-        assertTrue(Files.isRegularFile(compiled.resolve("org/dyper/generated/DyperPatches1.class")));
+        assertTrue(Files.isRegularFile(compiled.resolve(out.relativize(pkg)).resolve("DyperPatches1.class")));
         assertEquals(Files.readString(out.resolve("aop.xml")), Files.readString(compiled.resolve("META-INF/aop.xml")));
         assertEquals(SITES, Files.readAllLines(compiled.resolve("META-INF/dyper/sites.tsv")));
+    }
+
+    /** The one package of generated sources under {@code out} (each generation has its own). */
+    static Path generatedPackage(Path out) throws IOException {
+        try (Stream<Path> dirs = Files.list(out.resolve("org/dyper/generated"))) {
+            List<Path> all = dirs.toList();
+            assertEquals(1, all.size(), all.toString());
+            return all.get(0);
+        }
     }
 
     // ---- weave ----
@@ -438,7 +449,8 @@ class CliTest {
             assertEquals("hello\n", read(jar, "com/acme/cli/greeting.txt"));
             assertEquals("com.acme.cli.App", jar.getManifest().getMainAttributes().getValue(Attributes.Name.MAIN_CLASS));
             assertNull(jar.getEntry("META-INF/TEST.SF"));
-            assertTrue(read(jar, "META-INF/dyper/aop.xml").contains("org.dyper.generated.DyperPatches1"));
+            assertTrue(Pattern.compile("<aspect name=\"org\\.dyper\\.generated\\.g[0-9a-f]{12}\\.DyperPatches1\"/>")
+                    .matcher(read(jar, "META-INF/dyper/aop.xml")).find(), read(jar, "META-INF/dyper/aop.xml"));
         }
 
         Path report = dir.resolve("weave-report.xml");
@@ -553,10 +565,15 @@ class CliTest {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).start();
+        return run(cmd, dir, 60);
+    }
+
+    /** Runs {@code cmd} in {@code workDir}, reading both its streams; fails the test if it takes over {@code seconds}. */
+    static Child run(List<String> cmd, Path workDir, int seconds) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).directory(workDir.toFile()).start();
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
         String out = drain(p.getInputStream());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not end: " + cmd);
+        assertTrue(p.waitFor(seconds, TimeUnit.SECONDS), "child process did not end: " + cmd);
         return new Child(p.exitValue(), out, err.join());
     }
 
@@ -667,7 +684,7 @@ class CliTest {
             for (String entry : List.of("com/acme/cli/Tally.class", "META-INF/versions/17/com/acme/cli/Tally.class")) {
                 try (InputStream in = jar.getInputStream(jar.getJarEntry(entry))) {
                     String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
-                    assertTrue(text.contains("org/dyper/generated/DyperPatches"), entry + " is woven");
+                    assertTrue(text.contains("org/dyper/generated/g"), entry + " is woven");
                 }
             }
             try (InputStream in = jar.getInputStream(jar.getJarEntry("META-INF/versions/17/com/acme/cli/Tally.class"))) {

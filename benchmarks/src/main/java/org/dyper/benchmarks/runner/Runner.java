@@ -19,13 +19,12 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import java.util.zip.ZipFile;
 
 /**
  * Runs the whole overhead comparison and prints the results page's tables (also written to
  * {@code benchmarks/target/results.md}): JMH microbenchmarks of the reporting calls, the MooBench-style process
- * benchmark (configurations interleaved, one JVM each, median of rounds), start-up, weaving throughput and the DYPER
- * monitor's sampling overhead. Started by {@code benchmarks/run}; {@code --quick} makes every part short (a smoke
+ * benchmark (configurations interleaved, one JVM each, median of rounds), start-up, weaving real jars
+ * ({@link WeaveBench}) and the DYPER monitor's sampling overhead. Started by {@code benchmarks/run}; {@code --quick} makes every part short (a smoke
  * test of the harness, not a measurement).
  */
 public final class Runner {
@@ -543,58 +542,11 @@ public final class Runner {
         page.append("\n");
     }
 
-    // ---------------------------------------------------------------- weaving throughput
+    // ---------------------------------------------------------------- weaving real jars
 
     private void weave() throws IOException {
-        int rounds = quick ? 1 : 3;
-        Path jar;
-        try (Stream<Path> s = Files.list(lib)) {
-            jar = s.filter(p -> p.getFileName().toString().startsWith("commons-lang3-")).findFirst().orElseThrow();
-        }
-        int classes = 0;
-        try (ZipFile z = new ZipFile(jar.toFile())) {
-            classes = (int) z.stream().filter(e -> e.getName().endsWith(".class")
-                    && !e.getName().startsWith("META-INF/")).count();
-        }
-        Path aspectDir = work.resolve("aspect-Lang3Counting");
-        Files.createDirectories(aspectDir.resolve("org/dyper/benchmarks/peers"));
-        Files.copy(target.resolve("classes/org/dyper/benchmarks/peers/Lang3Counting.class"),
-                aspectDir.resolve("org/dyper/benchmarks/peers/Lang3Counting.class"), StandardCopyOption.REPLACE_EXISTING);
-        Map<String, List<Double>> secs = new LinkedHashMap<>();
-        String patched = "";
-        for (int round = 1; round <= rounds; round++) {
-            progress("Weaving round " + round + "/" + rounds);
-            Proc d = exec(List.of(root.resolve("dyper").toString(), "weave", "--model",
-                    bench.resolve("models/lang3-count.xml").toString(), "--in", jar.toString(), "--out",
-                    work.resolve("lang3-dyper.jar").toString()), work.resolve("weave-lang3-dyper.log"));
-            if (d.exit == 0) {
-                secs.computeIfAbsent("dyper", k -> new ArrayList<>()).add(d.wallNanos / 1e9);
-                Matcher m = Pattern.compile("\\((\\d+) class\\(es\\) patched, (\\d+) advice").matcher(d.out + d.err);
-                if (m.find()) {
-                    patched = m.group(1) + " classes patched, " + m.group(2) + " advice";
-                }
-            } else {
-                problems.add("dyper weave commons-lang3 failed: " + tail(d.err + d.out));
-            }
-            Proc a = exec(ajc(jar + ":" + aspectDir, work.resolve("lang3-ajc.jar")), work.resolve("weave-lang3-ajc.log"));
-            if (a.exit == 0) {
-                secs.computeIfAbsent("ajc", k -> new ArrayList<>()).add(a.wallNanos / 1e9);
-            } else {
-                problems.add("ajc commons-lang3 failed: " + tail(a.err + a.out));
-            }
-        }
-        page.append(String.format(Locale.ROOT, "### Weaving throughput: %s (%d classes), every method counted at "
-                + "ENTER; wall time of the whole command, JVM start included (median of %d interleaved rounds)%n%n",
-                jar.getFileName(), classes, rounds));
-        page.append("| weaver | s (median) | spread | classes/s |\n|---|---:|---:|---:|\n");
-        for (Map.Entry<String, List<Double>> e : secs.entrySet()) {
-            double[] s = e.getValue().stream().mapToDouble(Double::doubleValue).toArray();
-            page.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f–%.1f | %.0f |%n",
-                    e.getKey().equals("dyper") ? "`dyper weave` (" + patched + ")"
-                            : "plain ajc -inpath (hand-written @Before counting aspect)",
-                    median(s), min(s), max(s), classes / median(s)));
-        }
-        page.append("\n");
+        page.append(new WeaveBench(this, root, work, lib, java, appJar, target.resolve("classes/org/dyper/benchmarks/"
+                + "peers"), quick).run(problems));
     }
 
     // ---------------------------------------------------------------- DYPER monitor
@@ -649,9 +601,9 @@ public final class Runner {
 
     // ---------------------------------------------------------------- helpers
 
-    private record Proc(int exit, String out, String err, long launchMicros, long wallNanos) {}
+    record Proc(int exit, String out, String err, long launchMicros, long wallNanos) {}
 
-    private Proc exec(List<String> command, Path log) throws IOException {
+    Proc exec(List<String> command, Path log) throws IOException {
         Path out = Files.createTempFile(work, "out", ".txt");
         Path err = Files.createTempFile(work, "err", ".txt");
         ProcessBuilder b = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
@@ -700,12 +652,12 @@ public final class Runner {
         return c;
     }
 
-    private static String tail(String s) {
+    static String tail(String s) {
         String t = s.strip();
         return t.length() > 400 ? "…" + t.substring(t.length() - 400) : t;
     }
 
-    private static void progress(String s) {
+    static void progress(String s) {
         System.err.println("[bench " + LocalTime.now().withNano(0) + "] " + s);
     }
 

@@ -13,12 +13,40 @@ public final class SiteTable {
     private static final AtomicInteger NEXT_NEGATIVE = new AtomicInteger(-1);
     private static final AtomicLong MALFORMED = new AtomicLong();
     private static final AtomicLong CONFLICTS = new AtomicLong();
+    /** The first id of each generation of generated code, by generation name; guarded by itself. */
+    private static final Map<String, Integer> BASES = new java.util.HashMap<>();
+    /** The id after the highest one any generation was given so far; guarded by {@link #BASES}. */
+    private static int nextBase;
 
     private SiteTable() {
     }
 
+    /**
+     * The offset added to the ids 1..{@code count} of generation {@code generation}: 0 for the first generation the
+     * JVM meets (so a program woven once keeps the ids of its site table), then above every id handed out before, so
+     * separately woven jars never share an id. The same generation (a woven jar loaded by two class loaders) gets the
+     * same offset.
+     */
+    public static int base(String generation, int count) {
+        synchronized (BASES) {
+            Integer known = BASES.get(generation);
+            if (known != null) {
+                return known;
+            }
+            int base = nextBase;
+            BASES.put(generation, base);
+            nextBase = base + Math.max(0, count);
+            return base;
+        }
+    }
+
     /** Parses a site table; returns the number of malformed lines (skipped and counted, never thrown). */
     public static int define(String table) {
+        return define(0, table);
+    }
+
+    /** Parses a site table whose ids are relative to {@code base} (see {@link #base}). */
+    public static int define(int base, String table) {
         if (table == null) {
             return 0;
         }
@@ -30,7 +58,7 @@ public final class SiteTable {
             if (end < 0) {
                 end = length;
             }
-            if (!defineLine(table.substring(start, end))) {
+            if (!defineLine(base, table.substring(start, end))) {
                 malformed++;
             }
             start = end + 1;
@@ -41,6 +69,10 @@ public final class SiteTable {
 
     /** Defines one line; true when it was valid, blank or a comment. */
     static boolean defineLine(String line) {
+        return defineLine(0, line);
+    }
+
+    private static boolean defineLine(int base, String line) {
         if (line.endsWith("\r")) {
             line = line.substring(0, line.length() - 1);
         }
@@ -53,8 +85,8 @@ public final class SiteTable {
         }
         int id;
         try {
-            id = Integer.parseInt(f[0].trim());
-        } catch (NumberFormatException e) {
+            id = Math.addExact(base, Integer.parseInt(f[0].trim()));
+        } catch (NumberFormatException | ArithmeticException e) {
             return false;
         }
         String kind = f[1].trim();

@@ -8,7 +8,7 @@ import org.objectweb.asm.Opcodes;
 /**
  * How generated advice reads a field of the patched program (ARG and CONDITION TYPE='FIELD'). A public field of a
  * class the generated package can name is read directly. Any other field is read through a {@code MethodHandle}
- * that a small holder class, nested in the generated aspect, looks up once (a private lookup in the field's class,
+ * that a small holder class, nested in the generation's shared class ({@link AspectFiles#SHARED_CLASS}), looks up once (a private lookup in the field's class,
  * found by name through the aspect's class loader); the JIT folds the constant handle into a plain field load. So
  * the aspects never need AspectJ's privileged access, which adds accessor methods to the target class and makes
  * every class the aspect names public.
@@ -70,14 +70,14 @@ final class FieldReads {
                 + "        static {\n"
                 + "            " + mh + " h = null;\n"
                 + "            try {\n"
-                + "                Class<?> owner = Class.forName(" + Generator.javaString(f.owner()) + ", false, "
+                + "                Class<?> owner = Class.forName(" + AspectFiles.javaString(f.owner()) + ", false, "
                 + name + ".class.getClassLoader());\n"
                 + "                h = java.lang.invoke.MethodHandles.privateLookupIn(owner, "
                 + "java.lang.invoke.MethodHandles.lookup())\n"
-                + "                        .unreflectGetter(owner.getDeclaredField(" + Generator.javaString(f.name())
+                + "                        .unreflectGetter(owner.getDeclaredField(" + AspectFiles.javaString(f.name())
                 + ")).asType(" + methodType + ");\n"
                 + "            } catch (Throwable t) {\n"
-                + "                org.dyper.runtime.Dyper.hookFailed(" + site + ", t);\n"
+                + "                org.dyper.runtime.Dyper.hookFailed(" + AspectFiles.id(site) + ", t);\n"
                 + "            }\n"
                 + "            GET = h;\n"
                 + "        }\n"

@@ -50,13 +50,12 @@ import org.objectweb.asm.tree.MethodNode;
  * the application. All problems found are reported together.
  */
 public final class Generator {
-    /** The package of generated aspects. */
+    /** The package under which each generation of aspects gets a package of its own. */
     public static final String PACKAGE = "org.dyper.generated";
     /** Base name of generated aspects; they are numbered from 1. */
     public static final String ASPECT_NAME = "DyperPatches";
     /** Base name of the generated aspects that hold the bytecode pass's wrapper methods. */
     public static final String BYTECODE_ASPECT_NAME = "DyperBytecode";
-    private static final int ADVICE_PER_ASPECT = 200;
     /** The WHATs the bytecode pass can apply a patch at. */
     private static final Set<What> BYTECODE_WHATS = Set.of(What.BLOCK_START, What.ENTER, What.EXIT, What.CALL);
     private static final Set<What> FIELD_WHATS =
@@ -70,6 +69,7 @@ public final class Generator {
     private static final Set<ArgType> VARYING = Set.of(ArgType.RETURN, ArgType.ARG, ArgType.FIELD);
 
     private final ModeCatalog catalog;
+    private final String pkg;
     private final boolean loadTime;
     private final ClassIndex targets;
     private final ClassLookup lookup;
@@ -82,7 +82,7 @@ public final class Generator {
     /** The -Xjoinpoints kinds the generated advice needs (synchronization, arrayconstruction). */
     private final StringBuilder joinpoints = new StringBuilder();
     /** The bytecode pass: wrapper methods (Java source) and where the target calls them. */
-    private final List<String> wrappers = new ArrayList<>();
+    private final List<AspectFiles.Piece> wrappers = new ArrayList<>();
     private final BytecodePlan bytecode = new BytecodePlan();
     private final Map<String, Optional<ClassNode>> classNodes = new LinkedHashMap<>();
     private final Map<String, byte[]> classFiles = new LinkedHashMap<>();
@@ -100,13 +100,22 @@ public final class Generator {
      * {@code ContextStack} instead.
      */
     public Generator(ModeCatalog catalog, ClassIndex targets, ClassLookup lookup, boolean loadTime) {
+        this(catalog, targets, lookup, loadTime, PACKAGE);
+    }
+
+    /**
+     * As above, with the generated classes in package {@code pkg}: a package per generation keeps separately woven
+     * jars apart on one class path (see {@code Weaver.generate}).
+     */
+    public Generator(ModeCatalog catalog, ClassIndex targets, ClassLookup lookup, boolean loadTime, String pkg) {
+        this.pkg = pkg;
         this.catalog = catalog;
         this.targets = targets;
         this.lookup = lookup;
         this.loadTime = loadTime;
-        String first = PACKAGE + "." + ASPECT_NAME + "1";
-        this.names = new Spelling(targets, lookup, first);
-        this.fieldReads = new FieldReads(names, first);
+        String shared = pkg + "." + AspectFiles.SHARED_CLASS;
+        this.names = new Spelling(targets, lookup, shared);
+        this.fieldReads = new FieldReads(names, shared);
     }
 
     /** A patch as applied to one method: the PATCH, its FOR and its resolved mode. */
@@ -130,8 +139,7 @@ public final class Generator {
 
     public GeneratedCode generate(List<Model> models) throws InvalidInputException {
         Map<MethodInfo, List<Use>> plan = resolve(models);
-        List<String> advice = new ArrayList<>();
-        List<AdviceIndex.Entry> entries = new ArrayList<>();
+        List<AspectFiles.Piece> advice = new ArrayList<>();
         Set<String> woven = new LinkedHashSet<>();
         for (Map.Entry<MethodInfo, List<Use>> e : plan.entrySet()) {
             e.getValue().forEach(u -> usage.planned(u.patch(), e.getKey()));
@@ -144,9 +152,9 @@ public final class Generator {
                 String text = adviceFor(group);
                 if (text != null) {
                     needJoinpoints(group.shadow().kind);
-                    advice.add(text);
-                    entries.add(new AdviceIndex.Entry(group.shadow().describe(),
-                            group.uses().stream().map(Use::patch).toList()));
+                    advice.add(new AspectFiles.Piece(group.shadow().method.owner(), text,
+                            new AdviceIndex.Entry(group.shadow().describe(), group.uses().stream().map(Use::patch)
+                                    .toList())));
                     woven.add(group.shadow().method.owner());
                 }
             }
@@ -160,7 +168,7 @@ public final class Generator {
             all.addAll(warnings);
             throw new InvalidInputException(all);
         }
-        return assemble(advice, entries, woven);
+        return assemble(advice, woven);
     }
 
     // ---------------------------------------------------------------- resolution: FOR patterns to methods
@@ -582,14 +590,14 @@ public final class Generator {
             pushes.add(new BytecodePlan.Load(t.getOpcode(Opcodes.ILOAD), l.getKey()));
         }
         descriptor.append(")V");
-        String aspect = PACKAGE + "." + BYTECODE_ASPECT_NAME + (wrappers.size() / ADVICE_PER_ASPECT + 1);
+        String aspect = AspectFiles.bytecodeAspect(pkg, wrappers.size());
         String name = "b$" + (wrappers.size() + 1);
         int insn = point.insn();
-        wrappers.add("    // " + site.shadow.describe() + ", " + (point.after() ? "after" : "before") + " instruction "
+        wrappers.add(new AspectFiles.Piece(m.owner(), "    // " + site.shadow.describe() + ", " + (point.after() ? "after" : "before") + " instruction "
                 + insn + " (block " + mc.blockOf[insn] + ", line " + mc.lines[insn] + "): " + use.patch().what() + " "
                 + use.patch().mode() + " (" + use.patch().at() + ")\n    public static void " + name + "("
                 + String.join(", ", formals) + ") {\n" + indent(indent(guarded(String.join("\n", statements))))
-                + "\n    }\n");
+                + "\n    }\n"));
         bytecode.add(m.owner(), classFiles.get(m.owner()), m.name() + m.descriptor(), new BytecodePlan.Insertion(
                 insn, point.after(), aspect.replace('.', '/'), name, descriptor.toString(), pushes));
         woven.add(m.owner());
@@ -620,10 +628,10 @@ public final class Generator {
             case INSNO:
                 return new Value(Integer.toString(point.valuesAt()), "int");
             case BLOCKID:
-                return new Value(Integer.toString(ids.block(site.method, block, mc.lines[mc.starts[block]])), "int");
+                return new Value(AspectFiles.id(ids.block(site.method, block, mc.lines[mc.starts[block]])), "int");
             case REFBLOCKID: {
                 int ref = mc.referencedBlock(block);
-                return new Value(ref < 0 ? "0" : Integer.toString(ids.block(site.method, ref, mc.lines[mc.starts[ref]])),
+                return new Value(ref < 0 ? "0" : AspectFiles.id(ids.block(site.method, ref, mc.lines[mc.starts[ref]])),
                         "int");
             }
             case THIS:
@@ -869,7 +877,8 @@ public final class Generator {
             call = "if (" + String.join(" && ", tests) + ") {\n" + indent(call) + "\n}";
         }
         return "try {\n" + indent(call) + "\n} catch (Throwable t$) {\n    " + RUNTIME + ".hookFailed("
-                + site.methodId() + ", t$);\n}" + (own ? " finally {\n    " + RUNTIME + ".exitHook();\n}" : "");
+                + AspectFiles.id(site.methodId()) + ", t$);\n}" + (own ? " finally {\n    " + RUNTIME + ".exitHook();\n}"
+                : "");
     }
 
     /** A Java expression and its static type ({@code null} for the null literal). */
@@ -907,9 +916,9 @@ public final class Generator {
             case ARG:
                 return argument(Integer.parseInt(a.value().trim()), a.at(), "ARG", site, what, where);
             case METHODID:
-                return new Value(Integer.toString(site.methodId()), "int");
+                return new Value(AspectFiles.id(site.methodId()), "int");
             case CLASSID:
-                return new Value(Integer.toString(ids.type(site.method.owner())), "int");
+                return new Value(AspectFiles.id(ids.type(site.method.owner())), "int");
             case REFMETHODID: {
                 Shadow sh = site.shadow;
                 Integer id = switch (kind) {
@@ -923,7 +932,7 @@ public final class Generator {
                             + "to WHAT='CALL', 'OBJECT_ALLOC' and the field WHATs only, not WHAT='" + what + "'" + where);
                     throw new Skip("REFMETHODID does not apply");
                 }
-                return new Value(Integer.toString(id), "int");
+                return new Value(AspectFiles.id(id), "int");
             }
             case REFCLASSID: {
                 Shadow sh = site.shadow;
@@ -940,7 +949,7 @@ public final class Generator {
                             + "'" + where);
                     throw new Skip("REFCLASSID does not apply");
                 }
-                return new Value(Integer.toString(id), "int");
+                return new Value(AspectFiles.id(id), "int");
             }
             case TARGET:
                 if (kind != Shadow.Kind.CALL && kind != Shadow.Kind.GET && kind != Shadow.Kind.SET) {
@@ -1311,106 +1320,20 @@ public final class Generator {
 
     // ---------------------------------------------------------------- output
 
-    private GeneratedCode assemble(List<String> advice, List<AdviceIndex.Entry> entries, Set<String> woven) {
+    private GeneratedCode assemble(List<AspectFiles.Piece> advice, Set<String> woven) {
         Map<String, String> aspects = new LinkedHashMap<>();
+        Map<String, Set<String>> advised = new LinkedHashMap<>();
         AdviceIndex index = new AdviceIndex();
-        String header = "// Generated by Dyper. Do not edit: change the model or the modes and generate again.\n"
-                + "package " + PACKAGE + ";\n\n";
-        String define = siteDefinitions();
-        int chunks = Math.max(1, (advice.size() + ADVICE_PER_ASPECT - 1) / ADVICE_PER_ASPECT);
-        for (int i = 0; i < chunks; i++) {
-            String name = ASPECT_NAME + (i + 1);
-            List<String> part = advice.subList(Math.min(advice.size(), i * ADVICE_PER_ASPECT),
-                    Math.min(advice.size(), (i + 1) * ADVICE_PER_ASPECT));
-            // every aspect defines the whole site table: whichever initialises first, reports can name all sites
-            // not privileged: AspectJ would make public every class such an aspect names (FieldReads reads fields)
-            String shared = i == 0 ? names.markerDeclarations() + fieldReads.declarations() : "";
-            String start = header + "aspect " + name + " {\n" + define + shared;
-            int line = 1 + (int) start.chars().filter(c -> c == '\n').count();
-            for (int k = 0; k < part.size(); k++) {
-                index.add(name + ".aj", line, entries.get(i * ADVICE_PER_ASPECT + k));
-                line += 1 + (int) part.get(k).chars().filter(c -> c == '\n').count();
-            }
-            aspects.put(PACKAGE + "." + name, start + String.join("\n", part) + "}\n");
-        }
-        for (int i = 0; i * ADVICE_PER_ASPECT < wrappers.size(); i++) {
-            // public: the patched classes call these wrappers
-            String name = BYTECODE_ASPECT_NAME + (i + 1);
-            List<String> part = wrappers.subList(i * ADVICE_PER_ASPECT,
-                    Math.min(wrappers.size(), (i + 1) * ADVICE_PER_ASPECT));
-            aspects.put(PACKAGE + "." + name, header + "public aspect " + name + " {\n" + define
-                    + String.join("\n", part) + "}\n");
-        }
+        // not privileged (AspectJ would make public every class a privileged aspect names): the markers of anonymous
+        // and local classes and the field readers go into a class the aspects share
+        AspectFiles.assemble(pkg, advice, wrappers, ids.table(), ids.size(), names.markerDeclarations()
+                + fieldReads.declarations(), aspects, advised, index);
         List<String> options = new ArrayList<>();
         if (joinpoints.length() > 0) {
             options.add("-Xjoinpoints:" + joinpoints);
         }
-        return new GeneratedCode(aspects, aopXml(aspects.keySet(), woven, options), ids.table(), woven, ids.size(),
-                advice.size() + wrappers.size(), warnings, options, bytecode, index);
-    }
-
-    private String siteDefinitions() {
-        StringBuilder define = new StringBuilder("    static {\n");
-        for (String part : splitTable(ids.table())) {
-            define.append("        org.dyper.runtime.Sites.define(").append(javaString(part)).append(");\n");
-        }
-        return define.append("    }\n\n").toString();
-    }
-
-    /** Class-file string constants hold at most 65535 bytes: define the table in parts well below that. */
-    private static List<String> splitTable(String table) {
-        List<String> parts = new ArrayList<>();
-        StringBuilder current = new StringBuilder();
-        for (String line : table.split("\n")) {
-            if (current.length() + line.length() > 20_000) {
-                parts.add(current.toString());
-                current.setLength(0);
-            }
-            current.append(line).append('\n');
-        }
-        parts.add(current.toString());
-        return parts;
-    }
-
-    private static String aopXml(Set<String> aspects, Set<String> woven, List<String> options) {
-        StringBuilder x = new StringBuilder();
-        x.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        x.append("<!-- Generated by Dyper: load-time weaving of the generated aspects into the patched classes. -->\n");
-        x.append("<aspectj>\n  <aspects>\n");
-        for (String a : aspects) {
-            x.append("    <aspect name=\"").append(a).append("\"/>\n");
-        }
-        x.append("  </aspects>\n  <weaver options=\"").append(String.join(" ", options)).append(options.isEmpty() ? ""
-                : " ").append("-Xlint:ignore\">\n");
-        for (String c : new java.util.TreeSet<>(woven)) {
-            x.append("    <include within=\"").append(xmlEscape(c)).append("\"/>\n");
-        }
-        x.append("  </weaver>\n</aspectj>\n");
-        return x.toString();
-    }
-
-    private static String xmlEscape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace("\"", "&quot;");
-    }
-
-    static String javaString(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (char ch : s.toCharArray()) {
-            switch (ch) {
-                case '\t' -> b.append("\\t");
-                case '\n' -> b.append("\\n");
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                default -> {
-                    if (ch < 32 || ch > 126) {
-                        b.append(String.format("\\u%04x", (int) ch));
-                    } else {
-                        b.append(ch);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
+        return new GeneratedCode(aspects, AspectFiles.aopXml(aspects.keySet(), woven, options), ids.table(), woven,
+                ids.size(), advice.size() + wrappers.size(), warnings, options, bytecode, advised, index);
     }
 
     private void error(org.dyper.patch.model.Location at, String element, String message) {

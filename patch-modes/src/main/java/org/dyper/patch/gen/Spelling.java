@@ -21,8 +21,8 @@ import org.objectweb.asm.Opcodes;
  * would make AspectJ turn those classes public).
  *
  * <p>A patched method of an anonymous or local class is told apart from its siblings by a marker: an annotation type
- * the generated aspect declares, which the bytecode pass puts on that class as an invisible (class-file retention)
- * annotation. Reflection never sees it.
+ * the generation's shared class declares, which the bytecode pass puts on that class as an invisible (class-file
+ * retention) annotation. Reflection never sees it.
  */
 final class Spelling {
     private final ClassIndex targets;

@@ -79,14 +79,19 @@ public final class LoadTime {
         }
         progress.accept((weaving == Weaving.AHEAD ? "weaving the patched classes" : "compiling the aspects")
                 + " into the cache " + dir + " (first run with these inputs; later runs reuse it) ...");
-        GeneratedCode code = Weaver.generate(in, weaving == Weaving.AGENT);
+        Generation generation = Generation.of(in, weaving == Weaving.AGENT);
         Files.createDirectories(cacheRoot);
         Path tmp = TempFiles.entry(cacheRoot, key);
         try {
-            List<String> notes = weaving == Weaving.AHEAD
-                    ? Weaver.weaveForLaunch(code, in.targets(), in.classpath(), tmp.resolve("classes"), javaFeature)
-                    : Weaver.compileAspects(code, tmp.resolve("classes"), in.classpath().isEmpty()
-                    ? in.targets() : concat(in.targets(), in.classpath()));
+            Path classes = tmp.resolve("classes");
+            List<Path> cp = in.classpath().isEmpty() ? in.targets() : concat(in.targets(), in.classpath());
+            List<String> notes = generation.weave(generated -> {
+                Weaver.deleteTree(classes);  // what a try that ajc stopped left behind
+                return weaving == Weaving.AHEAD
+                        ? Weaver.weaveForLaunch(generated, in.targets(), in.classpath(), classes, javaFeature, progress)
+                        : Weaver.compileAspects(generated, classes, cp);
+            });
+            GeneratedCode code = generation.code();
             Weaver.writeSources(code, tmp.resolve("sources"));
             // warnings from weaving (advice AspectJ did not apply) are kept with the generator's, so a reused folder
             // shows them again

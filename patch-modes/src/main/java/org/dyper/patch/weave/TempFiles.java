@@ -57,6 +57,26 @@ public final class TempFiles {
         return Files.createTempFile(dir, tag(".dyper-" + kind), suffix);
     }
 
+    /**
+     * As {@link #file(Path, String, String)}, but made with the default permissions (what the umask leaves), as a file
+     * that will be renamed over a user's file must be, not the owner-only ones of {@code createTempFile}; sweeps
+     * {@code dir} first.
+     */
+    static Path publicFile(Path dir, String kind, String suffix) throws IOException {
+        sweep(dir);
+        for (int i = 0; ; i++) {
+            Path tmp = dir.resolve(tag(".dyper-" + kind) + (java.util.concurrent.ThreadLocalRandom.current().nextLong()
+                    >>> 1) + suffix);
+            try {
+                return Files.createFile(tmp);
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                if (i > 100) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     /** A new folder {@code <name>.tmp-p<pid>-<n>} in {@code dir} (a cache entry being made). */
     static Path entry(Path dir, String name) throws IOException {
         sweep(dir);

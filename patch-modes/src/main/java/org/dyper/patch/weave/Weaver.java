@@ -7,7 +7,6 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
@@ -15,17 +14,10 @@ import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
-import org.dyper.patch.ModeCatalog;
 import org.dyper.patch.gen.BytecodePlan;
-import org.dyper.patch.gen.ClassLookup;
 import org.dyper.patch.gen.GeneratedCode;
 import org.dyper.patch.gen.Generator;
 import org.dyper.patch.model.InvalidInputException;
-import org.dyper.patch.model.Model;
-import org.dyper.patch.model.Problem;
-import org.dyper.patch.scan.ClassIndex;
-import org.dyper.patch.scan.ClassScanner;
-import org.dyper.patch.xml.ModelReader;
 
 /**
  * The one implementation of Dyper's build steps, shared by the CLI and the Maven plugin: read models and modes,
@@ -79,15 +71,19 @@ public final class Weaver {
             return new Inputs(models, modeFiles, targets, classpath, includes, excludes);
         }
 
-        /** Whether the class {@code binaryName} may be patched. */
+        /** Whether the class {@code binaryName} may be patched (builds the patterns each time: see {@link #admitter}). */
         public boolean admits(String binaryName) {
-            return (includes.isEmpty() || includes.stream().anyMatch(p -> matches(p, binaryName)))
-                    && excludes.stream().noneMatch(p -> matches(p, binaryName));
+            return admitter().test(binaryName);
         }
 
-        private static boolean matches(String pattern, String binaryName) {
-            return Generator.glob(pattern).matcher(binaryName).matches()
-                    || Generator.glob(pattern).matcher(binaryName.replace('$', '.')).matches();
+        /**
+         * Whether a class may be patched, with the patterns compiled once: a test costs a few hash lookups however
+         * many patterns there are, so restricting a big class path is one pass over its classes.
+         */
+        public java.util.function.Predicate<String> admitter() {
+            ClassFilter in = new ClassFilter(includes);
+            ClassFilter out = new ClassFilter(excludes);
+            return name -> (in.isEmpty() || in.matches(name)) && !out.matches(name);
         }
     }
 
@@ -98,45 +94,11 @@ public final class Weaver {
 
     /**
      * As {@link #generate(Inputs)}; with {@code forLoadTime} the advice avoids around advice, which the load-time
-     * weaver does not inline.
+     * weaver does not inline. Classes that need types missing from the class path are left out with one warning
+     * ({@link Generation}); weave through {@link Generation#weave} to also recover when ajc finds one more.
      */
     public static GeneratedCode generate(Inputs in, boolean forLoadTime) throws InvalidInputException, IOException {
-        List<Problem> problems = new ArrayList<>();
-        ModeCatalog catalog = null;
-        try {
-            catalog = ModeCatalog.load(in.modeFiles());
-        } catch (InvalidInputException e) {
-            problems.addAll(e.problems());
-        }
-        List<Model> models = new ArrayList<>();
-        for (Path file : in.models()) {
-            try {
-                models.add(ModelReader.read(file));
-            } catch (InvalidInputException e) {
-                problems.addAll(e.problems());
-            }
-        }
-        if (!problems.isEmpty()) {
-            if (catalog != null) {
-                problems.addAll(catalog.warnings());
-            }
-            throw new InvalidInputException(problems);
-        }
-        ClassIndex targets = ClassScanner.scan(in.targets()).restrict(in::admits);
-        List<Path> lookupPath = new ArrayList<>(in.targets());
-        lookupPath.addAll(in.classpath());
-        ClassLookup lookup = new ClassLookup(lookupPath, Weaver.class.getClassLoader());
-        GeneratedCode code;
-        try {
-            code = new Generator(catalog, targets, lookup, forLoadTime).generate(models);
-        } catch (InvalidInputException e) {
-            List<Problem> all = new ArrayList<>(e.problems());
-            all.addAll(catalog.warnings());
-            throw new InvalidInputException(all);
-        }
-        List<Problem> warnings = new ArrayList<>(catalog.warnings());
-        warnings.addAll(code.warnings());
-        return code.withWarnings(warnings);
+        return Generation.of(in, forLoadTime).code();
     }
 
     /** Writes the aspect sources under {@code dir} (package folders), plus {@code aop.xml} and the site table. */
@@ -187,135 +149,57 @@ public final class Weaver {
      */
     public static List<String> weaveBinary(GeneratedCode code, Path input, Path outJar, List<Path> classpath)
             throws IOException, WeaveException {
-        Path sources = null;
-        Path raw = null;
-        Path patched = null;
-        Path base = null;
-        try {
-            sources = TempFiles.directory("src");
-            raw = TempFiles.file("woven", ".jar");
-            patched = code.bytecode().isEmpty() ? null : TempFiles.file("bytecode", ".jar");
-            List<Path> files = writeSources(code, sources);
-            List<Path> cp = new ArrayList<>(classpath);
-            // the bytecode pass runs first: ajc weaves the classes with the wrapper calls already in them
-            Path woven = input;
-            if (patched != null) {
-                applyBytecode(code.bytecode(), input, patched);
-                woven = patched;
-            }
-            // a multi-release jar's versioned classes (META-INF/versions/N/...) would reach ajc as second copies of
-            // the same types: they are set apart, and the patched ones woven by release below
-            Map<String, byte[]> versioned = new java.util.TreeMap<>();
-            if (Files.isRegularFile(woven)) {
-                base = TempFiles.file("base", ".jar");
-                if (splitVersioned(woven, base, versioned)) {
-                    woven = base;
-                }
-            }
-            List<String> args = new ArrayList<>(List.of("-inpath", woven.toString(), "-outjar", raw.toString(),
-                    "-classpath", Ajc.path(compileClasspath(cp))));
-            args.addAll(code.weaverOptions());
-            files.forEach(f -> args.add(f.toString()));
-            Ajc.Result result = Ajc.run(args, "weaving " + input, true);
-            List<String> notes = new ArrayList<>(result.warnings());
-            notes.addAll(unapplied(code, result));
-            if (!versioned.isEmpty()) {
-                notes.addAll(weaveVersioned(code, versioned, raw, cp));
-            }
-            finishJar(raw, outJar, code, notes, versioned);
-            return notes;
-        } finally {
-            if (sources != null) {
-                deleteTree(sources);
-            }
-            if (raw != null) {
-                Files.deleteIfExists(raw);
-            }
-            if (base != null) {
-                Files.deleteIfExists(base);
-            }
-            if (patched != null) {
-                Files.deleteIfExists(patched);
-            }
-        }
-    }
-
-    private static final String VERSIONS = "META-INF/versions/";
-
-    /**
-     * Copies the jar {@code in} to {@code out} without its versioned class files ({@code META-INF/versions/N/...class}),
-     * which go to {@code versioned} by entry name; returns false (and writes nothing to the map) when it has none.
-     */
-    private static boolean splitVersioned(Path in, Path out, Map<String, byte[]> versioned) throws IOException {
-        try (JarFile jar = new JarFile(in.toFile())) {
-            if (jar.stream().noneMatch(e -> isVersionedClass(e.getName()))) {
-                return false;
-            }
-            try (OutputStream file = Files.newOutputStream(out); JarOutputStream copy = new JarOutputStream(file)) {
-                Enumeration<JarEntry> entries = jar.entries();
-                while (entries.hasMoreElements()) {
-                    JarEntry e = entries.nextElement();
-                    try (InputStream data = jar.getInputStream(e)) {
-                        if (isVersionedClass(e.getName())) {
-                            versioned.put(e.getName(), data.readAllBytes());
-                            continue;
-                        }
-                        copy.putNextEntry(new JarEntry(e.getName()));
-                        data.transferTo(copy);
-                        copy.closeEntry();
-                    }
-                }
-            }
-        }
-        return true;
-    }
-
-    private static boolean isVersionedClass(String name) {
-        return name.startsWith(VERSIONS) && name.endsWith(".class") && name.indexOf('/', VERSIONS.length()) > 0
-                && !name.endsWith("module-info.class");
+        return weaveBinary(code, input, outJar, classpath, line -> {});
     }
 
     /**
-     * Weaves the versioned classes of the patched types with the aspects ajc compiled into {@code raw}, one release at
-     * a time, and puts the woven bytes back into {@code versioned}. The bytecode pass is not applied to them.
+     * As above, telling {@code progress} (one line at a time) how a weave of several batches goes. Only the classes the
+     * code patches go to ajc (with the bytecode pass applied first), in batches ({@link AjcBatches}); the rest of the
+     * input is copied as it is ({@link JarOutput}). In a multi-release jar every release's copy of a patched class is
+     * woven; a module descriptor gains what woven code requires ({@link ModuleInfo}).
      */
-    private static List<String> weaveVersioned(GeneratedCode code, Map<String, byte[]> versioned, Path raw,
-            List<Path> cp) throws IOException, WeaveException {
-        Map<String, Map<String, String>> byRelease = new java.util.TreeMap<>();  // release -> class entry -> entry
-        versioned.keySet().forEach(name -> {
-            int slash = name.indexOf('/', VERSIONS.length());
-            String entry = name.substring(slash + 1);
-            String binary = entry.substring(0, entry.length() - ".class".length()).replace('/', '.');
-            if (code.wovenClasses().contains(binary)) {
-                byRelease.computeIfAbsent(name.substring(VERSIONS.length(), slash), k -> new java.util.TreeMap<>())
-                        .put(entry, name);
-            }
-        });
-        List<String> notes = new ArrayList<>();
-        for (Map.Entry<String, Map<String, String>> release : byRelease.entrySet()) {
-            Path work = TempFiles.directory("release");
-            try {
-                Path in = work.resolve("in");
-                Path out = work.resolve("out");
-                for (Map.Entry<String, String> c : release.getValue().entrySet()) {
-                    Path f = in.resolve(c.getKey());
-                    Files.createDirectories(f.getParent());
-                    Files.write(f, versioned.get(c.getValue()));
-                }
-                Files.createDirectories(out);
-                List<String> args = new ArrayList<>(List.of("-inpath", in.toString(), "-aspectpath", raw.toString(),
-                        "-d", out.toString(), "-classpath", Ajc.path(compileClasspath(cp))));
-                args.addAll(code.weaverOptions());
-                notes.addAll(Ajc.run(args, "weaving the release " + release.getKey() + " classes of a multi-release "
-                        + "jar").warnings());
-                for (Map.Entry<String, String> c : release.getValue().entrySet()) {
-                    versioned.put(c.getValue(), Files.readAllBytes(out.resolve(c.getKey())));
-                }
-            } finally {
-                deleteTree(work);
-            }
-        }
+    public static List<String> weaveBinary(GeneratedCode code, Path input, Path outJar, List<Path> classpath,
+            java.util.function.Consumer<String> progress) throws IOException, WeaveException {
+        Map<String, byte[]> inputs = patchedClasses(code, List.of(input), 0, null);
+        List<Path> cp = new ArrayList<>();
+        cp.add(input);
+        cp.addAll(classpath);
+        AjcBatches.Result woven = AjcBatches.weave(code, inputs, cp, progress);
+        List<String> notes = new ArrayList<>(woven.warnings());
+        Map<String, byte[]> changes = new java.util.LinkedHashMap<>();
+        woven.classes().forEach((name, bytes) -> changes.put(name + ".class", bytes));
+        notes.addAll(MultiRelease.weave(code, input, woven.classes(), cp, changes));
+        changes.put(SITE_TABLE, code.siteTable().getBytes(StandardCharsets.UTF_8));
+        changes.put("META-INF/dyper/aop.xml", code.aopXml().getBytes(StandardCharsets.UTF_8));
+        notes.addAll(JarOutput.write(input, outJar, changes, d -> ModuleInfo.withRuntime(d, code.packageName())));
         return notes;
+    }
+
+    /**
+     * The class files of the classes {@code code} patches, from the first of {@code roots} that holds each (the
+     * version Java {@code javaFeature} loads from a multi-release jar; 0: the base version), with the bytecode pass
+     * applied; {@code originals}, when not null, gets the SHA-256 of each original class file.
+     */
+    private static Map<String, byte[]> patchedClasses(GeneratedCode code, List<Path> roots, int javaFeature,
+            Map<String, String> originals) throws IOException {
+        Map<String, BytecodePlan.ClassPlan> plans = new java.util.HashMap<>();
+        code.bytecode().classes().values().forEach(c -> plans.put(c.className(), c));
+        Map<String, byte[]> inputs = new java.util.TreeMap<>();
+        try (ClassFiles files = new ClassFiles(roots, javaFeature)) {
+            for (String name : code.wovenClasses()) {
+                String internal = name.replace('.', '/');
+                byte[] original = files.read(internal + ".class");
+                if (original == null) {
+                    continue;  // the generator found it in the targets; it can only have gone since
+                }
+                BytecodePlan.ClassPlan plan = plans.get(name);
+                inputs.put(internal, plan == null ? original : BytecodePlan.transform(plan));
+                if (originals != null) {
+                    originals.put(internal, sha256(original));
+                }
+            }
+        }
+        return inputs;
     }
 
     /**
@@ -330,145 +214,30 @@ public final class Weaver {
      */
     public static List<String> weaveForLaunch(GeneratedCode code, List<Path> targets, List<Path> classpath,
             Path classesDir, int javaFeature) throws IOException, WeaveException {
-        Path work = TempFiles.directory("launch");
-        try {
-            Path input = work.resolve("in");
-            Path raw = work.resolve("out");
-            Files.createDirectories(input);
-            Files.createDirectories(raw);
-            Map<String, BytecodePlan.ClassPlan> plans = new java.util.HashMap<>();
-            code.bytecode().classes().values().forEach(c -> plans.put(c.className(), c));
-            Map<String, String> originals = new java.util.TreeMap<>();
-            for (String name : code.wovenClasses()) {
-                String entry = name.replace('.', '/') + ".class";
-                byte[] original = readEntry(targets, entry, javaFeature);
-                if (original == null) {
-                    continue;  // the generator found it in the targets; it can only have gone since
-                }
-                BytecodePlan.ClassPlan plan = plans.get(name);
-                Path file = input.resolve(entry);
-                Files.createDirectories(file.getParent());
-                Files.write(file, plan == null ? original : BytecodePlan.transform(plan));
-                originals.put(name.replace('.', '/'), sha256(original));
-            }
-            List<Path> cp = new ArrayList<>(targets);
-            cp.addAll(classpath);
-            List<String> args = new ArrayList<>(List.of("-inpath", input.toString(), "-d", raw.toString(),
-                    "-classpath", Ajc.path(compileClasspath(cp))));
-            args.addAll(code.weaverOptions());
-            writeSources(code, work.resolve("src")).forEach(f -> args.add(f.toString()));
-            Ajc.Result result = Ajc.run(args, "weaving " + originals.size() + " class(es) for the launch", true);
-            Path replace = classesDir.resolve(REPLACE_DIR);
-            Files.createDirectories(replace);
-            List<Path> produced;
-            try (var walk = Files.walk(raw)) {
-                produced = walk.filter(f -> f.toString().endsWith(".class")).sorted().toList();
-            }
-            for (Path f : produced) {
-                String internal = raw.relativize(f).toString().replace('\\', '/');
-                internal = internal.substring(0, internal.length() - ".class".length());
-                Path to = (originals.containsKey(internal) ? replace : classesDir).resolve(internal + ".class");
-                Files.createDirectories(to.getParent());
-                Files.move(f, to, StandardCopyOption.REPLACE_EXISTING);
-            }
-            writeReplaceIndex(replace, "Dyper launch weaving", originals);
-            writeSiteTable(code, classesDir);
-            Files.writeString(classesDir.resolve(PREWOVEN), originals.size() + " class(es) woven ahead of the launch\n",
-                    StandardCharsets.UTF_8);
-            List<String> notes = new ArrayList<>(result.warnings());
-            notes.addAll(unapplied(code, result));
-            return notes;
-        } finally {
-            deleteTree(work);
-        }
+        return weaveForLaunch(code, targets, classpath, classesDir, javaFeature, line -> {});
     }
 
-    /**
-     * The notes for advice ajc reported it did not apply: each the text of a warning naming a patch of the model
-     * ({@link #isWarning}), so the join point it was generated for is never left unmeasured unnoticed.
-     */
-    private static List<String> unapplied(GeneratedCode code, Ajc.Result result) {
-        List<String> notes = new ArrayList<>();
-        for (Ajc.Unapplied u : result.unapplied()) {
-            List<Problem> warnings = code.adviceIndex().unapplied(u.file(), u.line());
-            if (warnings.isEmpty()) {
-                notes.add("warning: AspectJ did not apply the advice at " + u.file() + ":" + u.line());
-            }
-            warnings.forEach(w -> notes.add(w.toString()));
+    /** As above, telling {@code progress} how a weave of several batches goes. */
+    public static List<String> weaveForLaunch(GeneratedCode code, List<Path> targets, List<Path> classpath,
+            Path classesDir, int javaFeature, java.util.function.Consumer<String> progress)
+            throws IOException, WeaveException {
+        Map<String, String> originals = new java.util.TreeMap<>();
+        Map<String, byte[]> inputs = patchedClasses(code, targets, javaFeature, originals);
+        List<Path> cp = new ArrayList<>(targets);
+        cp.addAll(classpath);
+        AjcBatches.Result result = AjcBatches.weave(code, inputs, cp, progress);
+        Path replace = classesDir.resolve(REPLACE_DIR);
+        Files.createDirectories(replace);
+        for (Map.Entry<String, byte[]> c : result.classes().entrySet()) {
+            Path to = (originals.containsKey(c.getKey()) ? replace : classesDir).resolve(c.getKey() + ".class");
+            Files.createDirectories(to.getParent());
+            Files.write(to, c.getValue());
         }
-        return notes;
-    }
-
-    /** Whether a note the weaving returned is a warning the user must see (not only with {@code --verbose}). */
-    public static boolean isWarning(String note) {
-        return note.startsWith("warning: ") || note.matches("(?s)[^\\n]*:\\d+:\\d+: warning: .*");
-    }
-
-    /**
-     * The bytes of {@code entry} from the first jar or folder of {@code roots} that has it, or null; from a
-     * multi-release jar, the version Java {@code javaFeature} loads.
-     */
-    private static byte[] readEntry(List<Path> roots, String entry, int javaFeature) throws IOException {
-        Runtime.Version release = Runtime.Version.parse(Integer.toString(Math.max(9, javaFeature)));
-        for (Path root : roots) {
-            if (Files.isDirectory(root)) {
-                Path f = root.resolve(entry);
-                if (Files.isRegularFile(f)) {
-                    return Files.readAllBytes(f);
-                }
-            } else if (Files.isRegularFile(root)) {
-                try (JarFile jar = new JarFile(root.toFile(), true, java.util.zip.ZipFile.OPEN_READ, release)) {
-                    JarEntry e = jar.getJarEntry(entry);
-                    if (e != null) {
-                        try (InputStream data = jar.getInputStream(e)) {
-                            return data.readAllBytes();
-                        }
-                    }
-                }
-            }
-        }
-        return null;
-    }
-
-    /**
-     * Copies {@code input} (a jar or class folder) into the jar {@code out} with the classes of {@code plan}
-     * replaced by their patched bytes; every other entry is copied as it is.
-     */
-    static void applyBytecode(BytecodePlan plan, Path input, Path out) throws IOException {
-        Map<String, BytecodePlan.ClassPlan> byEntry = new java.util.HashMap<>();
-        plan.classes().values().forEach(c -> byEntry.put(c.className().replace('.', '/') + ".class", c));
-        try (OutputStream file = Files.newOutputStream(out); JarOutputStream jar = new JarOutputStream(file)) {
-            if (Files.isDirectory(input)) {
-                List<Path> all;
-                try (var walk = Files.walk(input)) {
-                    all = walk.filter(Files::isRegularFile).sorted().toList();
-                }
-                for (Path f : all) {
-                    String name = input.relativize(f).toString().replace('\\', '/');
-                    BytecodePlan.ClassPlan c = byEntry.get(name);
-                    jar.putNextEntry(new JarEntry(name));
-                    jar.write(c != null ? BytecodePlan.transform(c) : Files.readAllBytes(f));
-                    jar.closeEntry();
-                }
-            } else {
-                try (JarFile in = new JarFile(input.toFile())) {
-                    Enumeration<JarEntry> entries = in.entries();
-                    while (entries.hasMoreElements()) {
-                        JarEntry e = entries.nextElement();
-                        BytecodePlan.ClassPlan c = byEntry.get(e.getName());
-                        jar.putNextEntry(new JarEntry(e.getName()));
-                        if (c != null) {
-                            jar.write(BytecodePlan.transform(c));
-                        } else if (!e.isDirectory()) {
-                            try (InputStream data = in.getInputStream(e)) {
-                                data.transferTo(jar);
-                            }
-                        }
-                        jar.closeEntry();
-                    }
-                }
-            }
-        }
+        writeReplaceIndex(replace, "Dyper launch weaving", originals);
+        writeSiteTable(code, classesDir);
+        Files.writeString(classesDir.resolve(PREWOVEN), originals.size() + " class(es) woven ahead of the launch\n",
+                StandardCharsets.UTF_8);
+        return result.warnings();
     }
 
     /**
@@ -558,108 +327,58 @@ public final class Weaver {
     }
 
     /**
-     * Weaves a class folder in place (the Maven plugin's {@code weave} goal): weaves it into a temporary jar with
-     * {@link #weaveBinary}, then writes every class of that jar (the woven classes and the compiled aspects) and the
-     * site table and {@code aop.xml} under {@code META-INF/dyper/} back into {@code classes}. Other resources are
-     * left as they are. Aspect classes of an earlier generation (package {@link Generator#PACKAGE}) are removed
-     * first, since ajc would otherwise see each aspect twice.
+     * Weaves a class folder in place (the Maven plugin's {@code weave} goal): the classes the code patches are woven
+     * ({@link AjcBatches}) and written back, with the compiled aspects, the site table and {@code aop.xml} under
+     * {@code META-INF/dyper/}, and a module descriptor gains what woven code requires. Other files are left as they
+     * are. Aspect classes of earlier generations (under {@link Generator#PACKAGE}) are removed first. Each file is
+     * written to a temporary file beside it and renamed, keeping the permissions of the file it replaces.
      */
     public static List<String> weaveFolderInPlace(GeneratedCode code, Path classes, List<Path> classpath)
             throws IOException, WeaveException {
+        return weaveFolderInPlace(code, classes, classpath, line -> {});
+    }
+
+    /** As above, telling {@code progress} how a weave of several batches goes. */
+    public static List<String> weaveFolderInPlace(GeneratedCode code, Path classes, List<Path> classpath,
+            java.util.function.Consumer<String> progress) throws IOException, WeaveException {
         deleteTree(classes.resolve(Generator.PACKAGE.replace('.', '/')));
-        Path woven = TempFiles.file("woven-folder", ".jar");
-        try {
-            List<String> notes = weaveBinary(code, classes, woven, classpath);
-            try (JarFile jar = new JarFile(woven.toFile())) {
-                Enumeration<JarEntry> entries = jar.entries();
-                while (entries.hasMoreElements()) {
-                    JarEntry e = entries.nextElement();
-                    String name = e.getName();
-                    if (e.isDirectory() || !(name.endsWith(".class") || name.startsWith("META-INF/dyper/"))) {
-                        continue;
-                    }
-                    Path target = classes.resolve(name).normalize();
-                    if (!target.startsWith(classes.normalize())) {
-                        throw new IOException("woven jar entry " + name + " points outside " + classes);
-                    }
-                    Files.createDirectories(target.getParent());
-                    Path tmp = TempFiles.file(target.getParent(), "class", ".class");
-                    try {
-                        try (InputStream data = jar.getInputStream(e)) {
-                            Files.copy(data, tmp, StandardCopyOption.REPLACE_EXISTING);
-                        }
-                        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-                    } finally {
-                        Files.deleteIfExists(tmp);
-                    }
-                }
-            }
-            return notes;
-        } finally {
-            Files.deleteIfExists(woven);
+        Map<String, byte[]> inputs = patchedClasses(code, List.of(classes), 0, null);
+        List<Path> cp = new ArrayList<>();
+        cp.add(classes);
+        cp.addAll(classpath);
+        AjcBatches.Result woven = AjcBatches.weave(code, inputs, cp, progress);
+        Map<String, byte[]> files = new java.util.LinkedHashMap<>();
+        woven.classes().forEach((name, bytes) -> files.put(name + ".class", bytes));
+        files.put(SITE_TABLE, code.siteTable().getBytes(StandardCharsets.UTF_8));
+        files.put("META-INF/dyper/aop.xml", code.aopXml().getBytes(StandardCharsets.UTF_8));
+        Path descriptor = classes.resolve("module-info.class");
+        if (Files.isRegularFile(descriptor)) {
+            files.put("module-info.class", ModuleInfo.withRuntime(Files.readAllBytes(descriptor), code.packageName()));
         }
+        for (Map.Entry<String, byte[]> f : files.entrySet()) {
+            Path target = classes.resolve(f.getKey()).normalize();
+            if (!target.startsWith(classes.normalize())) {
+                throw new IOException("woven class " + f.getKey() + " points outside " + classes);
+            }
+            Files.createDirectories(target.getParent());
+            Path tmp = JarOutput.create(target);
+            try {
+                Files.write(tmp, f.getValue());
+                JarOutput.permissions(target, tmp);
+                JarOutput.move(tmp, target);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        }
+        return woven.warnings();
     }
 
     /**
-     * Copies ajc's output jar, dropping signatures and adding the site table and aop.xml under META-INF/dyper, and
-     * {@code versioned} (a multi-release jar's versioned classes, by entry name) at the end.
+     * Whether a note a weave returned is a warning the user must see (not only with {@code --verbose}): the text of a
+     * {@link org.dyper.patch.model.Problem} warning, such as the one for advice AspectJ did not apply ({@link AjcBatches}).
      */
-    private static void finishJar(Path raw, Path outJar, GeneratedCode code, List<String> notes,
-            Map<String, byte[]> versioned) throws IOException {
-        Path folder = outJar.toAbsolutePath().getParent();
-        TempFiles.sweep(folder);
-        Path tmp = TempFiles.file(folder, "out", ".jar");
-        try {
-            copyJar(raw, tmp, code, notes, versioned);
-            Files.move(tmp, outJar, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-    }
-
-    private static void copyJar(Path raw, Path tmp, GeneratedCode code, List<String> notes,
-            Map<String, byte[]> versioned) throws IOException {
-        try (JarFile in = new JarFile(raw.toFile());
-             OutputStream file = Files.newOutputStream(tmp);
-             JarOutputStream out = new JarOutputStream(file)) {
-            Enumeration<JarEntry> entries = in.entries();
-            while (entries.hasMoreElements()) {
-                JarEntry e = entries.nextElement();
-                String name = e.getName();
-                if (isSignature(name)) {
-                    notes.add("dropped signature file " + name + ": woven classes no longer match the signature");
-                    continue;
-                }
-                if (name.equals(SITE_TABLE) || name.equals("META-INF/dyper/aop.xml")) {
-                    continue;
-                }
-                out.putNextEntry(new JarEntry(name));
-                try (InputStream data = in.getInputStream(e)) {
-                    data.transferTo(out);
-                }
-                out.closeEntry();
-            }
-            out.putNextEntry(new JarEntry(SITE_TABLE));
-            out.write(code.siteTable().getBytes(StandardCharsets.UTF_8));
-            out.closeEntry();
-            out.putNextEntry(new JarEntry("META-INF/dyper/aop.xml"));
-            out.write(code.aopXml().getBytes(StandardCharsets.UTF_8));
-            out.closeEntry();
-            for (Map.Entry<String, byte[]> v : versioned.entrySet()) {
-                out.putNextEntry(new JarEntry(v.getKey()));
-                out.write(v.getValue());
-                out.closeEntry();
-            }
-        }
-    }
-
-    private static boolean isSignature(String name) {
-        if (!name.startsWith("META-INF/") || name.indexOf('/', 9) >= 0) {
-            return false;
-        }
-        String upper = name.toUpperCase(java.util.Locale.ROOT);
-        return upper.endsWith(".SF") || upper.endsWith(".RSA") || upper.endsWith(".DSA") || upper.endsWith(".EC")
-                || upper.startsWith("META-INF/SIG-");
+    public static boolean isWarning(String note) {
+        return note.startsWith("warning: ") || note.matches("(?s)[^\\n]*:\\d+:\\d+: warning: .*");
     }
 
     /** The class path generated aspects compile against: the given entries plus Dyper's runtime and aspectjrt. */

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -263,25 +262,29 @@ class BytecodePassTest {
         return name(Recorder.take(), code.siteTable());
     }
 
-    /** "raw a b" of BLOCKID/REFBLOCKID events as "blocks <block a> -> <block b>", named by the site table. */
+    /**
+     * "raw a b" of BLOCKID/REFBLOCKID events as "blocks <block a> -> <block b>", named by the runtime's site table
+     * (ids are relative to the generation's offset there; {@code table}, the generated one, says which are blocks).
+     */
     private static List<String> name(List<String> events, String table) {
-        Map<String, String> blocks = new HashMap<>();
-        for (String line : table.split("\n")) {
-            String[] f = line.split("\t");
-            if (f.length == 7 && f[1].equals("BLOCK")) {
-                blocks.put(f[0], f[2].replace("org.example.blocks.", "") + "." + f[3] + "(" + f[4] + ") block " + f[5]
-                        + " (line " + f[6] + ")");
-            }
-        }
+        boolean hasBlocks = table.contains("\tBLOCK\t");
         return events.stream().map(raw -> {
             String e = raw.replace("org.example.blocks.", "");
             String[] f = e.split(" ");
-            if (f.length == 3 && f[0].equals("raw") && blocks.containsKey(f[1])) {
-                return "blocks " + blocks.get(f[1]) + " -> " + blocks.getOrDefault(f[2], f[2].equals("0") ? "none"
-                        : "#" + f[2]);
+            if (hasBlocks && f.length == 3 && f[0].equals("raw") && isBlock(Integer.parseInt(f[1]))) {
+                int ref = Integer.parseInt(f[2]);
+                return "blocks " + block(Integer.parseInt(f[1])) + " -> " + (ref == 0 ? "none" : block(ref));
             }
             return e;
         }).toList();
+    }
+
+    private static boolean isBlock(int id) {
+        return org.dyper.runtime.Sites.name(id).contains(") block ");
+    }
+
+    private static String block(int id) {
+        return org.dyper.runtime.Sites.name(id).replace("org.example.blocks.", "");
     }
 
     private static Weaver.Inputs inputs(Path dir, String modes, String model) throws IOException {

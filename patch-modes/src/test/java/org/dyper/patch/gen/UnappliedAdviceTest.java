@@ -30,12 +30,13 @@ class UnappliedAdviceTest {
         code.aspects().forEach((name, text) -> aspects.put(name, text.replace("execution(int " + T + ".add(",
                 "execution(int " + T + ".addNothing(")));
         return new GeneratedCode(aspects, code.aopXml(), code.siteTable(), code.wovenClasses(), code.siteCount(),
-                code.adviceCount(), code.warnings(), code.weaverOptions(), code.bytecode(), code.adviceIndex());
+                code.adviceCount(), code.warnings(), code.weaverOptions(), code.bytecode(), code.advised(),
+                code.adviceIndex());
     }
 
     private static String expected(Path dir) {
         return dir + "/model.xml:3:1: warning: PATCH: WHAT='ENTER' MODE='ID' is not measured at execution of " + T
-                + ".add(int,int): AspectJ did not weave its advice (DyperPatches1.aj:10, adviceDidNotMatch)";
+                + ".add(int,int): AspectJ did not weave its advice (DyperPatches1.aj:6, adviceDidNotMatch)";
     }
 
     @Test

@@ -37,7 +37,9 @@ class WeaveFolderInPlaceTest {
         Weaver.weaveFolderInPlace(code, classes, in.classpath());
 
         assertFalse(Files.exists(stale), "an earlier generation's aspect was kept");
-        assertTrue(Files.isRegularFile(classes.resolve("org/dyper/generated/DyperPatches1.class")));
+        Path generated = classes.resolve(code.packageName().replace('.', '/'));
+        assertTrue(Files.isRegularFile(generated.resolve("DyperPatches1.class")));
+        assertTrue(Files.isRegularFile(generated.resolve("DyperSites.class")));
         assertEquals(code.siteTable(), Files.readString(classes.resolve(Weaver.SITE_TABLE)));
         assertEquals("kept", Files.readString(resource));
         Recorder.take();
