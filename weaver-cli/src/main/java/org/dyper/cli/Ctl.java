@@ -14,7 +14,6 @@ import org.dyper.runtime.monitor.MonitorClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
-import org.w3c.dom.NodeList;
 
 /**
  * {@code dyper ctl}: lists monitored processes, sends them DYPER commands and prints the replies readably, and loads
@@ -48,6 +47,32 @@ final class Ctl {
             super(message, null, false, false);
             this.code = code;
         }
+    }
+
+    /** A --width that is not a number of columns (at least 20). */
+    static final class BadWidth extends Exception {
+        BadWidth(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** Columns for the text: {@code --wide} is no limit, {@code --width N}, else the runtime's default. */
+    static int width(boolean wide, String width) throws BadWidth {
+        if (wide) {
+            return 0;
+        }
+        if (width == null) {
+            return org.dyper.runtime.monitor.ReportText.DEFAULT_WIDTH;
+        }
+        try {
+            int n = Integer.parseInt(width.trim());
+            if (n >= 20) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // the message below
+        }
+        throw new BadWidth("--width takes a number of columns of at least 20, not '" + width + "'");
     }
 
     int who() throws IOException {
@@ -96,7 +121,8 @@ final class Ctl {
         return Main.OK;
     }
 
-    int command(long pid, String command, String data, boolean xml) throws Failure, IOException {
+    /** Sends one command; prints the raw reply ({@code xml}) or text rows fitting {@code width} columns (0: whole names). */
+    int command(long pid, String command, String data, boolean xml, int width) throws Failure, IOException {
         MonitorEntry entry;
         try {
             entry = MonitorEntry.of(dir, pid);
@@ -127,7 +153,7 @@ final class Ctl {
             out.println(reply);
             return Main.OK;
         }
-        out.print(readable(command.toUpperCase(Locale.ROOT), root));
+        out.print(readable(command.toUpperCase(Locale.ROOT), root, width));
         return Main.OK;
     }
 
@@ -145,15 +171,6 @@ final class Ctl {
         return null;
     }
 
-    private static List<Element> all(Element e, String tag) {
-        NodeList list = e.getElementsByTagName(tag);
-        List<Element> r = new ArrayList<>();
-        for (int i = 0; i < list.getLength(); i++) {
-            r.add((Element) list.item(i));
-        }
-        return r;
-    }
-
     private static List<Element> children(Element e, String tag) {
         List<Element> r = new ArrayList<>();
         if (e == null) {
@@ -168,14 +185,14 @@ final class Ctl {
     }
 
     /** The reply for people: tables for reports, jstack-like text for stacks, name = value for settings. */
-    static String readable(String command, Element root) {
+    static String readable(String command, Element root, int width) {
         StringBuilder s = new StringBuilder();
         Element report = child(root, "MONITOR_REPORT");
         Element threads = child(root, "THREADS");
         Element settings = child(root, "SETTINGS");
         List<Element> vars = settings != null ? children(settings, "VAR") : children(root, "VAR");
         if (report != null) {
-            report(s, report);
+            s.append(org.dyper.runtime.monitor.ReportText.render(report, width));
         } else if (threads != null) {
             stacks(s, threads);
         } else if (!vars.isEmpty()) {
@@ -219,6 +236,9 @@ final class Ctl {
         for (Element t : children(threads, "THREAD")) {
             s.append('"').append(t.getAttribute("NAME")).append("\" #").append(t.getAttribute("ID")).append(' ')
                     .append(t.getAttribute("STATE"));
+            if (t.getAttribute("ACTIVITY").equals("NATIVE")) {
+                s.append(" (blocked in native code, not running)");
+            }
             if (t.hasAttribute("LOCK")) {
                 s.append(" on ").append(t.getAttribute("LOCK"));
             }
@@ -240,125 +260,6 @@ final class Ctl {
                 s.append(")\n");
             }
             s.append('\n');
-        }
-    }
-
-    private static String ms(String ns) {
-        return String.format(Locale.ROOT, "%.0f", Long.parseLong(ns) / 1e6);
-    }
-
-    private static void report(StringBuilder s, Element r) {
-        s.append("Monitor report: pid ").append(r.getAttribute("PID")).append(", ").append(r.getAttribute("MAIN"))
-                .append(", monitoring ").append(Boolean.parseBoolean(r.getAttribute("MONITOR")) ? "on" : "off")
-                .append(", every ").append(r.getAttribute("CHECKTIME")).append(" ms\n");
-        Element cpu = child(r, "CPU");
-        if (cpu != null) {
-            s.append("\nCPU (estimates from ").append(cpu.getAttribute("SAMPLES"))
-                    .append(" samples of running threads; I/O samples ").append(cpu.getAttribute("IO_SAMPLES"))
-                    .append(")\n");
-            Table t = new Table("method", "self", "self ms", "total", "total ms", "io", "hot");
-            int n = 0;
-            for (Element m : children(child(cpu, "METHODS"), "METHOD")) {
-                if (n++ == 20) {
-                    break;
-                }
-                t.row(m.getAttribute("CLASS") + "." + m.getAttribute("NAME"), m.getAttribute("SELF"),
-                        ms(m.getAttribute("SELF_NS")), m.getAttribute("TOTAL"), ms(m.getAttribute("TOTAL_NS")),
-                        m.getAttribute("IO"), "true".equals(m.getAttribute("DETAIL")) ? "*" : "");
-            }
-            t.appendTo(s);
-            s.append('\n');
-            Table th = new Table("thread", "samples", "running", "cpu ms (exact)");
-            for (Element th1 : children(child(cpu, "THREADS"), "THREAD")) {
-                String cpuNs = th1.getAttribute("CPU_NS");
-                th.row(th1.getAttribute("NAME"), th1.getAttribute("SAMPLES"), th1.getAttribute("RUNNABLE"),
-                        cpuNs.startsWith("-") ? "-" : ms(cpuNs));
-            }
-            th.appendTo(s);
-        }
-        Element contention = child(r, "CONTENTION");
-        if (contention != null) {
-            List<Element> monitors = children(child(contention, "MONITORS"), "MONITOR");
-            if (!monitors.isEmpty()) {
-                s.append("\nContended monitors (threads sampled BLOCKED; estimates)\n");
-                Table t = new Table("monitor", "blocked samples", "blocked ms", "threads");
-                for (Element m : monitors) {
-                    t.row(m.getAttribute("NAME"), m.getAttribute("BLOCKED_SAMPLES"), ms(m.getAttribute("BLOCKED_NS")),
-                            Integer.toString(children(m, "BLOCKED").size()));
-                }
-                t.appendTo(s);
-            }
-            s.append("\nThreads (blocked/waited counts exact, from the JVM)\n");
-            Table t = new Table("thread", "blocked", "blocked ms", "waited", "waited ms");
-            for (Element th : children(child(contention, "THREADS"), "THREAD")) {
-                t.row(th.getAttribute("NAME"), th.getAttribute("BLOCKED_COUNT"), th.getAttribute("BLOCKED_MS"),
-                        th.getAttribute("WAITED_COUNT"), th.getAttribute("WAITED_MS"));
-            }
-            t.appendTo(s);
-            Element deadlocks = child(contention, "DEADLOCKS");
-            if (deadlocks != null && !deadlocks.getAttribute("COUNT").equals("0")) {
-                s.append("\nDeadlocks: ").append(deadlocks.getAttribute("COUNT")).append('\n');
-                for (Element d : children(deadlocks, "DEADLOCK")) {
-                    for (Element th : children(d, "THREAD")) {
-                        s.append("  \"").append(th.getAttribute("NAME")).append("\" waits for ")
-                                .append(th.getAttribute("WAITS_FOR")).append(" held by \"")
-                                .append(th.getAttribute("HELD_BY")).append("\"\n");
-                    }
-                }
-            }
-        }
-        Element detail = child(r, "DETAIL");
-        if (detail != null && !children(detail, null).isEmpty()) {
-            s.append("\nHot (worth detailing):");
-            for (Element e : children(detail, null)) {
-                s.append(' ').append(e.hasAttribute("CLASS") ? e.getAttribute("CLASS") + "." + e.getAttribute("NAME")
-                        : e.getAttribute("NAME"));
-            }
-            s.append('\n');
-        }
-        Element instr = child(r, "INSTRUMENTATION");
-        if (instr != null && "true".equals(instr.getAttribute("ACTIVE"))) {
-            Element dr = child(instr, "DYPER_REPORT");
-            if (dr != null) {
-                s.append("\nInstrumentation (exact)\n");
-                Table t = new Table("section", "site", "count");
-                for (Element sec : children(dr, null)) {
-                    for (Element site : children(sec, "SITE")) {
-                        t.row(sec.getTagName(), site.getAttribute("NAME"), site.getAttribute("COUNT"));
-                    }
-                }
-                t.appendTo(s);
-            }
-        }
-    }
-
-    /** A text table: first column left-aligned, the others right-aligned. */
-    static final class Table {
-        private final List<String[]> rows = new ArrayList<>();
-
-        Table(String... header) {
-            rows.add(header);
-        }
-
-        void row(String... cells) {
-            rows.add(cells);
-        }
-
-        void appendTo(StringBuilder out) {
-            int[] width = new int[rows.get(0).length];
-            for (String[] r : rows) {
-                for (int c = 0; c < r.length; c++) {
-                    width[c] = Math.max(width[c], r[c].length());
-                }
-            }
-            for (String[] r : rows) {
-                StringBuilder line = new StringBuilder("  ");
-                for (int c = 0; c < r.length; c++) {
-                    String pad = " ".repeat(width[c] - r[c].length());
-                    line.append(c == 0 ? r[c] + pad : pad + r[c]).append(c < r.length - 1 ? "  " : "");
-                }
-                out.append(line.toString().stripTrailing()).append('\n');
-            }
         }
     }
 }

@@ -137,10 +137,14 @@ public final class Main {
                         + "SIGTERM would (with --no-monitor it runs on)."));
         COMMANDS.put("ctl", new Command("ctl",
                 "list monitored processes, send them DYPER commands, attach the monitor to a running JVM",
-                "dyper ctl [--dir DIR] who | dyper ctl [--xml] [--dir DIR] PID COMMAND [DATA] | "
+                "dyper ctl [--dir DIR] who | dyper ctl [--xml | --wide | --width N] [--dir DIR] PID COMMAND [DATA] | "
                         + "dyper ctl [--dir DIR] [--options OPTS] attach PID",
                 new Options()
                         .addOption(Option.builder().longOpt("xml").desc("print the raw XML reply").build())
+                        .addOption(Option.builder().longOpt("wide").desc("print whole names (rows may be wide)")
+                                .build())
+                        .addOption(Option.builder().longOpt("width").hasArg().argName("N")
+                                .desc("columns the text rows fit by shortening names (default 120)").build())
                         .addOption(Option.builder().longOpt("dir").hasArg().argName("DIR")
                                 .desc("registry folder (default: dyper.monitor.dir, else ~/.dyper/run)").build())
                         .addOption(Option.builder().longOpt("options").hasArg().argName("OPTS")
@@ -423,8 +427,10 @@ public final class Main {
                 return usage("ctl: expected PID COMMAND [DATA], got " + args.size() + " argument(s)");
             }
             return ctl.command(pid(args.get(0)), args.get(1), args.size() == 3 ? args.get(2) : null,
-                    line.hasOption("xml"));
+                    line.hasOption("xml"), Ctl.width(line.hasOption("wide"), line.getOptionValue("width")));
         } catch (UsageError e) {
+            return usage("ctl: " + e.getMessage());
+        } catch (Ctl.BadWidth e) {
             return usage("ctl: " + e.getMessage());
         } catch (Ctl.Failure e) {
             err.println("dyper: error: " + e.getMessage());

@@ -225,6 +225,10 @@ class CliTest {
                         + "(without patches there is no exit report; dyper ctl PID REPORT asks the monitor)"),
                 Arguments.of("run --model {model} -- -cp {dir}/nowhere com.acme.cli.App",
                         "run: no classes to patch: the java class path (-cp or -jar) names no existing jar or folder"),
+                Arguments.of("ctl --width 5 4242 REPORT",
+                        "ctl: --width takes a number of columns of at least 20, not '5'"),
+                Arguments.of("ctl --width wide 4242 REPORT",
+                        "ctl: --width takes a number of columns of at least 20, not 'wide'"),
                 Arguments.of("classpath extra", "classpath: unexpected argument 'extra'"),
                 Arguments.of("modes --model {model}", "modes: Unrecognized option: --model (see dyper modes --help)"));
     }

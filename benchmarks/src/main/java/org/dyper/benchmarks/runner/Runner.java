@@ -64,12 +64,13 @@ public final class Runner {
                 case "--quick" -> quick = true;
                 case "--only" -> only.addAll(Arrays.asList(args[++i].split(",")));
                 default -> {
-                    System.err.println("usage: Runner [--root DIR] [--quick] [--only jmh,moo,startup,weave,monitor]");
+                    System.err.println("usage: Runner [--root DIR] [--quick] [--only jmh,moo,startup,weave,monitor,agreement]");
                     System.exit(2);
                 }
             }
         }
-        new Runner(root, quick).run(only.isEmpty() ? List.of("jmh", "moo", "startup", "weave", "monitor") : only);
+        new Runner(root, quick).run(only.isEmpty() ? List.of("jmh", "moo", "startup", "weave", "monitor", "agreement")
+                : only);
     }
 
     private void run(List<String> parts) throws Exception {
@@ -100,7 +101,10 @@ public final class Runner {
             weave();
         }
         if (parts.contains("monitor")) {
-            monitor();
+            page.append(new MonitorOverhead(java, lib, appJar, work, quick).run(problems, Runner::progress));
+        }
+        if (parts.contains("agreement")) {
+            page.append(new ProfilerAgreement(java, lib, harnessJar, work, quick).run(problems, Runner::progress));
         }
         page.append(String.format(Locale.ROOT, "Whole run: %.1f min.%n", (System.nanoTime() - t0) / 60e9));
         if (!problems.isEmpty()) {
@@ -547,56 +551,6 @@ public final class Runner {
     private void weave() throws IOException {
         page.append(new WeaveBench(this, root, work, lib, java, appJar, target.resolve("classes/org/dyper/benchmarks/"
                 + "peers"), quick).run(problems));
-    }
-
-    // ---------------------------------------------------------------- DYPER monitor
-
-    private void monitor() throws IOException {
-        int rounds = quick ? 1 : 5;
-        String threads = "4";
-        String perThread = quick ? "2000" : "100000";
-        String cp = appJar + ":" + lib.resolve("dyper-sample-apps-0.1.0-SNAPSHOT.jar");
-        List<String> load = List.of("-cp", cp, "org.dyper.benchmarks.app.MonitorLoad", threads, perThread);
-        String agent = "-javaagent:" + lib.resolve("dyper-runtime-0.1.0-SNAPSHOT.jar");
-        Path regDir = work.resolve("monitor-registry");
-        Map<String, List<String>> configs = new LinkedHashMap<>();
-        configs.put("BankApp, no agent", cmd(List.of(java.toString()), load));
-        configs.put("BankApp + DYPER monitor agent (default CHECKTIME = 10 ms)", cmd(List.of(java.toString(),
-                agent + "=dir=" + regDir), load));
-        Map<String, List<Double>> ms = new LinkedHashMap<>();
-        for (int round = 1; round <= rounds; round++) {
-            progress("Monitor overhead round " + round + "/" + rounds);
-            for (Map.Entry<String, List<String>> c : configs.entrySet()) {
-                Proc p = exec(c.getValue(), null);
-                Matcher m = Pattern.compile("LOAD ns=(\\d+)").matcher(p.out);
-                if (p.exit != 0 || !m.find()) {
-                    problems.add("monitor benchmark " + c.getKey() + " failed: " + tail(p.err));
-                    continue;
-                }
-                ms.computeIfAbsent(c.getKey(), k -> new ArrayList<>()).add(Long.parseLong(m.group(1)) / 1e6);
-            }
-        }
-        page.append(String.format(Locale.ROOT, "### DYPER monitor: sampling overhead at the default CHECKTIME "
-                + "(BankApp, %s threads × %s transfers, timed after one warm-up run; median of %d interleaved rounds)"
-                + "%n%n", threads, perThread, rounds));
-        page.append("| configuration | ms (median) | spread |\n|---|---:|---:|\n");
-        List<List<Double>> both = new ArrayList<>();
-        for (Map.Entry<String, List<Double>> e : ms.entrySet()) {
-            double[] s = e.getValue().stream().mapToDouble(Double::doubleValue).toArray();
-            both.add(e.getValue());
-            page.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f–%.0f |%n", e.getKey(), median(s), min(s),
-                    max(s)));
-        }
-        if (both.size() == 2 && both.get(0).size() == both.get(1).size()) {
-            double[] ratios = new double[both.get(0).size()];
-            for (int i = 0; i < ratios.length; i++) {
-                ratios[i] = both.get(1).get(i) / both.get(0).get(i);
-            }
-            page.append(String.format(Locale.ROOT, "%nMonitor overhead: %+.1f %% (median of the per-round ratios; "
-                    + "spread %+.1f %% to %+.1f %%).%n", (median(ratios) - 1) * 100, (min(ratios) - 1) * 100,
-                    (max(ratios) - 1) * 100));
-        }
-        page.append("\n");
     }
 
     // ---------------------------------------------------------------- helpers

@@ -5,6 +5,9 @@ public final class Config {
     public static final String ENABLED = "dyper.enabled";
     public static final String REPORT = "dyper.report";
     public static final String REPORT_XML = "dyper.report.xml";
+    public static final String REPORT_WIDTH = "dyper.report.width";
+    /** Columns the text report's rows fit by default (names are shortened to fit). */
+    public static final int DEFAULT_REPORT_WIDTH = 120;
     public static final String REPORT_HTML = "dyper.report.html";
     public static final String SAMPLE_EVERY_PROPERTY = "dyper.sample.every";
     public static final int DEFAULT_SAMPLE_EVERY = 64;
@@ -49,6 +52,20 @@ public final class Config {
             return n >= 0 ? n : DEFAULT_LOCK_CONTENDED_NS;
         } catch (NumberFormatException e) {
             return DEFAULT_LOCK_CONTENDED_NS;
+        }
+    }
+
+    /** {@code dyper.report.width}: columns the text report fits, 0 for whole names; malformed or negative: 120. */
+    public static int reportWidth() {
+        String value = property(REPORT_WIDTH);
+        if (value == null) {
+            return DEFAULT_REPORT_WIDTH;
+        }
+        try {
+            int n = Integer.parseInt(value.trim());
+            return n >= 0 ? n : DEFAULT_REPORT_WIDTH;
+        } catch (NumberFormatException e) {
+            return DEFAULT_REPORT_WIDTH;
         }
     }
 

@@ -14,11 +14,14 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /** Writes the reports to the destinations named by the system properties, now or at JVM exit. */
 public final class ReportHook {
     private static final AtomicBoolean INSTALLED = new AtomicBoolean();
+    private static final AtomicBoolean HOOKED = new AtomicBoolean();
     private static final Object WRITING = new Object();
+    private static volatile Supplier<String> monitor;
 
     private ReportHook() {
     }
@@ -33,7 +36,27 @@ public final class ReportHook {
 
     /** Installs the shutdown hook once; if the JVM is already shutting down there is nothing to do. */
     public static void install() {
-        if (!INSTALLED.compareAndSet(false, true)) {
+        if (INSTALLED.compareAndSet(false, true)) {
+            hook();
+        }
+    }
+
+    /**
+     * The DYPER monitor of this JVM: its last {@code <MONITOR_REPORT>} (made by {@code lastReport} at exit) becomes
+     * the last child of the XML report written at exit. When {@code dyper.report.xml} is set, that report is written
+     * even if the program was not instrumented (then only the XML report: no text report).
+     */
+    public static void monitorAtExit(Supplier<String> lastReport) {
+        monitor = lastReport;
+        String xml = Config.property(Config.REPORT_XML);
+        String html = Config.property(Config.REPORT_HTML);
+        if (xml != null && !xml.isBlank() || html != null && !html.isBlank()) {
+            hook();
+        }
+    }
+
+    private static void hook() {
+        if (!HOOKED.compareAndSet(false, true)) {
             return;
         }
         try {
@@ -54,14 +77,15 @@ public final class ReportHook {
     /**
      * As {@link #write()}; {@code atExit}: the report the shutdown hook writes, where a text report to the default
      * destination (no {@code dyper.report}) is left out when it would hold nothing (no events, no failures): a
-     * program whose patches only call the user's own modes ends as quietly as it would unpatched.
+     * program whose patches only call the user's own modes ends as quietly as it would unpatched; and the XML report
+     * (and the page made of it) ends with the monitor's last report when the monitor runs here.
      */
     private static void write(boolean atExit) {
         try {
             synchronized (WRITING) {
                 String textTarget = Config.property(Config.REPORT);
                 String xmlTarget = Config.property(Config.REPORT_XML);
-                boolean text = textTarget == null || !textTarget.trim().equalsIgnoreCase("none");
+                boolean text = INSTALLED.get() && (textTarget == null || !textTarget.trim().equalsIgnoreCase("none"));
                 boolean xml = xmlTarget != null && !xmlTarget.isBlank();
                 String htmlTarget = Config.property(Config.REPORT_HTML);
                 boolean html = htmlTarget != null && !htmlTarget.isBlank();
@@ -75,7 +99,8 @@ public final class ReportHook {
                 if (text) {
                     writeText(textTarget == null ? "stderr" : textTarget.trim(), Reports.text(data));
                 }
-                String xmlReport = xml || html ? Reports.xml(data) : null;
+                Supplier<String> m = atExit ? monitor : null;
+                String xmlReport = xml || html ? Reports.xml(data, m == null ? null : m.get()) : null;
                 if (xml) {
                     writeFile(xmlTarget.trim(), xmlReport);
                 }

@@ -2,19 +2,12 @@ package org.dyper.runtime.internal;
 
 import static org.dyper.runtime.internal.ThreadData.*;
 
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 
-/** Renders merged agent data as the text report (for people) and the XML report (format in runtime-contract.md). */
+/** Merged agent data as rows sorted by cost, the XML report (format in runtime-contract.md), and the text report's sections. */
 public final class Reports {
-    private static final DateTimeFormatter DATE =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx", Locale.ROOT);
-
     private Reports() {
     }
 
@@ -299,270 +292,33 @@ public final class Reports {
                 && data.conflictingSiteLines() == 0;
     }
 
+    /** The text report, rows as wide as {@code dyper.report.width} says (default 120; 0: names never shortened). */
     public static String text(Data data) {
-        StringBuilder out = new StringBuilder(4096);
-        out.append("Dyper report — pid ").append(data.pid()).append(", ")
-                .append(DATE.format(Instant.ofEpochMilli(data.timeMillis()).atZone(ZoneId.systemDefault())))
-                .append('\n');
+        return TextReport.render(sections(data), Config.reportWidth());
+    }
+
+    /** Everything the text report shows, names from the site table. */
+    static TextReport.Sections sections(Data data) {
         Totals t = data.totals();
-        List<TimingSite> timing = timing(t);
-        List<SampledSite> sampled = sampled(t);
-        List<CountSite> counts = counts(t);
-        List<CountSite> calls = calls(t);
-        List<ValueSite> values = values(t);
-        List<LockRow> lockSites = lockSites(t);
-        List<AllocationRow> allocationSites = allocations(t, ALLOC_SITES);
-        List<AllocationRow> allocationTypes = allocations(t, ALLOC_TYPES);
-        List<FieldRow> fields = fields(t, FIELDS);
-        if (noEvents(t)) {
-            out.append("\nNo events were recorded.\n");
+        List<TextReport.Sampled> sampled = new ArrayList<>();
+        for (SampledSite s : sampled(t)) {
+            sampled.add(new TextReport.Sampled(s.id(), s.count(), s.samples(), s.estimate(), s.error(), s.exact()));
         }
-        if (!timing.isEmpty()) {
-            Table table = new Table("site", "calls", "total", "mean", "min", "max", "p50 (est.)", "p99 (est.)");
-            for (TimingSite s : timing) {
-                table.row(SiteTable.name(s.id()), Units.count(s.count()), Units.duration(s.total()),
-                        Units.duration(s.mean()), Units.duration(s.min()), Units.duration(s.max()),
-                        Units.duration(percentile(s.buckets(), s.count(), s.min(), s.max(), 0.50)),
-                        Units.duration(percentile(s.buckets(), s.count(), s.min(), s.max(), 0.99)));
-            }
-            section(out, "Timing", "every call timed; percentiles estimated from a log2 histogram", table);
-        }
-        if (!sampled.isEmpty()) {
-            Table table = new Table("site", "calls", "samples", "total (estimate)", "± 1 std. error");
-            for (SampledSite s : sampled) {
-                boolean none = s.samples() == 0;
-                table.row(SiteTable.name(s.id()), Units.count(s.count()), Units.count(s.samples()),
-                        none ? "no samples" : Units.duration(s.estimate()) + (s.exact() ? " (exact)" : ""),
-                        none ? "-" : "± " + Units.duration(s.error()));
-            }
-            section(out, "Sampled timing", "calls counted exactly; one call in " + data.sampleEvery()
-                    + " per thread and site timed; totals are estimates", table);
-        }
-        if (!counts.isEmpty()) {
-            Table table = new Table("site", "count");
-            for (CountSite s : counts) {
-                table.row(SiteTable.name(s.id()), Units.count(s.count()));
-            }
-            section(out, "Counts", null, table);
-        }
-        if (!calls.isEmpty()) {
-            Table table = new Table("site", "calls");
-            for (CountSite s : calls) {
-                table.row(SiteTable.name(s.id()), Units.count(s.count()));
-            }
-            section(out, "Calls", "counted at call sites", table);
-        }
-        if (!values.isEmpty()) {
-            // numbers and references are columns of their own, shown only when some site recorded them
-            boolean numbers = values.stream().anyMatch(v -> v.count() > 0);
-            boolean references = values.stream().anyMatch(v -> v.nulls() + v.nonNulls() > 0);
-            List<String> header = new ArrayList<>(List.of("site"));
-            if (numbers) {
-                header.addAll(List.of("count", "sum", "min", "max"));
-            }
-            if (references) {
-                header.addAll(List.of("nulls", "non-nulls"));
-            }
-            Table table = new Table(header.toArray(String[]::new));
-            for (ValueSite s : values) {
-                boolean any = s.count() > 0;
-                List<String> cells = new ArrayList<>(List.of(SiteTable.name(s.id())));
-                if (numbers) {
-                    cells.addAll(List.of(Units.count(s.count()), any ? Units.count(s.sum()) : "-",
-                            any ? Units.count(s.min()) : "-", any ? Units.count(s.max()) : "-"));
-                }
-                if (references) {
-                    cells.addAll(List.of(Units.count(s.nulls()), Units.count(s.nonNulls())));
-                }
-                table.row(cells.toArray(String[]::new));
-            }
-            section(out, "Values", null, table);
-        }
-        if (!lockSites.isEmpty()) {
-            lockText(out, lockSites, lockClasses(t));
-        }
-        if (!allocationSites.isEmpty() || !allocationTypes.isEmpty()) {
-            allocationText(out, allocationSites, allocationTypes);
-        }
-        if (!fields.isEmpty()) {
-            fieldText(out, fields, fields(t, FIELD_SITES));
-        }
-        long failureTotal = data.failureTotal();
-        if (failureTotal > 0) {
-            Table table = new Table("site", "failures", "first failure").lastLeft();
-            for (Failures.Site s : data.failures()) {
-                table.row(SiteTable.name(s.id()), Units.count(s.count()), s.first());
-            }
-            if (data.failureOverflow() > 0) {
-                table.row("(other sites)", Units.count(data.failureOverflow()), "");
-            }
-            section(out, "Failures", plural(failureTotal, "hook failure") + "; the application was not affected",
-                    table);
-        }
-        if (data.malformedSiteLines() > 0 || data.conflictingSiteLines() > 0) {
-            out.append("\nSite table: ").append(plural(data.malformedSiteLines(), "malformed line"))
-                    .append(" skipped, ").append(plural(data.conflictingSiteLines(), "id"))
-                    .append(" renamed by a later definition\n");
-        }
-        return out.toString();
-    }
-
-    private static void lockText(StringBuilder out, List<LockRow> sites, List<LockRow> classes) {
-        String[] header = {"acquisitions", "contended", "wait", "max wait", "hold", "max hold", "longest wait"};
-        Table bySite = lockTable("lock site", header);
-        for (LockRow r : sites) {
-            lockLine(bySite, r);
-        }
-        section(out, "Lock contention", "a wait over " + Units.duration(Config.LOCK_CONTENDED_NS)
-                + " counts as contended; the holder is a best-effort name", bySite.lastLeft());
-        if (!classes.isEmpty()) {
-            Table byClass = lockTable("lock class", header).lastLeft();
-            for (LockRow r : classes) {
-                lockLine(byClass, r);
-            }
-            out.append('\n');
-            byClass.appendTo(out);
-        }
-    }
-
-    private static Table lockTable(String first, String[] header) {
-        String[] cells = new String[header.length + 1];
-        cells[0] = first;
-        System.arraycopy(header, 0, cells, 1, header.length);
-        return new Table(cells);
-    }
-
-    private static void lockLine(Table table, LockRow r) {
-        String longest = r.contended() == 0 ? "-"
-                : (r.waiter().isEmpty() ? "?" : r.waiter()) + " waited for "
-                        + (r.holder().isEmpty() ? "an unknown holder" : r.holder());
-        table.row(r.name(), Units.count(r.acquisitions()), Units.count(r.contended()), Units.duration(r.waitNs()),
-                Units.duration(r.maxWait()), Units.duration(r.holdNs()), Units.duration(r.maxHold()), longest);
-    }
-
-    private static void allocationText(StringBuilder out, List<AllocationRow> sites, List<AllocationRow> types) {
-        Table bySite = new Table("allocating site", "allocations", "arrays", "total length", "max length");
-        for (AllocationRow r : sites) {
-            bySite.row(SiteTable.name(r.id()), Units.count(r.count()), Units.count(r.arrays()),
-                    r.arrays() > 0 ? Units.count(r.totalLength()) : "-",
-                    r.arrays() > 0 ? Units.count(r.maxLength()) : "-");
-        }
-        section(out, "Allocations", "objects and arrays per allocating site and per type", bySite);
-        if (!types.isEmpty()) {
-            Table byType = new Table("type", "allocations", "total length", "max length");
-            for (AllocationRow r : types) {
-                byType.row(SiteTable.name(r.id()), Units.count(r.count()),
-                        r.arrays() > 0 ? Units.count(r.totalLength()) : "-",
-                        r.arrays() > 0 ? Units.count(r.maxLength()) : "-");
-            }
-            out.append('\n');
-            byType.appendTo(out);
-        }
-    }
-
-    private static void fieldText(StringBuilder out, List<FieldRow> fields, List<FieldRow> sites) {
-        Table byField = new Table("field", "writes", "unlocked", "static");
-        for (FieldRow r : fields) {
-            byField.row(SiteTable.name(r.id()), Units.count(r.writes()), Units.count(r.unlocked()),
-                    Units.count(r.noOwner()));
-        }
-        section(out, "Field writes", "unlocked: written without holding the owner object's monitor", byField);
-        if (!sites.isEmpty()) {
-            Table bySite = new Table("writing site", "writes", "unlocked", "static");
-            for (FieldRow r : sites) {
-                bySite.row(SiteTable.name(r.id()), Units.count(r.writes()), Units.count(r.unlocked()),
-                        Units.count(r.noOwner()));
-            }
-            out.append('\n');
-            bySite.appendTo(out);
-        }
-        for (FieldRow r : fields) {
-            if (r.unlocked() > 0) {
-                out.append("\n  UNLOCKED WRITES: ").append(SiteTable.name(r.id())).append(": ")
-                        .append(Units.count(r.unlocked())).append(" of ").append(plural(r.writes(), "write"))
-                        .append(" without holding the owner's monitor\n");
-            }
-        }
-        for (FieldRow r : fields) {
-            out.append("\n  last writes of ").append(SiteTable.name(r.id())).append(" (oldest first):\n");
-            Table last = new Table("#", "old", "new", "thread", "owner's monitor").lastLeft();
-            int n = 0;
-            for (Write w : r.last()) {
-                last.row(Integer.toString(++n), w.oldValue(), w.newValue(), w.thread(),
-                        w.locked().equals("none") ? "static field" : w.locked().equals("true") ? "held" : "NOT HELD");
-            }
-            StringBuilder rows = new StringBuilder();
-            last.appendTo(rows);
-            rows.toString().lines().forEach(line -> out.append("  ").append(line).append('\n'));
-        }
-    }
-
-    private static String plural(long n, String noun) {
-        return Units.count(n) + " " + noun + (n == 1 ? "" : "s");
-    }
-
-    private static void section(StringBuilder out, String title, String note, Table table) {
-        out.append('\n').append(title);
-        if (note != null) {
-            out.append(" (").append(note).append(')');
-        }
-        out.append('\n');
-        table.appendTo(out);
-    }
-
-    /** A text table: first column left-aligned, the others right-aligned; widths fit the widest cell. */
-    static final class Table {
-        private final List<String[]> rows = new ArrayList<>();
-        private boolean lastLeft;
-
-        Table(String... header) {
-            rows.add(header);
-        }
-
-        /** Left-aligns the last column too (free text such as a failure description). */
-        Table lastLeft() {
-            lastLeft = true;
-            return this;
-        }
-
-        void row(String... cells) {
-            rows.add(cells);
-        }
-
-        void appendTo(StringBuilder out) {
-            int columns = rows.get(0).length;
-            int[] width = new int[columns];
-            for (String[] row : rows) {
-                for (int c = 0; c < columns; c++) {
-                    width[c] = Math.max(width[c], row[c].length());
-                }
-            }
-            for (String[] row : rows) {
-                StringBuilder line = new StringBuilder("  ");
-                for (int c = 0; c < columns; c++) {
-                    String cell = row[c];
-                    int pad = width[c] - cell.length();
-                    if (c == 0 || c == columns - 1 && lastLeft) {
-                        line.append(cell).append(" ".repeat(pad));
-                    } else {
-                        line.append(" ".repeat(pad)).append(cell);
-                    }
-                    if (c < columns - 1) {
-                        line.append("  ");
-                    }
-                }
-                int end = line.length();
-                while (end > 0 && line.charAt(end - 1) == ' ') {
-                    end--;
-                }
-                out.append(line, 0, end).append('\n');
-            }
-        }
+        return new TextReport.Sections(data.pid(), data.timeMillis(), data.sampleEvery(), Config.LOCK_CONTENDED_NS,
+                timing(t), sampled, counts(t), calls(t), values(t), lockSites(t), lockClasses(t),
+                allocations(t, ALLOC_SITES), allocations(t, ALLOC_TYPES), fields(t, FIELDS), fields(t, FIELD_SITES),
+                data.failures(), data.failureOverflow(), data.failureTotal(), data.malformedSiteLines(),
+                data.conflictingSiteLines(), SiteTable::name);
     }
 
     // ---- XML ----
 
     public static String xml(Data data) {
+        return xml(data, null);
+    }
+
+    /** The XML report; {@code monitorReport} (may be null), the monitor's last report, becomes its last child. */
+    public static String xml(Data data, String monitorReport) {
         Totals t = data.totals();
         StringBuilder x = new StringBuilder(4096);
         x.append("<DYPER_REPORT VERSION='1' PID='").append(data.pid()).append("' TIME='").append(data.timeMillis())
@@ -650,6 +406,9 @@ public final class Reports {
             escape(x, s.first()).append("'/>\n");
         }
         x.append("  </FAILURES>\n");
+        if (monitorReport != null) {
+            x.append("  ").append(monitorReport).append('\n');
+        }
         x.append("</DYPER_REPORT>\n");
         return x.toString();
     }

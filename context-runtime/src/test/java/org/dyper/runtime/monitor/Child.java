@@ -113,7 +113,7 @@ final class Child implements AutoCloseable {
         return start(jdk, dir, agentOptions, List.of(), main, args);
     }
 
-    /** As above, with {@code jvmArgs} (such as {@code -Xmx96m}) before the agent. */
+    /** As above, with {@code jvmArgs} (such as {@code -Xmx96m}, {@code -D...}, {@code --limit-modules ...}) before the agent. */
     static Child start(Jdk jdk, Path dir, String agentOptions, List<String> jvmArgs, Class<?> main, String... args)
             throws IOException {
         List<String> cmd = new ArrayList<>();

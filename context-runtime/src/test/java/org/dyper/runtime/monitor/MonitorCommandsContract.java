@@ -99,6 +99,13 @@ abstract class MonitorCommandsContract {
         return l.get(0);
     }
 
+    /** Validates the reply's MONITOR_REPORT against the schema in the runtime jar. */
+    static void validate(Element reply) throws Exception {
+        var schema = javax.xml.validation.SchemaFactory.newInstance(javax.xml.XMLConstants.W3C_XML_SCHEMA_NS_URI)
+                .newSchema(MonitorAgent.class.getResource("monitor-report.xsd"));
+        schema.newValidator().validate(new javax.xml.transform.dom.DOMSource(first(reply, "MONITOR_REPORT")));
+    }
+
     interface Check {
         boolean ok() throws Exception;
     }
@@ -214,7 +221,7 @@ abstract class MonitorCommandsContract {
                 "<SETTINGS><VAR NAME='CHECKTIME' VALUE='5'/><VAR NAME='MAXDEPTH' VALUE='deep'/></SETTINGS>"));
         assertEquals(reply("<VAR NAME='CHECKTIME' VALUE='10' TYPE='LONG'/>"), cmd("GET", "<VAR NAME='CHECKTIME'/>"));
         Element all = xml(cmd("GET", null));
-        assertEquals(18, all(all, "VAR").size());
+        assertEquals(24, all(all, "VAR").size());
     }
 
     // ---- REPORT, CLEAR, SETDETAIL ----
@@ -243,12 +250,10 @@ abstract class MonitorCommandsContract {
                 .noneMatch(t -> t.getAttribute("NAME").startsWith("dyper-monitor")));
         assertEquals("true", first(r, "INSTRUMENTATION").getAttribute("EXACT"));
         assertEquals("false", first(r, "INSTRUMENTATION").getAttribute("ACTIVE"));
-        var schema = javax.xml.validation.SchemaFactory.newInstance(javax.xml.XMLConstants.W3C_XML_SCHEMA_NS_URI)
-                .newSchema(MonitorAgent.class.getResource("monitor-report.xsd"));
-        schema.newValidator().validate(new javax.xml.transform.dom.DOMSource(first(r, "MONITOR_REPORT")));
+        validate(r);
         Element detail = first(r, "DETAIL");
         assertTrue(all(detail, "METHOD").stream().anyMatch(m -> m.getAttribute("NAME").equals("spin")));
-        assertEquals(error("unknown REPORT TYPE 'SOME' (ALL, CPU, CONTENTION, INSTRUMENTATION, DETAIL, AGENTS)"),
+        assertEquals(error("unknown REPORT TYPE 'SOME' (ALL, CPU, CONTENTION, STACKS, JVM, INSTRUMENTATION, DETAIL, AGENTS)"),
                 cmd("REPORT", "<REPORT TYPE='SOME'/>"));
     }
 
@@ -262,7 +267,7 @@ abstract class MonitorCommandsContract {
             assertEquals("0", first(r, "CONTENTION").getAttribute("TICKS"));
             assertEquals(ok(), cmd("CLEAR", "<CLEAR AGENT='CPU'/>"));
             assertEquals(ok(), cmd("CLEAR", "<CLEAR AGENT='threads'/>"));
-            assertEquals(error("unknown agent 'GPU' (agents: CPU, THREADS" + agentsSuffix() + ")"),
+            assertEquals(error("unknown agent 'GPU' (agents: CPU, THREADS, STACKS, JVM" + agentsSuffix() + ")"),
                     cmd("CLEAR", "<CLEAR AGENT='GPU'/>"));
         } finally {
             assertEquals(ok(), cmd("SET", "<VAR NAME='MONITOR' VALUE='t'/>"));

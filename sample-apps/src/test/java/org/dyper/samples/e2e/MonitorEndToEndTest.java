@@ -179,6 +179,10 @@ class MonitorEndToEndTest {
             assertEquals(0, readable.exit(), readable.err());
             assertTrue(readable.out().lines().anyMatch(l -> l.startsWith("  " + BankFacts.BANK + ".mix ")),
                     readable.out());
+            assertTrue(readable.out().lines().anyMatch(l -> l.matches(" +\\d+\\.\\d% +[\\d,]+ samples  .*"
+                    + "BankApp\\$Worker\\.run > Bank\\.audit > Bank\\.mix")), "the top CPU path, caller first: "
+                    + readable.out());
+            assertTrue(readable.out().lines().allMatch(l -> l.length() <= 120), readable.out());
             assertEquals(0, t.stop());
             assertEquals(expected, t.out());
             assertEquals("", t.err().toString());
@@ -258,7 +262,8 @@ class MonitorEndToEndTest {
                 Run ping = ctl(Long.toString(pid), "PING");
                 assertEquals(new Run(0, "PONG\n", ""), ping);
                 Run stack = ctl(Long.toString(pid), "SHOWSTACK");
-                assertTrue(stack.out().contains("\"main\" #1 RUNNABLE\n"), stack.out());
+                assertTrue(stack.out().contains("\"main\" #1 RUNNABLE (blocked in native code, not running)\n"),
+                        "main waits for its stdin: " + stack.out());
                 assertTrue(stack.out().contains("    at " + BankThenWait.class.getName() + ".main(BankThenWait.java:"),
                         stack.out());
             }

@@ -1,16 +1,12 @@
 package org.dyper.runtime.monitor.internal;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.dyper.runtime.internal.ReportHook;
-import org.dyper.runtime.internal.Reports;
 import org.dyper.runtime.monitor.DyperAgent;
 import org.w3c.dom.Element;
 
@@ -74,8 +70,8 @@ final class Commands {
                 case "SETDETAIL" -> setDetail(first);
                 case "CLASSES" -> classes(first);
                 case "GETCLASSES" -> getClasses(first);
-                case "REPORT" -> m.reply(report(first == null ? "ALL" : attrOr(first, "TYPE", "ALL")));
-                case "SHOWSTACK" -> m.reply(threadsXml(m.sampledThreads(true)));
+                case "REPORT" -> m.reply(m.report.xml(first == null ? "ALL" : attrOr(first, "TYPE", "ALL")));
+                case "SHOWSTACK" -> m.reply(m.sampler.showStack());
                 case "INSTRUMENT" -> m.error("INSTRUMENT is not available in this build: run-time patching is not"
                         + " implemented yet (use dyper run or dyper weave)");
                 case "AGENT" -> agent(first);
@@ -408,90 +404,5 @@ final class Commands {
             prefix = Xml.attr(data, "NAME");
         }
         return m.reply(m.classTypes.xml(type, prefix));
-    }
-
-    // ---- REPORT ----
-
-    String report(String type) {
-        String t = type.trim().toUpperCase(Locale.ROOT);
-        boolean all = t.equals("ALL");
-        if (!all && !List.of("CPU", "CONTENTION", "INSTRUMENTATION", "DETAIL", "AGENTS").contains(t)) {
-            throw new IllegalArgumentException("unknown REPORT TYPE '" + type
-                    + "' (ALL, CPU, CONTENTION, INSTRUMENTATION, DETAIL, AGENTS)");
-        }
-        StringBuilder x = new StringBuilder(16384);
-        x.append("<MONITOR_REPORT VERSION='1' PID='").append(m.pid).append("' TIME='")
-                .append(System.currentTimeMillis()).append("' START='").append(m.startMillis).append("' MAIN='")
-                .append(Xml.esc(m.mainClass)).append("' MONITOR='").append(m.settings.bool("MONITOR"))
-                .append("' CHECKTIME='").append(m.settings.longValue("CHECKTIME")).append("'>");
-        if (all || t.equals("INSTRUMENTATION")) {
-            x.append("<INSTRUMENTATION EXACT='true' ACTIVE='").append(ReportHook.installed()).append("'>");
-            if (ReportHook.installed()) {
-                x.append(Reports.xml(Reports.Data.now()).trim());
-            }
-            x.append("</INSTRUMENTATION>");
-        }
-        if (all || t.equals("CPU")) {
-            x.append(m.cpu.report());
-        }
-        if (all || t.equals("CONTENTION")) {
-            x.append(m.threads.report());
-        }
-        if (all || t.equals("DETAIL")) {
-            x.append(m.cpu.detailXml());
-        }
-        if (all || t.equals("AGENTS")) {
-            for (DyperAgent a : m.agents) {
-                if (a == m.cpu || a == m.threads) {
-                    continue;
-                }
-                x.append("<AGENT NAME='").append(Xml.esc(a.name())).append("'");
-                String error = m.agentErrors.get(a.name());
-                try {
-                    String section = a.report();
-                    Xml.parse(section);
-                    x.append(error == null ? "" : " ERROR='" + Xml.esc(error) + "'").append('>').append(section);
-                } catch (Throwable e) {
-                    x.append(" ERROR='").append(Xml.esc("report failed: " + e)).append("'>");
-                }
-                x.append("</AGENT>");
-            }
-        }
-        return x.append("</MONITOR_REPORT>").toString();
-    }
-
-    // ---- SHOWSTACK ----
-
-    String threadsXml(ThreadInfo[] infos) {
-        List<ThreadInfo> list = new ArrayList<>(List.of(infos));
-        list.sort(Comparator.comparingLong(ThreadInfo::getThreadId));
-        StringBuilder x = new StringBuilder(16384).append("<THREADS>");
-        for (ThreadInfo i : list) {
-            x.append("<THREAD ID='").append(i.getThreadId()).append("' NAME='").append(Xml.esc(i.getThreadName()))
-                    .append("' STATE='").append(i.getThreadState()).append("' DAEMON='").append(i.isDaemon())
-                    .append("' PRIORITY='").append(i.getPriority()).append('\'');
-            if (i.getLockName() != null) {
-                x.append(" LOCK='").append(Xml.esc(i.getLockName())).append('\'');
-            }
-            if (i.getLockOwnerName() != null) {
-                x.append(" LOCK_OWNER='").append(Xml.esc(i.getLockOwnerName())).append("' LOCK_OWNER_ID='")
-                        .append(i.getLockOwnerId()).append('\'');
-            }
-            x.append('>');
-            for (StackTraceElement f : i.getStackTrace()) {
-                x.append("<STACK CLASS='").append(Xml.esc(f.getClassName())).append("' METHOD='")
-                        .append(Xml.esc(f.getMethodName())).append("' LINE='").append(f.getLineNumber())
-                        .append('\'');
-                if (f.getFileName() != null) {
-                    x.append(" FILE='").append(Xml.esc(f.getFileName())).append('\'');
-                }
-                if (f.isNativeMethod()) {
-                    x.append(" NATIVE='true'");
-                }
-                x.append("/>");
-            }
-            x.append("</THREAD>");
-        }
-        return x.append("</THREADS>").toString();
     }
 }

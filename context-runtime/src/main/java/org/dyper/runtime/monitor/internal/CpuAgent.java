@@ -11,14 +11,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import org.dyper.runtime.monitor.DyperAgent;
 
 /**
- * The CPU agent: RUNNABLE threads' stacks attributed to methods, lines, classes and packages. A sample's self time
- * goes to its nearest non-system frame (system frames above it are not attributed directly); when one of the frames
- * from the top down to that frame belongs to an I/O class, the sample counts as I/O time. Total time counts each
- * distinct non-system method, line, class and package of the stack once. Times are estimates: samples × interval.
- * Lists are ranked by self CPU samples (SELF - IO), then TOTAL.
+ * The CPU agent: CPU samples of running threads attributed to methods, lines, classes and packages. A sample's self
+ * time goes to its nearest frame that is not of a SYSTEM class, or is Dyper's or AspectJ's own (so measuring shows
+ * as its own cost); when one of the frames from the top down to that frame belongs to an I/O class, the sample counts
+ * as I/O time. Total time counts each distinct non-system method, line, class and package of the stack once. Times
+ * are estimates: samples × the time a sample stands for. Lists are ranked by self CPU samples (SELF - IO), then TOTAL.
  */
 public final class CpuAgent implements DyperAgent {
     public static final String NAME = "CPU";
@@ -36,27 +38,44 @@ public final class CpuAgent implements DyperAgent {
     static final class ThreadStat {
         String name;
         long samples;
-        long runnable;
+        long running;
         long cpuNs = -1;
+    }
+
+    private record MethodKey(String className, String method) {
+        String item() {
+            return className + "#" + method;
+        }
+    }
+
+    private record LineKey(String className, String method, int line) {
+    }
+
+    /** A method's figures, for a front end that picks what to detail (SELF and TOTAL in samples, times in ns). */
+    public record MethodTotal(String className, String method, long self, long total, long selfNs, long totalNs) {
     }
 
     private final Settings settings;
     private final ClassTypes types;
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    private final Map<String, Stat> methods = new HashMap<>();
-    private final Map<String, Stat> lines = new HashMap<>();
+    private final Map<MethodKey, Stat> methods = new HashMap<>();
+    private final Map<LineKey, Stat> lines = new HashMap<>();
     private final Map<String, Stat> classes = new HashMap<>();
     private final Map<String, Stat> packages = new HashMap<>();
     private final Map<Long, ThreadStat> threads = new LinkedHashMap<>();
     private final Set<String> hotClasses = new HashSet<>();
     private final Set<String> hotMethods = new HashSet<>();
     private final Map<String, Boolean> forced = new HashMap<>();
+    private final Set<Object> seen = new HashSet<>();
     private long samples;
     private long sampleNs;
     private long ticks;
     private long systemOnly;
     private long ioSamples;
     private long ioNs;
+    private long dyperSamples;
+    private long monitorSamples;
+    private long monitorNs;
 
     public CpuAgent(Settings settings, ClassTypes types) {
         this.settings = settings;
@@ -68,14 +87,13 @@ public final class CpuAgent implements DyperAgent {
         return NAME;
     }
 
+    /** A thread dump: every thread's dump count and, with CPUTIME on, its CPU clock. CPU samples come apart. */
     @Override
     public synchronized void sample(ThreadInfo[] infos, long intervalNanos) {
         ticks++;
         boolean cpuTime = settings.bool("CPUTIME");
-        Set<String> seen = new HashSet<>();
         for (ThreadInfo info : infos) {
-            ThreadStat ts = threads.computeIfAbsent(info.getThreadId(), k -> new ThreadStat());
-            ts.name = info.getThreadName();
+            ThreadStat ts = thread(info.getThreadId(), info.getThreadName());
             ts.samples++;
             if (cpuTime) {
                 try {
@@ -87,69 +105,84 @@ public final class CpuAgent implements DyperAgent {
                     // no thread CPU clock on this JVM: CPU_NS stays -1
                 }
             }
-            if (info.getThreadState() != Thread.State.RUNNABLE) {
+        }
+    }
+
+    private ThreadStat thread(long id, String name) {
+        ThreadStat ts = threads.computeIfAbsent(id, k -> new ThreadStat());
+        ts.name = name;
+        return ts;
+    }
+
+    /** A sample of the monitor's own threads: counted apart, as what measuring costs. */
+    synchronized void own(long ns) {
+        monitorSamples++;
+        monitorNs += ns;
+    }
+
+    /** One CPU sample of a running thread: its frames top first (AspectJ's frames already folded), standing for ns. */
+    synchronized void record(long threadId, String threadName, List<Frame> stack, long ns) {
+        if (stack.isEmpty()) {
+            return;
+        }
+        thread(threadId, threadName).running++;
+        samples++;
+        sampleNs += ns;
+        int selfAt = -1;
+        boolean io = false;
+        for (int i = 0; i < stack.size(); i++) {
+            String c = stack.get(i).className();
+            if (types.io(c)) {
+                io = true;
+            }
+            if (!types.system(c) || FrameNames.dyper(c)) {
+                selfAt = i;
+                break;
+            }
+        }
+        if (io) {
+            ioSamples++;
+            ioNs += ns;
+        }
+        if (selfAt < 0) {
+            systemOnly++;
+            return;
+        }
+        Frame self = stack.get(selfAt);
+        String cls = self.className();
+        if (FrameNames.dyper(cls)) {
+            dyperSamples++;
+        }
+        add(methods, new MethodKey(cls, self.method()), true, io, ns);
+        add(lines, new LineKey(cls, self.method(), self.line()), true, io, ns);
+        add(classes, cls, true, io, ns);
+        add(packages, packageOf(cls), true, io, ns);
+        seen.clear();
+        for (int i = selfAt; i < stack.size(); i++) {
+            Frame f = stack.get(i);
+            String c = f.className();
+            if (types.system(c) && !FrameNames.dyper(c)) {
                 continue;
             }
-            StackTraceElement[] stack = info.getStackTrace();
-            if (stack.length == 0) {
-                continue;
+            MethodKey m = new MethodKey(c, f.method());
+            if (seen.add(m)) {
+                add(methods, m, false, false, ns);
             }
-            ts.runnable++;
-            samples++;
-            sampleNs += intervalNanos;
-            int selfAt = -1;
-            boolean io = false;
-            for (int i = 0; i < stack.length; i++) {
-                String c = stack[i].getClassName();
-                if (types.io(c)) {
-                    io = true;
-                }
-                if (!types.system(c)) {
-                    selfAt = i;
-                    break;
-                }
+            LineKey l = new LineKey(c, f.method(), f.line());
+            if (seen.add(l)) {
+                add(lines, l, false, false, ns);
             }
-            if (io) {
-                ioSamples++;
-                ioNs += intervalNanos;
+            if (seen.add("C" + c)) {
+                add(classes, c, false, false, ns);
             }
-            if (selfAt < 0) {
-                systemOnly++;
-                continue;
-            }
-            StackTraceElement self = stack[selfAt];
-            String cls = self.getClassName();
-            add(methods, methodKey(self), true, io, intervalNanos);
-            add(lines, lineKey(self), true, io, intervalNanos);
-            add(classes, cls, true, io, intervalNanos);
-            add(packages, packageOf(cls), true, io, intervalNanos);
-            seen.clear();
-            for (int i = selfAt; i < stack.length; i++) {
-                StackTraceElement f = stack[i];
-                String c = f.getClassName();
-                if (types.system(c)) {
-                    continue;
-                }
-                String m = methodKey(f);
-                if (seen.add("M" + m)) {
-                    add(methods, m, false, false, intervalNanos);
-                }
-                String l = lineKey(f);
-                if (seen.add("L" + l)) {
-                    add(lines, l, false, false, intervalNanos);
-                }
-                if (seen.add("C" + c)) {
-                    add(classes, c, false, false, intervalNanos);
-                }
-                String p = packageOf(c);
-                if (seen.add("P" + p)) {
-                    add(packages, p, false, false, intervalNanos);
-                }
+            String p = packageOf(c);
+            if (seen.add("P" + p)) {
+                add(packages, p, false, false, ns);
             }
         }
     }
 
-    private static void add(Map<String, Stat> map, String key, boolean self, boolean io, long ns) {
+    private static <K> void add(Map<K, Stat> map, K key, boolean self, boolean io, long ns) {
         Stat s = map.computeIfAbsent(key, k -> new Stat());
         if (self) {
             s.self++;
@@ -164,27 +197,20 @@ public final class CpuAgent implements DyperAgent {
         }
     }
 
-    static String methodKey(StackTraceElement f) {
-        return f.getClassName() + "\u0000" + method(f);
-    }
-
-    static String lineKey(StackTraceElement f) {
-        return f.getClassName() + "\u0000" + method(f) + "\u0000" + f.getLineNumber();
-    }
-
-    /** The method's name; AspectJ's {@code m_aroundBodyN} (the body of a method woven with around advice) is m. */
-    static String method(StackTraceElement f) {
-        String m = f.getMethodName();
-        int at = m.lastIndexOf("_aroundBody");
-        if (at > 0 && at + 11 < m.length() && m.substring(at + 11).chars().allMatch(Character::isDigit)) {
-            return m.substring(0, at);
-        }
-        return m;
-    }
-
     static String packageOf(String className) {
         int dot = className.lastIndexOf('.');
         return dot < 0 ? "" : className.substring(0, dot);
+    }
+
+    /** Every method with samples, most self time first: what a front end reads to choose what to detail. */
+    public synchronized List<MethodTotal> methods() {
+        List<MethodTotal> list = new ArrayList<>();
+        for (Map.Entry<MethodKey, Stat> e : ranked(methods)) {
+            Stat s = e.getValue();
+            list.add(new MethodTotal(e.getKey().className(), e.getKey().method(), s.self, s.total, s.selfNs,
+                    s.totalNs));
+        }
+        return list;
     }
 
     @Override
@@ -196,7 +222,7 @@ public final class CpuAgent implements DyperAgent {
         threads.clear();
         hotClasses.clear();
         hotMethods.clear();
-        samples = sampleNs = ticks = systemOnly = ioSamples = ioNs = 0;
+        samples = sampleNs = ticks = systemOnly = ioSamples = ioNs = dyperSamples = monitorSamples = monitorNs = 0;
     }
 
     /** SETDETAIL: {@code Class#method} names a method, anything else a class. */
@@ -212,19 +238,17 @@ public final class CpuAgent implements DyperAgent {
     /** Applies the CLASS_/METHOD_DETAIL_* thresholds (with hysteresis) and the SETDETAIL overrides. */
     private void updateDetail() {
         update(classes, hotClasses, "CLASS", k -> k);
-        update(methods, hotMethods, "METHOD", k -> k.replace('\u0000', '#'));
+        update(methods, hotMethods, "METHOD", MethodKey::item);
     }
 
-    private void update(Map<String, Stat> stats, Set<String> hot, String kind,
-            java.util.function.Function<String, String> display) {
+    private <K> void update(Map<K, Stat> stats, Set<String> hot, String kind, Function<K, String> display) {
         long minTotal = settings.longValue(kind + "_DETAIL_MIN_TOTAL");
         long minimum = settings.longValue(kind + "_DETAIL_MINIMUM");
         double start = settings.fraction(kind + "_DETAIL_THRESHOLD");
         double stop = settings.fraction(kind + "_DETAIL_STOP_THRESHOLD");
-        for (Map.Entry<String, Stat> e : stats.entrySet()) {
+        for (Map.Entry<K, Stat> e : stats.entrySet()) {
             String name = display.apply(e.getKey());
-            Stat s = e.getValue();
-            long inclusive = s.total;
+            long inclusive = e.getValue().total;
             double share = samples == 0 ? 0 : (double) inclusive / samples;
             if (samples >= minTotal && inclusive >= minimum && share >= start) {
                 hot.add(name);
@@ -259,42 +283,49 @@ public final class CpuAgent implements DyperAgent {
     }
 
     @Override
-    public synchronized String report() {
+    public String report() {
+        return report("THREAD_DUMP", "", -1);
+    }
+
+    /** The CPU section; {@code source} and {@code event} say where samples came from, monitorCpuNs what it cost. */
+    synchronized String report(String source, String event, long monitorCpuNs) {
         updateDetail();
         StringBuilder x = new StringBuilder(8192);
-        x.append("<CPU EXACT='false' SAMPLES='").append(samples).append("' TICKS='").append(ticks)
-                .append("' ESTIMATED_NS='").append(sampleNs).append("' SYSTEM_ONLY='").append(systemOnly)
-                .append("' IO_SAMPLES='").append(ioSamples).append("' IO_NS='").append(ioNs).append("'>");
+        x.append("<CPU EXACT='false' SOURCE='").append(source).append("' EVENT='").append(event).append("' SAMPLES='")
+                .append(samples).append("' TICKS='").append(ticks).append("' ESTIMATED_NS='").append(sampleNs)
+                .append("' SYSTEM_ONLY='").append(systemOnly).append("' IO_SAMPLES='").append(ioSamples)
+                .append("' IO_NS='").append(ioNs).append("' DYPER_SAMPLES='").append(dyperSamples)
+                .append("' MONITOR_SAMPLES='").append(monitorSamples).append("' MONITOR_NS='").append(monitorNs)
+                .append("' MONITOR_CPU_NS='").append(monitorCpuNs).append("'>");
         x.append("<THREADS>");
         for (Map.Entry<Long, ThreadStat> e : threads.entrySet()) {
             ThreadStat t = e.getValue();
             x.append("<THREAD ID='").append(e.getKey()).append("' NAME='").append(Xml.esc(t.name))
-                    .append("' SAMPLES='").append(t.samples).append("' RUNNABLE='").append(t.runnable)
+                    .append("' SAMPLES='").append(t.samples).append("' RUNNABLE='").append(t.running)
                     .append("' CPU_NS='").append(t.cpuNs).append("' CPU_EXACT='true'/>");
         }
         x.append("</THREADS>");
         section(x, "PACKAGES", "PACKAGE", packages, k -> "NAME='" + Xml.esc(k) + "'", null);
         section(x, "CLASSES", "CLASS", classes, k -> "NAME='" + Xml.esc(k) + "'", hotClasses::contains);
-        section(x, "METHODS", "METHOD", methods, k -> {
-            String[] p = k.split("\u0000", -1);
-            return "CLASS='" + Xml.esc(p[0]) + "' NAME='" + Xml.esc(p[1]) + "'";
-        }, k -> hotMethods.contains(k.replace('\u0000', '#')));
-        section(x, "LINES", "LINE", lines, k -> {
-            String[] p = k.split("\u0000", -1);
-            return "CLASS='" + Xml.esc(p[0]) + "' METHOD='" + Xml.esc(p[1]) + "' LINE='" + p[2] + "'";
-        }, null);
+        section(x, "METHODS", "METHOD", methods, k -> "CLASS='" + Xml.esc(k.className()) + "' NAME='"
+                + Xml.esc(k.method()) + "'", k -> hotMethods.contains(k.item()));
+        section(x, "LINES", "LINE", lines, k -> "CLASS='" + Xml.esc(k.className()) + "' METHOD='"
+                + Xml.esc(k.method()) + "' LINE='" + k.line() + "'", null);
         return x.append("</CPU>").toString();
     }
 
-    private static void section(StringBuilder x, String outer, String inner, Map<String, Stat> stats,
-            java.util.function.Function<String, String> names, java.util.function.Predicate<String> detailed) {
-        List<Map.Entry<String, Stat>> list = new ArrayList<>(stats.entrySet());
-        list.sort(Comparator.<Map.Entry<String, Stat>>comparingLong(e -> e.getValue().self - e.getValue().io)
-                .reversed()
-                .thenComparing(Comparator.<Map.Entry<String, Stat>>comparingLong(e -> e.getValue().total).reversed())
-                .thenComparing(Map.Entry::getKey));
+    private static <K> List<Map.Entry<K, Stat>> ranked(Map<K, Stat> stats) {
+        List<Map.Entry<K, Stat>> list = new ArrayList<>(stats.entrySet());
+        list.sort(Comparator.<Map.Entry<K, Stat>>comparingLong(e -> e.getValue().self - e.getValue().io).reversed()
+                .thenComparing(Comparator.<Map.Entry<K, Stat>>comparingLong(e -> e.getValue().total).reversed())
+                .thenComparing(e -> e.getKey().toString()));
+        return list;
+    }
+
+    private static <K> void section(StringBuilder x, String outer, String inner, Map<K, Stat> stats,
+            Function<K, String> names, Predicate<K> detailed) {
         x.append('<').append(outer).append('>');
-        for (Map.Entry<String, Stat> e : list) {
+        for (Map.Entry<K, Stat> e : ranked(stats)) {
             Stat s = e.getValue();
             x.append('<').append(inner).append(' ').append(names.apply(e.getKey())).append(" SELF='").append(s.self)
                     .append("' TOTAL='").append(s.total).append("' IO='").append(s.io)

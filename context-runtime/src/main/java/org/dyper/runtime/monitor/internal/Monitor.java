@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -19,12 +18,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.dyper.runtime.internal.ReportHook;
 import org.dyper.runtime.monitor.DyperAgent;
 import org.w3c.dom.Element;
 
 /**
- * The DYPER monitor of this JVM: the loopback command server, the registry entry, the sampler thread that feeds the
- * agents and pushes reports and dumps, and the START/END notifications. One per process; all its threads are
+ * The DYPER monitor of this JVM: its agents and their {@link Sampler}, the loopback command server ({@link Server}),
+ * the registry entry, and the START/END notifications. One per process; all its threads are
  * daemons named {@code dyper-monitor-*} and are never sampled.
  */
 public final class Monitor {
@@ -39,13 +39,17 @@ public final class Monitor {
     final ClassTypes classTypes = new ClassTypes();
     final CpuAgent cpu = new CpuAgent(settings, classTypes);
     final ThreadsAgent threads = new ThreadsAgent();
-    final List<DyperAgent> agents = new CopyOnWriteArrayList<>(List.of(cpu, threads));
+    final StackStore stacks = new StackStore((int) settings.longValue("MAXNODES"));
+    final StacksAgent stacksAgent = new StacksAgent(stacks);
+    final JvmAgent jvm = new JvmAgent();
+    final List<DyperAgent> agents = new CopyOnWriteArrayList<>(List.of(cpu, threads, stacksAgent, jvm));
     final Map<String, String> agentErrors = new ConcurrentHashMap<>();
     final Set<Long> ownThreads = ConcurrentHashMap.newKeySet();
     final Map<Long, Boolean> threadUse = new ConcurrentHashMap<>();
     final String token;
     final Commands commands;
-    private final Object wake = new Object();
+    final Sampler sampler = new Sampler(this);
+    final MonitorReport report = new MonitorReport(this);
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private Server server;
     private Path entry;
@@ -77,7 +81,8 @@ public final class Monitor {
             instance = m;
             Thread hook = new Thread(m::shutdown, "dyper-monitor-exit");
             Runtime.getRuntime().addShutdownHook(hook);
-            m.daemon("dyper-monitor-sampler", m::sampleLoop).start();
+            m.sampler.start();
+            ReportHook.monitorAtExit(m.report::last);
             if (atLaunch && options.notifyAddress() != null) {
                 m.notifyStart();
             }
@@ -93,6 +98,11 @@ public final class Monitor {
         }
     }
 
+    /** The monitor's own agents (their sections are not AGENT elements). */
+    boolean internal(DyperAgent a) {
+        return a == cpu || a == threads || a == stacksAgent || a == jvm;
+    }
+
     static String describe(Throwable t) {
         return t.getMessage() == null ? t.getClass().getName() : t.getMessage();
     }
@@ -106,6 +116,8 @@ public final class Monitor {
                     super.run();
                 } finally {
                     ownThreads.remove(getId());
+                    long cpuNs = mx.isThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : -1;
+                    sampler.endedOwnCpuNs.addAndGet(Math.max(0, cpuNs));
                 }
             }
         };
@@ -238,92 +250,13 @@ public final class Monitor {
         } catch (Throwable ignored) {
             // CPU_NS stays -1
         }
-        synchronized (wake) {
-            wake.notifyAll();
-        }
+        stacks.limit((int) settings.longValue("MAXNODES"));
+        sampler.apply();
     }
 
-    // ---- sampling ----
-
-    private void sampleLoop() {
-        long last = System.nanoTime();
-        long lastReport = last;
-        boolean wasOn = false;
-        while (true) {
-            try {
-                boolean on = settings.bool("MONITOR");
-                long interval = on || settings.bool("FULLMONITORING") ? settings.longValue("CHECKTIME")
-                        : settings.longValue("DISABLETIME");
-                long reportTime = settings.longValue("REPORTTIME");
-                long waitMs = interval;
-                if (reportTime > 0) {
-                    long untilReport = reportTime - (System.nanoTime() - lastReport) / 1_000_000;
-                    waitMs = Math.max(1, Math.min(waitMs, untilReport));
-                }
-                synchronized (wake) {
-                    wake.wait(waitMs);
-                }
-                long now = System.nanoTime();
-                boolean tick = (now - last) / 1_000_000 >= interval;
-                on = settings.bool("MONITOR");
-                if (tick) {
-                    long elapsed = now - last;
-                    last = now;
-                    long checkNs = settings.longValue("CHECKTIME") * 1_000_000;
-                    long weight = wasOn ? Math.min(elapsed, 2 * checkNs) : checkNs;
-                    wasOn = on;
-                    boolean dump = settings.bool("SHOWSTACK") && !server.pushClients.isEmpty();
-                    if (on || dump) {
-                        ThreadInfo[] infos = sampledThreads(on || !dump);
-                        if (on) {
-                            for (DyperAgent a : agents) {
-                                try {
-                                    a.sample(infos, weight);
-                                } catch (Throwable t) {
-                                    agentErrors.putIfAbsent(a.name(), t.getClass().getName() + ": " + t.getMessage());
-                                }
-                            }
-                        }
-                        if (dump) {
-                            push("<DYPER DUMP='" + pid + "' TIME='" + System.currentTimeMillis() + "'>"
-                                    + commands.threadsXml(infos) + "</DYPER>");
-                        }
-                    }
-                }
-                reportTime = settings.longValue("REPORTTIME");
-                if (reportTime > 0 && (now - lastReport) / 1_000_000 >= reportTime) {
-                    lastReport = now;
-                    if (!server.pushClients.isEmpty()) {
-                        push("<DYPER REPORT='" + pid + "' TIME='" + System.currentTimeMillis() + "'>"
-                                + commands.report("ALL") + "</DYPER>");
-                    }
-                } else if (reportTime <= 0) {
-                    lastReport = now;
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (Throwable t) {
-                agentErrors.putIfAbsent("monitor", t.getClass().getName() + ": " + t.getMessage());
-            }
-        }
-    }
-
-    /** All threads but the monitor's own and those USETHREAD excludes, with at most MAXDEPTH frames. */
-    ThreadInfo[] sampledThreads(boolean unused) {
-        int depth = (int) settings.longValue("MAXDEPTH");
-        ThreadInfo[] all = mx.dumpAllThreads(false, false, depth);
-        boolean byDefault = settings.bool("THREAD_DEFAULT");
-        List<ThreadInfo> kept = new ArrayList<>(all.length);
-        for (ThreadInfo i : all) {
-            // by id, and by name for a monitor thread that is ending (its id is already dropped)
-            if (i == null || ownThreads.contains(i.getThreadId()) || i.getThreadName().startsWith("dyper-monitor-")) {
-                continue;
-            }
-            if (threadUse.getOrDefault(i.getThreadId(), byDefault)) {
-                kept.add(i);
-            }
-        }
-        return kept.toArray(ThreadInfo[]::new);
+    /** Whether a connection asked for pushed reports and dumps. */
+    boolean pushing() {
+        return server != null && !server.pushClients.isEmpty();
     }
 
     void push(String message) {

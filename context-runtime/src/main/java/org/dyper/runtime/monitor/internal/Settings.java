@@ -1,21 +1,26 @@
 package org.dyper.runtime.monitor.internal;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /** The monitor's variables (SET / GET), each with a type, a range and a default; thread-safe. */
 public final class Settings {
     /** A variable's kind: what SET accepts. */
-    public enum Type { LONG, INT, BOOLEAN, FRACTION }
+    public enum Type { LONG, INT, BOOLEAN, FRACTION, CHOICE }
 
-    /** One variable: name, type, smallest allowed value (numbers), default, meaning. */
-    public record Var(String name, Type type, long min, String initial, String meaning) {}
+    /** One variable: name, type, smallest allowed value (numbers), default, meaning, allowed words (CHOICE). */
+    public record Var(String name, Type type, long min, String initial, String meaning, List<String> choices) {}
 
     public static final Map<String, Var> VARS = new LinkedHashMap<>();
 
     private static void var(String name, Type type, long min, String initial, String meaning) {
-        VARS.put(name, new Var(name, type, min, initial, meaning));
+        VARS.put(name, new Var(name, type, min, initial, meaning, List.of()));
+    }
+
+    private static void choice(String name, String initial, String meaning, String... choices) {
+        VARS.put(name, new Var(name, Type.CHOICE, 0, initial, meaning, List.of(choices)));
     }
 
     static {
@@ -38,6 +43,14 @@ public final class Settings {
         var("METHOD_DETAIL_THRESHOLD", Type.FRACTION, 0, "0.1", "share of all samples that starts detailing a method");
         var("METHOD_DETAIL_STOP_THRESHOLD", Type.FRACTION, 0, "0.05",
                 "share below which a method stops being detailed");
+        choice("SAMPLER", "AUTO", "where CPU samples come from: JFR where the JVM has it, else thread dumps", "AUTO",
+                "JFR", "THREAD_DUMP");
+        var("DUMPTIME", Type.LONG, 1, "100", "milliseconds between all-thread dumps while JFR samples the CPU");
+        var("LOCK_THRESHOLD_US", Type.LONG, 0, "1000", "microseconds a thread must block on a lock to be recorded"
+                + " (JFR)");
+        var("ALLOC_RATE", Type.LONG, 0, "150", "allocation samples per second (JFR); 0: none");
+        var("MAXNODES", Type.INT, 1000, "100000", "stack tree nodes kept for all views together");
+        var("MAXPATHS", Type.INT, 1, "1000", "paths a REPORT shows per stack view (a tenth of them per thread)");
     }
 
     private final Map<String, Object> values = new LinkedHashMap<>();
@@ -76,6 +89,14 @@ public final class Settings {
                             + text + "'");
                 }
                 return b;
+            }
+            case CHOICE -> {
+                String word = t.toUpperCase(Locale.ROOT);
+                if (!v.choices().contains(word)) {
+                    throw new IllegalArgumentException(v.name() + " is one of " + String.join(", ", v.choices())
+                            + ", not '" + text + "'");
+                }
+                return word;
             }
             case FRACTION -> {
                 double d;

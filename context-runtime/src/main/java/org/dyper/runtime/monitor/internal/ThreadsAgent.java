@@ -13,7 +13,8 @@ import java.util.TreeMap;
 import org.dyper.runtime.monitor.DyperAgent;
 
 /**
- * The threads and contention agent: each sampled thread's state over time (samples per state, an estimate), the JVM's
+ * The threads and contention agent: each sampled thread's state over time (samples per {@link ThreadStates.Activity},
+ * an estimate: a thread blocked in native code is NATIVE, not RUNNING), the JVM's
  * exact blocked and waited counts (and times when CONTENTION is on), per monitor the threads sampled BLOCKED on it
  * and its owners, and deadlocks ({@code ThreadMXBean.findDeadlockedThreads}).
  */
@@ -22,7 +23,7 @@ public final class ThreadsAgent implements DyperAgent {
 
     static final class PerThread {
         String name;
-        final EnumMap<Thread.State, Long> states = new EnumMap<>(Thread.State.class);
+        final EnumMap<ThreadStates.Activity, Long> states = new EnumMap<>(ThreadStates.Activity.class);
         long blockedCount;
         long blockedTimeMs = -1;
         long waitedCount;
@@ -51,7 +52,12 @@ public final class ThreadsAgent implements DyperAgent {
     }
 
     @Override
-    public synchronized void sample(ThreadInfo[] infos, long intervalNanos) {
+    public void sample(ThreadInfo[] infos, long intervalNanos) {
+        sample(infos, intervalNanos, Map.of());
+    }
+
+    /** One dump, with what each thread was really doing ({@link ThreadStates}); threads not in it: from the dump. */
+    synchronized void sample(ThreadInfo[] infos, long intervalNanos, Map<Long, ThreadStates.Activity> activities) {
         ticks++;
         java.util.Set<Long> present = new java.util.HashSet<>();
         for (ThreadInfo info : infos) {
@@ -59,7 +65,8 @@ public final class ThreadsAgent implements DyperAgent {
             present.add(id);
             PerThread t = threads.computeIfAbsent(id, k -> new PerThread());
             t.name = info.getThreadName();
-            t.states.merge(info.getThreadState(), 1L, Long::sum);
+            ThreadStates.Activity a = activities.get(id);
+            t.states.merge(a == null ? ThreadStates.jvm(info) : a, 1L, Long::sum);
             t.blockedCount = info.getBlockedCount();
             t.blockedTimeMs = info.getBlockedTime();
             t.waitedCount = info.getWaitedCount();
@@ -110,7 +117,7 @@ public final class ThreadsAgent implements DyperAgent {
                     .append("' WAITED_COUNT='").append(t.waitedCount)
                     .append("' WAITED_MS='").append(t.waitedTimeMs)
                     .append("' COUNTS_EXACT='true'>");
-            for (Map.Entry<Thread.State, Long> s : t.states.entrySet()) {
+            for (Map.Entry<ThreadStates.Activity, Long> s : t.states.entrySet()) {
                 x.append("<STATE NAME='").append(s.getKey()).append("' SAMPLES='").append(s.getValue())
                         .append("' EXACT='false'/>");
             }

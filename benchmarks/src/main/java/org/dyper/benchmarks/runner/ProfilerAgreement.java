@@ -1,0 +1,209 @@
+package org.dyper.benchmarks.runner;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.jar.JarFile;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Does the monitor's CPU view agree with async-profiler 4.2? Each workload on a program nobody here wrote (H2,
+ * Lucene, Jackson) runs once with both attached to the same JVM (async-profiler {@code event=cpu}, or
+ * {@code itimer} where perf events are refused, every 10 ms; the monitor at CHECKTIME 10 ms), once with the
+ * monitor's flight-recorder sampler and once with its thread-dump sampler. Each profiler's self time per method is
+ * the weight of the stacks whose top Java frame is that method (async-profiler's stacks of the monitor's and the
+ * recorder's own threads left out, as the monitor leaves them out); the tables compare the top 5.
+ */
+final class ProfilerAgreement {
+    static final List<String> WORKLOADS = List.of("H2Workload", "LuceneWorkload", "JacksonWorkload");
+    private static final int TOP = 5;
+
+    private final Path java;
+    private final Path lib;
+    /** The harness jar, which holds the workloads. */
+    private final Path appJar;
+    private final Path work;
+    private final int seconds;
+
+    ProfilerAgreement(Path java, Path lib, Path appJar, Path work, boolean quick) {
+        this.java = java;
+        this.lib = lib;
+        this.appJar = appJar;
+        this.work = work;
+        this.seconds = quick ? 3 : 30;
+    }
+
+    String run(List<String> problems, java.util.function.Consumer<String> progress) throws IOException,
+            InterruptedException {
+        Path so = unpackProfiler();
+        StringBuilder page = new StringBuilder();
+        page.append(String.format(Locale.ROOT, "### Agreement with async-profiler 4.2: the CPU view's top %d self"
+                + " methods (each workload %d s, both profilers in the same JVM)%n%n", TOP, seconds));
+        for (String w : WORKLOADS) {
+            Map<String, Map<String, Long>> byProfiler = new LinkedHashMap<>();
+            for (String sampler : List.of("JFR", "THREAD_DUMP")) {
+                progress.accept("Agreement: " + w + " with the monitor's " + sampler + " sampler");
+                Path ap = work.resolve(w + "-" + sampler + "-async-profiler.txt");
+                Path xml = work.resolve(w + "-" + sampler + "-dyper.xml");
+                String event = "cpu";
+                Run r = run(w, sampler, so, event, ap, xml);
+                if (r.output.contains("perf_event") || r.output.contains("Perf events")) {
+                    event = "itimer";
+                    r = run(w, sampler, so, event, ap, xml);
+                }
+                if (r.exit != 0 || !Files.exists(ap) || !Files.exists(xml)) {
+                    problems.add("agreement " + w + " " + sampler + " failed: " + r.output);
+                    continue;
+                }
+                byProfiler.put("monitor, " + (sampler.equals("JFR") ? "flight recorder" : "thread dumps"),
+                        dyperSelf(Files.readString(xml)));
+                byProfiler.put("async-profiler " + event + " (same run)" + (sampler.equals("JFR") ? "" : " "),
+                        asyncProfilerSelf(Files.readAllLines(ap)));
+            }
+            page.append(table(w, byProfiler));
+        }
+        return page.toString();
+    }
+
+    private record Run(int exit, String output) {
+    }
+
+    private Run run(String workload, String sampler, Path so, String event, Path ap, Path xml) throws IOException,
+            InterruptedException {
+        Files.deleteIfExists(ap);
+        Files.deleteIfExists(xml);
+        List<String> cmd = List.of(java.toString(),
+                "-agentpath:" + so + "=start,event=" + event + ",interval=10ms,collapsed,ann,threads,file=" + ap,
+                "-javaagent:" + lib.resolve("dyper-runtime-0.1.0-SNAPSHOT.jar") + "=dir=" + work.resolve("agreement")
+                        + ",SAMPLER=" + sampler + ",MAXPATHS=1000000,MAXNODES=2000000",
+                "-Ddyper.report=none", "-Ddyper.report.xml=" + xml,
+                "-cp", appJar + ":" + lib + "/*", "org.dyper.benchmarks.workloads." + workload,
+                Integer.toString(seconds));
+        Path out = work.resolve(workload + ".out");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        int exit = p.waitFor();
+        return new Run(exit, Files.readString(out));
+    }
+
+    private Path unpackProfiler() throws IOException {
+        Path so = work.resolve("libasyncProfiler.so");
+        try (JarFile jar = new JarFile(lib.resolve("async-profiler-4.2.jar").toFile());
+                InputStream in = jar.getInputStream(jar.getEntry("linux-x64/libasyncProfiler.so"))) {
+            Files.copy(in, so, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return so;
+    }
+
+    /** Self samples per method from the monitor's CPU view: the leaf frame of each path. */
+    static Map<String, Long> dyperSelf(String xml) {
+        int view = xml.indexOf("<VIEW NAME='CPU'");
+        int end = xml.indexOf("</VIEW>", view);
+        Map<String, Long> self = new HashMap<>();
+        if (view < 0) {
+            return self;
+        }
+        String cpu = xml.substring(view, end);
+        int thread = cpu.indexOf("<THREAD ");
+        if (thread > 0) {
+            cpu = cpu.substring(0, thread);
+        }
+        Matcher m = Pattern.compile("<PATH WEIGHT='(\\d+)'>([^<]*)</PATH>").matcher(cpu);
+        while (m.find()) {
+            String path = m.group(2).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+            self.merge(path.substring(path.lastIndexOf(';') + 1), Long.parseLong(m.group(1)), Long::sum);
+        }
+        return self;
+    }
+
+    /** Self samples per method from async-profiler's collapsed stacks: the top Java frame of each stack. */
+    static Map<String, Long> asyncProfilerSelf(List<String> lines) {
+        Map<String, Long> self = new HashMap<>();
+        for (String line : lines) {
+            int space = line.lastIndexOf(' ');
+            if (space < 0) {
+                continue;
+            }
+            String[] frames = line.substring(0, space).split(";");
+            // the first frame names the thread; the monitor's own threads are left out, as the monitor leaves them
+            if (frames[0].startsWith("[dyper-monitor-") || frames[0].startsWith("[JFR ")) {
+                continue;
+            }
+            for (int i = frames.length - 1; i >= 0; i--) {
+                Matcher j = Pattern.compile("^(.*)_\\[(j|i|0|1)\\]$").matcher(frames[i]);
+                if (j.matches()) {
+                    String name = j.group(1).replace('/', '.');
+                    int lambda = name.indexOf("$$Lambda");
+                    if (lambda > 0) {
+                        name = name.substring(0, lambda + 8) + name.substring(name.lastIndexOf('.'));
+                    }
+                    self.merge(name, Long.parseLong(line.substring(space + 1).trim()), Long::sum);
+                    break;
+                }
+            }
+        }
+        return self;
+    }
+
+    private static List<Map.Entry<String, Long>> top(Map<String, Long> self) {
+        List<Map.Entry<String, Long>> list = new ArrayList<>(self.entrySet());
+        list.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+        return list.subList(0, Math.min(TOP, list.size()));
+    }
+
+    private static String table(String workload, Map<String, Map<String, Long>> byProfiler) {
+        StringBuilder t = new StringBuilder("#### " + workload + "\n\n| rank |");
+        List<String> names = new ArrayList<>(byProfiler.keySet());
+        for (String n : names) {
+            t.append(' ').append(n).append(" |");
+        }
+        t.append("\n|---:|").append("---|".repeat(names.size())).append('\n');
+        List<List<Map.Entry<String, Long>>> tops = new ArrayList<>();
+        List<Long> totals = new ArrayList<>();
+        for (String n : names) {
+            tops.add(top(byProfiler.get(n)));
+            totals.add(Math.max(1, byProfiler.get(n).values().stream().mapToLong(Long::longValue).sum()));
+        }
+        for (int rank = 0; rank < TOP; rank++) {
+            t.append("| ").append(rank + 1).append(" |");
+            for (int p = 0; p < names.size(); p++) {
+                List<Map.Entry<String, Long>> top = tops.get(p);
+                if (rank < top.size()) {
+                    t.append(String.format(Locale.ROOT, " `%s` %.1f %% |", simple(top.get(rank).getKey()),
+                            100.0 * top.get(rank).getValue() / totals.get(p)));
+                } else {
+                    t.append(" |");
+                }
+            }
+            t.append('\n');
+        }
+        t.append("\nTop 5 in common with async-profiler in the same run:");
+        for (int p = 0; p + 1 < names.size(); p += 2) {
+            List<String> ref = tops.get(p + 1).stream().map(Map.Entry::getKey).toList();
+            long common = tops.get(p).stream().filter(e -> ref.contains(e.getKey())).count();
+            t.append(' ').append(names.get(p)).append(' ').append(common).append('/').append(TOP)
+                    .append(p + 2 < names.size() ? ";" : ".");
+        }
+        t.append(" Samples:");
+        for (int p = 0; p < names.size(); p++) {
+            t.append(' ').append(names.get(p).trim()).append(' ').append(totals.get(p))
+                    .append(p + 1 < names.size() ? "," : ".\n\n");
+        }
+        return t.toString();
+    }
+
+    /** {@code org.h2.mvstore.Page.binarySearch} as {@code Page.binarySearch}. */
+    private static String simple(String method) {
+        int dot = method.lastIndexOf('.');
+        int cls = dot <= 0 ? -1 : method.lastIndexOf('.', dot - 1);
+        return cls < 0 ? method : method.substring(cls + 1);
+    }
+}
