@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.cli.CommandLine;
+import org.dyper.cli.report.ReportCommand;
 import org.dyper.patch.weave.LoadTime;
 import org.dyper.patch.weave.Weaver;
 
@@ -20,8 +21,8 @@ final class MonitorOnly {
             new String[] {"patch", "it limits what a model patches"},
             new String[] {"weaver-agent", "it weaves what a model patches"},
             new String[] {"classpath", "it is what a model's modes compile against"},
-            new String[] {"report", "without patches there is no exit report; dyper ctl PID REPORT asks the monitor"},
-            new String[] {"xml", "without patches there is no exit report; dyper ctl PID REPORT asks the monitor"});
+            new String[] {"report", "the text report at exit shows what patches measured; dyper ctl PID REPORT, "
+                    + "--xml FILE or --html FILE give the monitor's report"});
 
     private MonitorOnly() {
     }
@@ -40,8 +41,12 @@ final class MonitorOnly {
         List<String> command = new ArrayList<>();
         command.add(java.toString());
         command.add(LoadTime.monitorAgent(Weaver.runtimeClasspath().get(0), line.getOptionValue("monitor")));
+        if (line.hasOption("xml")) {
+            // the monitor's final report is the exit XML report's last child, woven or not
+            command.add("-Ddyper.report.xml=" + Path.of(line.getOptionValue("xml")).toAbsolutePath());
+        }
         command.addAll(javaArgs);
-        return command;
+        return ReportCommand.withHtml(command, line.getOptionValue("html"));
     }
 
     /** The line that says what runs, once the program's pid is known. */

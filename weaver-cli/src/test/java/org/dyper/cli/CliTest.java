@@ -221,8 +221,9 @@ class CliTest {
                         + "out --no-monitor: with neither, nothing would be measured"),
                 Arguments.of("run --modes {model} -- -cp {classes} com.acme.cli.App",
                         "run: --modes needs --model FILE (modes are used by a model)"),
-                Arguments.of("run --xml {dir}/r.xml -- -cp {classes} com.acme.cli.App", "run: --xml needs --model FILE "
-                        + "(without patches there is no exit report; dyper ctl PID REPORT asks the monitor)"),
+                Arguments.of("run --report stdout -- -cp {classes} com.acme.cli.App", "run: --report needs --model FILE "
+                        + "(the text report at exit shows what patches measured; dyper ctl PID REPORT, --xml FILE or "
+                        + "--html FILE give the monitor's report)"),
                 Arguments.of("run --model {model} -- -cp {dir}/nowhere com.acme.cli.App",
                         "run: no classes to patch: the java class path (-cp or -jar) names no existing jar or folder"),
                 Arguments.of("ctl --width 5 4242 REPORT",
@@ -870,6 +871,25 @@ class CliTest {
         try (Stream<Path> entries = Files.list(registry)) {
             assertEquals(List.of(), entries.toList(), "the monitor ran and removed its entry at exit");
         }
+    }
+
+    @Test
+    void runWithoutAModelWritesTheMonitorsReportAsXmlAndHtml() throws Exception {
+        Path app = dir.resolve("plain-report-app.jar");
+        jar(app, "com.acme.cli.App", Map.of());
+        Path registry = Files.createDirectories(dir.resolve("plain-report-registry"));
+        Path xml = dir.resolve("plain.xml");
+        Path html = dir.resolve("plain.html");
+        Child run = cli(List.of("run", "--xml", xml.toString(), "--html", html.toString(), "--monitor",
+                "dir=" + registry, "--", "-jar", app.toString(), "x"));
+        assertEquals(7, run.code(), run.err());
+        assertEquals("total 15\nargs x\n", run.out());
+        String report = Files.readString(xml);
+        assertTrue(report.startsWith("<DYPER_REPORT ") && report.contains("<MONITOR_REPORT ")
+                && report.contains(" MAIN='" + app + "'"), report);
+        String page = Files.readString(html);
+        assertTrue(page.startsWith("<!DOCTYPE html>") && page.contains("<title>Dyper report: " + app + " (pid "),
+                "an HTML page of the monitor's report: " + page.substring(0, Math.min(400, page.length())));
     }
 
     /** Entries of {@code folder} whose names contain {@code part}. */
