@@ -91,7 +91,7 @@ abstract class AbstractDyperMojo extends AbstractMojo {
     /** Every problem of every model and mode file, one {@code file:line:col: ELEMENT: message} line each. */
     static MojoFailureException invalid(InvalidInputException e) {
         String lines = e.problems().stream().map(p -> "  " + p).collect(Collectors.joining("\n"));
-        return new MojoFailureException("dyper: " + e.problems().size()
+        return new MojoFailureException("dyper: " + e.errorCount()
                 + " problem(s) in the model and mode files; nothing was woven:\n" + lines, e);
     }
 
@@ -127,7 +127,11 @@ abstract class AbstractDyperMojo extends AbstractMojo {
 
     protected void notes(List<String> notes) {
         for (String n : notes) {
-            getLog().info("dyper: note: " + n);
+            if (Weaver.isWarning(n)) {
+                getLog().warn("dyper: " + n);
+            } else {
+                getLog().info("dyper: note: " + n);
+            }
         }
     }
 

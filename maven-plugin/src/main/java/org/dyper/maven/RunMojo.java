@@ -117,10 +117,9 @@ public class RunMojo extends AbstractDyperMojo {
         LoadTime.Prepared prepared = LoadTime.prepare(inputs(targets, List.of()), cacheDirectory.toPath(), weaving,
                 LoadTime.featureVersion(java).orElse(Runtime.version().feature()),
                 line -> getLog().info("dyper: " + line));
-        if (prepared.code() != null) {
-            warnings(prepared.code());
-            notes(prepared.notes());
-        }
+        // the warnings are kept with the cache entry: a reused one shows them again
+        prepared.warnings().forEach(w -> getLog().warn("dyper: " + w));
+        notes(prepared.notes());
         if (verbose) {
             getLog().info("dyper: " + (weaving == LoadTime.Weaving.AHEAD ? "woven classes and aspects " : "aspects ")
                     + (prepared.cached() ? "reused from " : "made in ") + prepared.aspects());

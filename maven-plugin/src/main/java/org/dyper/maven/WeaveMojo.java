@@ -101,9 +101,8 @@ public class WeaveMojo extends AbstractWeavingMojo {
         });
         GeneratedCode code = generation.code();
         warnings(code);
-        if (verbose) {
-            notes(notes);
-        }
+        // warnings (advice AspectJ did not apply) always; ajc's other notes with dyper.verbose
+        notes(verbose ? notes : notes.stream().filter(Weaver::isWarning).toList());
         useWovenDependencies(deps);
         writeClasspath(deps);
         recordWoven(deps);

@@ -124,7 +124,9 @@ public final class ModeCatalog {
             }
         }
         if (!errors.isEmpty()) {
-            throw new InvalidInputException(errors);
+            List<Problem> all = new ArrayList<>(errors);
+            all.addAll(warnings);
+            throw new InvalidInputException(all);
         }
         return new ModeCatalog(modes, externals, descriptions, library, warnings);
     }

@@ -258,9 +258,9 @@ public final class Main {
             return usage(command.name() + ": " + e.getMessage());
         } catch (InvalidInputException e) {
             for (Problem p : e.problems()) {
-                err.println("dyper: error: " + p);
+                err.println("dyper: " + (p.warning() ? "" : "error: ") + p);
             }
-            err.println("dyper: " + e.problems().size() + " problem(s); nothing was written");
+            err.println("dyper: " + e.errorCount() + " problem(s); nothing was written");
             return INVALID_INPUT;
         } catch (WeaveException e) {
             err.println("dyper: error: " + e.getMessage().replace("\n", "\ndyper:   "));
@@ -497,7 +497,7 @@ public final class Main {
 
     private void notes(List<String> notes) {
         for (String n : notes) {
-            err.println("dyper: note: " + n);
+            err.println("dyper: " + (Weaver.isWarning(n) ? "" : "note: ") + n);
         }
     }
 

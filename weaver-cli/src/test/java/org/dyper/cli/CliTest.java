@@ -365,6 +365,22 @@ class CliTest {
         assertFalse(Files.exists(dir.resolve("together")));
     }
 
+    /** Warnings are printed with the errors, so that fixing the errors does not uncover more to fix. */
+    @Test
+    void warningsArePrintedWithTheErrors() throws IOException {
+        Path m = write("errors-and-warnings.xml", "<MODEL NAME='e'>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='nothing'>\n"
+                + "    <PATCH WHAT='ENTER' MODE='COUNT'/>\n  </FOR>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n"
+                + "    <PATCH WHAT='ENTER' MODE='NOPE'/>\n  </FOR>\n</MODEL>\n");
+        Result r = dyper("generate", "--model", m.toString(), "--in", "{classes}", "--out", "{dir}/both");
+        assertEquals(Main.INVALID_INPUT, r.code(), r.err());
+        assertEquals(List.of("dyper: error: " + m + ":6:5: PATCH",
+                        "dyper: " + m + ":2:3: warning: FOR: FOR CLASS='com.acme.cli.Tally' METHOD='nothing' matches no "
+                                + "method in the woven code (2 class(es) scanned)",
+                        "dyper: 1 problem(s); nothing was written"),
+                r.errLines().stream().map(l -> l.replaceFirst("^(dyper: error: [^ ]+: [A-Z_]+): .*", "$1")).toList(),
+                r.err());
+    }
+
     @Test
     void forMatchingNothingIsAWarning() throws IOException {
         Path m = write("nomatch.xml", """

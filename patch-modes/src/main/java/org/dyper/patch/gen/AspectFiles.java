@@ -17,11 +17,24 @@ import java.util.TreeSet;
 final class AspectFiles {
     /** The simple name of the class that defines a generation's site table and holds {@code BASE}. */
     static final String SITES_CLASS = "DyperSites";
+    /**
+     * The simple name of the class that holds what every aspect of a generation may use besides the site table: the
+     * marker annotations of anonymous and local classes and the holders of field readers ({@code FieldReads}). It is
+     * compiled in every batch.
+     */
+    static final String SHARED_CLASS = "DyperShared";
     /** At most this many advice go into one aspect (more only when one class has more). */
     static final int ADVICE_PER_ASPECT = 200;
 
-    /** One advice (or bytecode-pass wrapper) as source, and the class whose code it runs in. */
-    record Piece(String owner, String text) {}
+    /**
+     * One advice (or bytecode-pass wrapper) as source, the class whose code it runs in, and (advice only) the patches
+     * it stands for.
+     */
+    record Piece(String owner, String text, AdviceIndex.Entry entry) {
+        Piece(String owner, String text) {
+            this(owner, text, null);
+        }
+    }
 
     private AspectFiles() {}
 
@@ -39,37 +52,44 @@ final class AspectFiles {
      * Assembles the sources: advice grouped by the class it advises (in the order classes first appear, each class's
      * advice in its own order, since order within an aspect is precedence at a join point), packed into aspects
      * {@code DyperPatchesN}; the wrappers into the public aspects {@code DyperBytecodeN} in the order the bytecode plan
-     * names them. Fills {@code sources} (by fully qualified name, the site-table class first) and {@code advised}
-     * (aspect to the classes whose code runs its advice).
+     * names them; {@code shared} (member declarations) into the class {@link #SHARED_CLASS} when not empty. No aspect
+     * is privileged: AspectJ makes every class a privileged aspect names public. Fills {@code sources} (by fully
+     * qualified name, the site-table class first), {@code advised} (aspect to the classes whose code runs its advice)
+     * and {@code index} (the lines each advice starts at).
      */
     static void assemble(String pkg, List<Piece> advice, List<Piece> wrappers, String table, int siteCount,
-            Map<String, String> sources, Map<String, Set<String>> advised) {
+            String shared, Map<String, String> sources, Map<String, Set<String>> advised, AdviceIndex index) {
         String header = header(pkg);
         sources.put(pkg + "." + SITES_CLASS, header + sitesClass(pkg, table, siteCount));
-        Map<String, List<String>> byClass = new LinkedHashMap<>();
-        advice.forEach(p -> byClass.computeIfAbsent(p.owner(), k -> new ArrayList<>()).add(p.text()));
-        List<String> part = new ArrayList<>();
+        if (!shared.isEmpty()) {
+            sources.put(pkg + "." + SHARED_CLASS, header + "/** What the aspects of this generation share. */\n"
+                    + "final class " + SHARED_CLASS + " {\n" + shared + "    private " + SHARED_CLASS
+                    + "() {\n    }\n}\n");
+        }
+        Map<String, List<Piece>> byClass = new LinkedHashMap<>();
+        advice.forEach(p -> byClass.computeIfAbsent(p.owner(), k -> new ArrayList<>()).add(p));
+        List<Piece> part = new ArrayList<>();
         Set<String> owners = new LinkedHashSet<>();
         int n = 0;
-        for (Map.Entry<String, List<String>> c : byClass.entrySet()) {
-            for (String text : c.getValue()) {
+        for (Map.Entry<String, List<Piece>> c : byClass.entrySet()) {
+            for (Piece piece : c.getValue()) {
                 if (part.size() == ADVICE_PER_ASPECT || !part.isEmpty() && !owners.contains(c.getKey())
                         && part.size() + c.getValue().size() > ADVICE_PER_ASPECT) {
-                    aspect(pkg, ++n, part, owners, sources, advised);
+                    aspect(pkg, ++n, part, owners, sources, advised, index);
                 }
-                part.add(text);
+                part.add(piece);
                 owners.add(c.getKey());
             }
         }
         if (!part.isEmpty()) {
-            aspect(pkg, ++n, part, owners, sources, advised);
+            aspect(pkg, ++n, part, owners, sources, advised, index);
         }
         for (int i = 0; i * ADVICE_PER_ASPECT < wrappers.size(); i++) {
-            // public: the patched classes call these wrappers; privileged: their bodies read private fields
+            // public: the patched classes call these wrappers
             List<Piece> chunk = wrappers.subList(i * ADVICE_PER_ASPECT,
                     Math.min(wrappers.size(), (i + 1) * ADVICE_PER_ASPECT));
             String name = Generator.BYTECODE_ASPECT_NAME + (i + 1);
-            sources.put(pkg + "." + name, header + "public privileged aspect " + name + " {\n"
+            sources.put(pkg + "." + name, header + "public aspect " + name + " {\n"
                     + String.join("\n", chunk.stream().map(Piece::text).toList()) + "}\n");
             Set<String> classes = new TreeSet<>();
             chunk.forEach(p -> classes.add(p.owner()));
@@ -82,12 +102,22 @@ final class AspectFiles {
         return pkg + "." + Generator.BYTECODE_ASPECT_NAME + (index / ADVICE_PER_ASPECT + 1);
     }
 
-    /** Writes aspect {@code DyperPatchesN} from {@code part}, advising {@code owners}; clears both. */
-    private static void aspect(String pkg, int n, List<String> part, Set<String> owners, Map<String, String> sources,
-            Map<String, Set<String>> advised) {
+    /**
+     * Writes aspect {@code DyperPatchesN} from {@code part}, advising {@code owners}, and indexes where each advice
+     * starts; clears both.
+     */
+    private static void aspect(String pkg, int n, List<Piece> part, Set<String> owners, Map<String, String> sources,
+            Map<String, Set<String>> advised, AdviceIndex index) {
         String name = Generator.ASPECT_NAME + n;
-        sources.put(pkg + "." + name, header(pkg) + "privileged aspect " + name + " {\n" + String.join("\n", part)
-                + "}\n");
+        String start = header(pkg) + "aspect " + name + " {\n";
+        int line = 1 + (int) start.chars().filter(c -> c == '\n').count();
+        for (Piece p : part) {
+            if (p.entry() != null) {
+                index.add(name + ".aj", line, p.entry());
+            }
+            line += 1 + (int) p.text().chars().filter(c -> c == '\n').count();
+        }
+        sources.put(pkg + "." + name, start + String.join("\n", part.stream().map(Piece::text).toList()) + "}\n");
         advised.put(pkg + "." + name, new TreeSet<>(owners));
         part.clear();
         owners.clear();
@@ -124,14 +154,14 @@ final class AspectFiles {
         return parts;
     }
 
-    /** The {@code aop.xml} naming the aspects (not the site-table class) and including the woven classes. */
+    /** The {@code aop.xml} naming the aspects (not the site-table and shared classes) and including the woven classes. */
     static String aopXml(Set<String> sources, Set<String> woven, List<String> options) {
         StringBuilder x = new StringBuilder();
         x.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         x.append("<!-- Generated by Dyper: load-time weaving of the generated aspects into the patched classes. -->\n");
         x.append("<aspectj>\n  <aspects>\n");
         for (String a : sources) {
-            if (!a.endsWith("." + SITES_CLASS)) {
+            if (!a.endsWith("." + SITES_CLASS) && !a.endsWith("." + SHARED_CLASS)) {
                 x.append("    <aspect name=\"").append(a).append("\"/>\n");
             }
         }

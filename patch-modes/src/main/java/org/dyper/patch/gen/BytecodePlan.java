@@ -9,6 +9,7 @@ import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.AnnotationNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
@@ -20,7 +21,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  * What the bytecode pass inserts, per class and method: at an instruction (before it or after it), a few loads and
  * one {@code INVOKESTATIC} of a generated wrapper method (void) whose body holds the guarded, failure-isolated mode
  * calls. Nothing else is inserted (no handler, no new local), so the class's stack map frames stay valid and the
- * pass never needs to load classes to compute frames.
+ * pass never needs to load classes to compute frames. A class may also get marker annotations (class-file retention,
+ * so reflection never sees them) that let AspectJ pointcuts name an anonymous or local class.
  */
 public final class BytecodePlan {
     /** How a value the wrapper takes is put on the stack. */
@@ -40,14 +42,15 @@ public final class BytecodePlan {
     }
 
     /**
-     * The patched class: its original bytes, the insertions by method ({@code name + descriptor}), and (run-time
-     * patching only) the methods whose ENTER/EXIT patches keep their context in a local variable ({@link
-     * ContextLocals}).
+     * The patched class: its original bytes, the insertions by method ({@code name + descriptor}), the descriptors
+     * of the invisible annotations it gets, and (run-time patching only) the methods whose ENTER/EXIT patches keep
+     * their context in a local variable ({@link ContextLocals}).
      */
     public record ClassPlan(String className, byte[] original, Map<String, List<Insertion>> methods,
-                            Map<String, ContextLocals.Plan> contexts) {
-        public ClassPlan(String className, byte[] original, Map<String, List<Insertion>> methods) {
-            this(className, original, methods, new LinkedHashMap<>());
+                            List<String> markers, Map<String, ContextLocals.Plan> contexts) {
+        public ClassPlan(String className, byte[] original, Map<String, List<Insertion>> methods,
+                         List<String> markers) {
+            this(className, original, methods, markers, new LinkedHashMap<>());
         }
     }
 
@@ -59,14 +62,22 @@ public final class BytecodePlan {
     BytecodePlan() {}
 
     void add(String className, byte[] original, String methodKey, Insertion insertion) {
-        classes.computeIfAbsent(className, k -> new ClassPlan(k, original, new LinkedHashMap<>())).methods()
-                .computeIfAbsent(methodKey, k -> new ArrayList<>()).add(insertion);
+        plan(className, original).methods().computeIfAbsent(methodKey, k -> new ArrayList<>()).add(insertion);
+    }
+
+    /** Puts an invisible annotation of type {@code descriptor} (no values) on the class. */
+    void mark(String className, byte[] original, String descriptor) {
+        plan(className, original).markers().add(descriptor);
+    }
+
+    private ClassPlan plan(String className, byte[] original) {
+        return classes.computeIfAbsent(className, k -> new ClassPlan(k, original, new LinkedHashMap<>(),
+                new ArrayList<>()));
     }
 
     /** Run-time patching: the ENTER/EXIT patches of {@code methodKey} keep their context in a local (see plan). */
     void addContext(String className, byte[] original, String methodKey, ContextLocals.Plan plan) {
-        classes.computeIfAbsent(className, k -> new ClassPlan(k, original, new LinkedHashMap<>())).contexts()
-                .put(methodKey, plan);
+        plan(className, original).contexts().put(methodKey, plan);
     }
 
     public boolean isEmpty() {
@@ -82,6 +93,12 @@ public final class BytecodePlan {
     public static byte[] transform(ClassPlan plan) {
         ClassNode node = new ClassNode();
         new ClassReader(plan.original()).accept(node, 0);
+        for (String marker : plan.markers()) {
+            if (node.invisibleAnnotations == null) {
+                node.invisibleAnnotations = new ArrayList<>();
+            }
+            node.invisibleAnnotations.add(new AnnotationNode(marker));
+        }
         for (MethodNode m : node.methods) {
             List<Insertion> list = plan.methods().get(m.name + m.desc);
             if (list == null) {

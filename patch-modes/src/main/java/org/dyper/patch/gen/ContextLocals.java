@@ -49,16 +49,24 @@ public final class ContextLocals {
     /** The Java source of a method's two wrappers, and the plan of the calls to them. */
     record Wrappers(String source, Plan plan) {}
 
+    /** How the generator spells a wrapper parameter, appending its descriptor (see {@code Generator.formal}). */
+    @FunctionalInterface
+    interface Formal {
+        String of(Type t, String name, StringBuilder descriptor);
+    }
+
     /**
      * The wrappers {@code <name>e} (takes the monitoring flag, {@code this} when used and the parameters used, runs
      * {@code before} when on, returns the context) and {@code <name>x} (takes the returned value when used, the flag,
      * the context and whether the return is normal, then the same values; runs {@code after} when on) in the class
      * {@code owner} (internal name), for method {@code m} whose context has Java type {@code contextType}. The
-     * statements are the generator's, with {@code ctx}, {@code self}, {@code aN}, {@code ret} and {@code normal$}.
+     * statements are the generator's, with {@code ctx}, {@code self}, {@code aN}, {@code ret} and {@code normal$};
+     * {@code formal} and {@code javaType} spell types as the generator does (types it cannot name as Object).
      */
     static Wrappers wrappers(org.dyper.patch.scan.MethodInfo m, String contextType, boolean self,
                              java.util.Set<Integer> args, boolean returned, List<String> before, List<String> after,
-                             String comment, String owner, String name) {
+                             String comment, String owner, String name, Formal formal,
+                             java.util.function.UnaryOperator<String> javaType) {
         Type context = switch (contextType) {
             case "boolean" -> Type.BOOLEAN_TYPE;
             case "byte" -> Type.BYTE_TYPE;
@@ -74,35 +82,36 @@ public final class ContextLocals {
         List<String> formals = new ArrayList<>();
         List<BytecodePlan.Push> pushes = new ArrayList<>();
         if (self) {
-            formals.add(Generator.formal(Type.getObjectType(m.owner().replace('.', '/')), "self", common));
+            formals.add(formal.of(Type.getObjectType(m.owner().replace('.', '/')), "self", common));
             pushes.add(new BytecodePlan.Load(Opcodes.ALOAD, 0));
         }
         Type[] params = Type.getArgumentTypes(m.descriptor());
         for (int i = 1, slot = m.isStatic() ? 0 : 1; i <= params.length; slot += params[i - 1].getSize(), i++) {
             if (args.contains(i)) {
-                formals.add(Generator.formal(params[i - 1], "a" + i, common));
+                formals.add(formal.of(params[i - 1], "a" + i, common));
                 pushes.add(new BytecodePlan.Load(params[i - 1].getOpcode(Opcodes.ILOAD), slot));
             }
         }
         StringBuilder exitDescriptor = new StringBuilder("(");
-        String retFormal = returned ? Generator.formal(Type.getReturnType(m.descriptor()), "ret", exitDescriptor)
+        String retFormal = returned ? formal.of(Type.getReturnType(m.descriptor()), "ret", exitDescriptor)
                 + ", " : "";
         String returnedDescriptor = returned ? exitDescriptor.substring(1) : null;
         exitDescriptor.append('Z').append(context.getDescriptor()).append('Z').append(common).append(")V");
-        String type = Generator.formalType(contextType);
+        String type = javaType.apply(contextType);
         String rest = formals.isEmpty() ? "" : ", " + String.join(", ", formals);
         String source = "    // " + comment + ": the context in a local of the method\n    public static " + type + " "
                 + name + "e(boolean on$" + rest + ") {\n        " + type + " ctx = "
                 + org.dyper.patch.scan.Types.zero(contextType) + ";\n        if (on$) {\n" + body(before)
                 + "\n        }\n        return ctx;\n    }\n    public static void " + name + "x(" + retFormal
-                + "boolean on$, " + Generator.formal(context, "ctx", new StringBuilder()) + ", boolean normal$" + rest
+                + "boolean on$, " + formal.of(context, "ctx", new StringBuilder()) + ", boolean normal$" + rest
                 + ") {\n        if (on$) {\n" + body(after) + "\n        }\n    }\n";
         return new Wrappers(source, new Plan(owner, name + "e", "(Z" + common + ")" + context.getDescriptor(),
                 name + "x", exitDescriptor.toString(), context.getDescriptor(), returnedDescriptor, pushes));
     }
 
     private static String body(List<String> statements) {
-        return Generator.indent(Generator.indent(Generator.indent(String.join("\n", statements))));
+        String text = String.join("\n", statements);
+        return text.isEmpty() ? text : "            " + text.replace("\n", "\n            ");
     }
 
     /** The class file with every method of {@code plans} (by name + descriptor) rewritten. */

@@ -30,11 +30,9 @@ import org.dyper.patch.model.Update;
 import org.dyper.patch.model.What;
 import org.dyper.patch.model.When;
 import org.dyper.patch.model.WhenCase;
-import org.dyper.patch.scan.Allocation;
 import org.dyper.patch.scan.CallInfo;
 import org.dyper.patch.scan.ClassIndex;
 import org.dyper.patch.scan.ClassInfo;
-import org.dyper.patch.scan.FieldAccess;
 import org.dyper.patch.scan.FieldInfo;
 import org.dyper.patch.scan.MethodInfo;
 import org.dyper.patch.scan.Types;
@@ -81,7 +79,7 @@ public final class Generator {
     private final List<Problem> warnings = new ArrayList<>();
     private final SiteIds ids = new SiteIds();
     private final Map<Code, Optional<ModeMethod>> methods = new LinkedHashMap<>();
-    private final Map<Patch, Skips> skips = new LinkedHashMap<>();
+    private final PatchUsage usage = new PatchUsage();
     private final Map<String, Optional<Mode>> externals = new LinkedHashMap<>();
     /** The -Xjoinpoints kinds the generated advice needs (synchronization, arrayconstruction). */
     private final StringBuilder joinpoints = new StringBuilder();
@@ -90,6 +88,9 @@ public final class Generator {
     private final BytecodePlan bytecode = new BytecodePlan();
     private final Map<String, Optional<ClassNode>> classNodes = new LinkedHashMap<>();
     private final Map<String, byte[]> classFiles = new LinkedHashMap<>();
+    /** How the generated code names classes and signatures; marker annotations and field holders go in aspect 1. */
+    private final Spelling names;
+    private final FieldReads fieldReads;
 
     public Generator(ModeCatalog catalog, ClassIndex targets, ClassLookup lookup) {
         this(catalog, targets, lookup, false);
@@ -114,6 +115,9 @@ public final class Generator {
         this.targets = targets;
         this.lookup = lookup;
         this.loadTime = loadTime;
+        String shared = pkg + "." + AspectFiles.SHARED_CLASS;
+        this.names = new Spelling(targets, lookup, shared);
+        this.fieldReads = new FieldReads(names, shared);
     }
 
     /**
@@ -145,16 +149,12 @@ public final class Generator {
         }
     }
 
-    /** Methods at which a patch was skipped, by reason, for one aggregated warning per patch and reason. */
-    private static final class Skips {
-        final Map<String, List<String>> byReason = new LinkedHashMap<>();
-    }
-
     public GeneratedCode generate(List<Model> models) throws InvalidInputException {
         Map<MethodInfo, List<Use>> plan = resolve(models);
         List<AspectFiles.Piece> advice = new ArrayList<>();
         Set<String> woven = new LinkedHashSet<>();
         for (Map.Entry<MethodInfo, List<Use>> e : plan.entrySet()) {
+            e.getValue().forEach(u -> usage.planned(u.patch(), e.getKey()));
             List<Use> bytecodeUses = e.getValue().stream().filter(Generator::isBytecode).toList();
             if (!bytecodeUses.isEmpty()) {
                 bytecodePatches(e.getKey(), bytecodeUses, woven);
@@ -164,16 +164,20 @@ public final class Generator {
                 String text = adviceFor(group);
                 if (text != null) {
                     needJoinpoints(group.shadow().kind);
-                    advice.add(new AspectFiles.Piece(group.shadow().method.owner(), text));
+                    advice.add(new AspectFiles.Piece(group.shadow().method.owner(), text,
+                            new AdviceIndex.Entry(group.shadow().describe(), group.uses().stream().map(Use::patch)
+                                    .toList())));
                     woven.add(group.shadow().method.owner());
                 }
             }
         }
-        skips.forEach((patch, s) -> s.byReason.forEach((reason, where) -> warnings.add(Problem.warning(patch.at(),
-                "PATCH", "WHAT='" + patch.what() + "' MODE='" + patch.mode() + "' skipped at " + where.size()
-                        + " method(s) because " + reason + ": " + abbreviate(where)))));
+        names.markClasses(bytecode, woven);
+        warnings.addAll(usage.warnings());
+        errors.addAll(usage.errors());
         if (!errors.isEmpty()) {
+            // the warnings too: a user fixing the errors should not meet them only afterwards
             List<Problem> all = new ArrayList<>(errors);
+            all.addAll(warnings);
             throw new InvalidInputException(all);
         }
         return assemble(advice, woven);
@@ -229,18 +233,14 @@ public final class Generator {
 
     private List<MethodInfo> match(ForSpec f) {
         Pattern classes = glob(f.className());
-        Pattern names = glob(f.method());
+        MethodPattern methods = new MethodPattern(f.method());
         List<MethodInfo> result = new ArrayList<>();
         for (ClassInfo c : targets.classes()) {
             if (!classes.matcher(c.name()).matches() && !classes.matcher(c.sourceName()).matches()) {
                 continue;
             }
             for (MethodInfo m : c.methods()) {
-                // constructors are selected by new, <init> or *, never by a name pattern such as *i*
-                boolean nameMatches = m.isConstructor()
-                        ? f.method().equals("new") || f.method().equals("<init>") || f.method().equals("*")
-                        : names.matcher(m.name()).matches();
-                if (m.hasUserBody() && nameMatches) {
+                if (m.hasUserBody() && methods.matches(m)) {
                     result.add(m);
                 }
             }
@@ -338,53 +338,27 @@ public final class Generator {
         List<Group> result = new ArrayList<>();
         // ENTER patches run before EXIT patches whatever their order in the model, so a context set at ENTER
         // reaches EXIT; likewise SYNC_TEST before SYNC_ENTER
-        add(result, Shadow.execution(method), uses, What.ENTER, What.EXIT);
+        add(result, Shadow.execution(method, names), uses, What.ENTER, What.EXIT);
         if (method.entersMonitors()) {
-            add(result, Shadow.lock(method, false), uses, What.SYNC_TEST, What.SYNC_ENTER);
-            add(result, Shadow.lock(method, true), uses, What.SYNC_EXIT);
+            add(result, Shadow.lock(method, false, names), uses, What.SYNC_TEST, What.SYNC_ENTER);
+            add(result, Shadow.lock(method, true, names), uses, What.SYNC_EXIT);
         }
         if (has(uses, What.CALL)) {
-            Map<String, CallInfo> callees = new LinkedHashMap<>();
-            for (CallInfo c : method.calls()) {
-                if (isCallJoinPoint(method, c)) {
-                    callees.putIfAbsent(c.key(), c);
-                }
-            }
-            for (CallInfo callee : callees.values()) {
-                List<CallInfo> siblings = callees.values().stream().filter(o -> o != callee
-                        && o.name().equals(callee.name()) && o.descriptor().equals(callee.descriptor())).toList();
-                add(result, Shadow.call(method, callee, siblings),
-                        uses.stream().filter(u -> u.patch().what() == What.CALL && matches(u.patch(), callee.owner(),
-                                callee.name())).toList());
+            for (Shadow call : Shadow.calls(method, names)) {
+                add(result, call, uses.stream().filter(u -> u.patch().what() == What.CALL
+                        && matches(u.patch(), call.call.owner(), call.call.name())).toList());
             }
         }
         if (uses.stream().anyMatch(u -> FIELD_WHATS.contains(u.patch().what()))) {
-            Map<String, FieldInfo> seen = new LinkedHashMap<>();
-            for (FieldAccess fa : method.fieldAccesses()) {
-                FieldInfo declared = targets.field(fa.owner(), fa.name()).orElse(new FieldInfo(fa.owner(), fa.name(),
-                        fa.descriptor(), fa.isStatic() ? Opcodes.ACC_STATIC : 0));
-                if (seen.putIfAbsent(fa.isWrite() + " " + declared.owner() + "." + declared.name(), declared) != null) {
-                    continue;
-                }
-                What what = fa.isStatic() ? (fa.isWrite() ? What.STATIC_WRITE : What.STATIC_ACCESS)
-                        : (fa.isWrite() ? What.FIELD_WRITE : What.FIELD_ACCESS);
-                add(result, Shadow.fieldAccess(method, declared, fa.isWrite()), uses.stream().filter(u ->
-                        u.patch().what() == what && matches(u.patch(), declared.owner(), declared.name())).toList());
+            for (Shadow field : Shadow.fieldAccesses(method, targets, names)) {
+                add(result, field, uses.stream().filter(u -> u.patch().what() == field.what()
+                        && matches(u.patch(), field.field.owner(), field.field.name())).toList());
             }
         }
         if (uses.stream().anyMatch(u -> ALLOC_WHATS.contains(u.patch().what()))) {
-            Map<String, Allocation> seen = new LinkedHashMap<>();
-            for (Allocation a : method.allocations()) {
-                if (seen.putIfAbsent(a.key(), a) != null) {
-                    continue;
-                }
-                What what = switch (a.kind()) {
-                    case OBJECT -> What.OBJECT_ALLOC;
-                    case ARRAY -> What.ARRAY_ALLOC;
-                    case BASE_ARRAY -> What.BASE_ARRAY_ALLOC;
-                };
-                add(result, Shadow.allocation(method, a), uses.stream().filter(u -> u.patch().what() == what
-                        && matches(u.patch(), a.type(), null)).toList());
+            for (Shadow allocation : Shadow.allocations(method, names)) {
+                add(result, allocation, uses.stream().filter(u -> u.patch().what() == allocation.what()
+                        && matches(u.patch(), allocation.allocation.type(), null)).toList());
             }
         }
         return result;
@@ -417,17 +391,6 @@ public final class Generator {
         }
     }
 
-    /** Calls AspectJ has a call join point for: not constructors, super calls, or signature-polymorphic calls. */
-    private static boolean isCallJoinPoint(MethodInfo caller, CallInfo c) {
-        if (c.name().equals("<init>") || c.owner().startsWith("org.dyper.runtime.")) {
-            return false;
-        }
-        if (c.opcode() == Opcodes.INVOKESPECIAL && !c.owner().equals(caller.owner())) {
-            return false;
-        }
-        return !(c.owner().equals("java.lang.invoke.MethodHandle") || c.owner().equals("java.lang.invoke.VarHandle"));
-    }
-
     /**
      * Whether every WHEN of {@code p} selects the member {@code owner.name} (a called method or a field; for an
      * allocation {@code owner} is the allocated type and {@code name} null). A WHEN ARG with a dot is matched against
@@ -449,8 +412,15 @@ public final class Generator {
 
     // ---------------------------------------------------------------- the bytecode pass
 
-    /** Where the bytecode pass calls a wrapper: before (or after) instruction {@code insn}, as {@code shadow}. */
-    record Point(int insn, boolean after, Shadow shadow) {}
+    /**
+     * Where the bytecode pass calls a wrapper: before (or after) instruction {@code insn}, as {@code shadow}; the
+     * values it passes (INSNO, LOCAL, THIS) are those before instruction {@code valuesAt}.
+     */
+    record Point(int insn, boolean after, Shadow shadow, int valuesAt) {
+        Point(int insn, boolean after, Shadow shadow) {
+            this(insn, after, shadow, insn);
+        }
+    }
 
     /**
      * Whether AspectJ cannot express the patch, so the bytecode pass applies it: WHAT BLOCK_START, WHEN BLOCK, or a
@@ -512,6 +482,7 @@ public final class Generator {
                 error(use.patch().at(), "PATCH", "WHAT='" + what + "' cannot use ARG TYPE='LOCAL', 'INSNO', "
                         + "'BLOCKID', 'REFBLOCKID' or CONDITION TYPE='LOCAL' yet: the bytecode pass applies patches at "
                         + "WHAT='BLOCK_START', 'ENTER', 'EXIT' and 'CALL' only");
+                usage.skipped(use.patch(), "the bytecode pass cannot apply it", m.displayName(), true, true);
                 continue;
             }
             if (mc == null && (mc = methodCode(m, use)) == null) {
@@ -534,10 +505,11 @@ public final class Generator {
                 }
             }
             if (block != null && block < 0) {
+                usage.skipped(use.patch(), "its block does not exist", m.displayName(), true, true);
                 continue;
             }
             List<Point> points = new ArrayList<>();
-            Shadow execution = Shadow.execution(m);
+            Shadow execution = Shadow.execution(m, names);
             for (int i = 0; i < mc.insns.size(); i++) {
                 if (block != null && mc.blockOf[i] != block) {
                     continue;
@@ -551,8 +523,12 @@ public final class Generator {
                         }
                     }
                     case ENTER -> {
-                        if (i == 0) {
+                        if (!m.isConstructor() && i == 0) {
                             points.add(new Point(0, false, execution));
+                        } else if (m.isConstructor() && op == Opcodes.INVOKESPECIAL && mc.thisUninitialisedAt(i)
+                                && !mc.thisUninitialisedAt(i + 1)) {
+                            // as AspectJ's execution of a constructor: once super() or this() has returned
+                            points.add(new Point(i, true, execution, i + 1));
                         }
                     }
                     case EXIT -> {
@@ -564,12 +540,15 @@ public final class Generator {
                         if (insn instanceof MethodInsnNode call && !call.owner.startsWith("[")) {
                             CallInfo c = new CallInfo(call.owner.replace('/', '.'), call.name, call.desc, op,
                                     mc.lines[i]);
-                            if (isCallJoinPoint(m, c) && matches(use.patch(), c.owner(), c.name())) {
-                                points.add(new Point(i, bindsReturn(use), Shadow.call(m, c, List.of())));
+                            if (Shadow.isCallJoinPoint(m, c) && matches(use.patch(), c.owner(), c.name())) {
+                                points.add(new Point(i, bindsReturn(use), Shadow.call(m, c, List.of(), names)));
                             }
                         }
                     }
                 }
+            }
+            if (!points.isEmpty()) {
+                usage.matched(use.patch());
             }
             for (Point point : points) {
                 wrapper(use, point, mc, woven);
@@ -583,18 +562,17 @@ public final class Generator {
         site.point = point;
         site.code = mc;
         List<String> statements = new ArrayList<>();
+        int errorsBefore = errors.size();
         try {
             for (Code code : use.mode().codes()) {
                 statements.add(statement(use, code, site, Phase.BEFORE));
             }
         } catch (Skip skip) {
-            List<String> where = skips.computeIfAbsent(use.patch(), k -> new Skips()).byReason
-                    .computeIfAbsent(skip.getMessage(), k -> new ArrayList<>());
-            if (!where.contains(where(site))) {
-                where.add(where(site));
-            }
+            usage.skipped(use.patch(), skip.getMessage(), where(site), errors.size() > errorsBefore,
+                    site.shadow.kind == Shadow.Kind.EXECUTION);
             return;
         }
+        usage.applied(use.patch());
         MethodInfo m = site.method;
         List<String> formals = new ArrayList<>();
         StringBuilder descriptor = new StringBuilder("(");
@@ -637,8 +615,8 @@ public final class Generator {
         woven.add(m.owner());
     }
 
-    /** A wrapper parameter; types Java cannot name (anonymous and local classes) are passed as Object. */
-    static String formal(Type t, String name, StringBuilder descriptor) {
+    /** A wrapper parameter; types the generated code cannot name are passed as Object. */
+    private String formal(Type t, String name, StringBuilder descriptor) {
         String javaType = t.getClassName();
         String formal = formalType(javaType);
         boolean reference = t.getSort() == Type.OBJECT || t.getSort() == Type.ARRAY;
@@ -655,12 +633,12 @@ public final class Generator {
     private Value bytecodeValue(Arg a, Use use, Site site, String where) throws Skip {
         Point point = site.point;
         MethodCode mc = site.code;
-        int block = mc.blockOf[point.insn()];
+        int block = mc.blockOf[point.valuesAt()];
         switch (a.type()) {
             case LOCAL:
                 return local(a.value(), a.at(), "ARG", site, where);
             case INSNO:
-                return new Value(Integer.toString(point.insn()), "int");
+                return new Value(Integer.toString(point.valuesAt()), "int");
             case BLOCKID:
                 return new Value(AspectFiles.id(ids.block(site.method, block, mc.lines[mc.starts[block]])), "int");
             case REFBLOCKID: {
@@ -669,8 +647,9 @@ public final class Generator {
                         "int");
             }
             case THIS:
-                if (mc.thisUninitialisedAt(point.insn())) {
-                    error(a.at(), "ARG", "TYPE='THIS' at instruction " + point.insn() + " of " + site.method.displayName()
+                if (mc.thisUninitialisedAt(point.valuesAt())) {
+                    error(a.at(), "ARG", "TYPE='THIS' at instruction " + point.valuesAt() + " of "
+                            + site.method.displayName()
                             + ": the object is not initialised before the constructor calls super() or this()" + where);
                     throw new Skip("this is not initialised there");
                 }
@@ -692,7 +671,7 @@ public final class Generator {
     private Value local(String v, org.dyper.patch.model.Location at, String element, Site site, String where)
             throws Skip {
         MethodCode mc = site.code;
-        int insn = site.point.insn();
+        int insn = site.point.valuesAt();
         String method = site.method.displayName();
         String text = v == null ? "" : v.trim();
         MethodCode.Local l;
@@ -767,15 +746,21 @@ public final class Generator {
         for (Use use : group.uses()) {
             Phase phase = phaseOf(use, site);
             List<String> statements = new ArrayList<>();
+            usage.matched(use.patch());
+            int errorsBefore = errors.size();
             try {
+                if (group.shadow().ambiguity != null) {
+                    throw new Skip(group.shadow().ambiguity);
+                }
                 for (Code code : use.mode().codes()) {
                     statements.add(statement(use, code, site, phase));
                 }
             } catch (Skip skip) {
-                skips.computeIfAbsent(use.patch(), k -> new Skips()).byReason
-                        .computeIfAbsent(skip.getMessage(), k -> new ArrayList<>()).add(where(site));
+                usage.skipped(use.patch(), skip.getMessage(), where(site), errors.size() > errorsBefore,
+                        site.shadow.kind == Shadow.Kind.EXECUTION);
                 continue;
             }
+            usage.applied(use.patch());
             if (phase == Phase.BEFORE) {
                 before.addAll(statements);
             } else if (phase == Phase.AFTER_RETURNING) {
@@ -1009,12 +994,14 @@ public final class Generator {
             throw new Skip("ARG does not apply");
         }
         if (n < 1 || n > site.params.size()) {
-            if (site.shadow.kind != Shadow.Kind.EXECUTION && site.shadow.kind != Shadow.Kind.CALL
-                    && site.shadow.kind != Shadow.Kind.NEW) {
+            Shadow.Kind kind = site.shadow.kind;
+            if (kind != Shadow.Kind.EXECUTION && kind != Shadow.Kind.CALL && kind != Shadow.Kind.NEW
+                    && kind != Shadow.Kind.NEW_ARRAY) {
                 error(at, element, "TYPE='ARG' number " + n + " does not exist at WHAT='" + what + "', which has "
                         + site.params.size() + where);
             }
-            throw new Skip("ARG " + n + " is past the " + site.params.size() + " parameter(s)");
+            throw new Skip("ARG " + n + " is past the " + site.params.size() + (kind == Shadow.Kind.NEW_ARRAY
+                    ? " length(s) the allocation gives" : " parameter(s)"));
         }
         site.argsUsed.add(n);
         return new Value("a" + n, site.params.get(n - 1));
@@ -1048,13 +1035,13 @@ public final class Generator {
         }
         FieldInfo field = f.get();
         if (field.isStatic()) {
-            return new Value(formalType(field.owner()) + "." + name, field.type());
+            return new Value(fieldReads.read(field, null, site.methodId()), field.type());
         }
         if (!site.selfBound) {
             throw new Skip("instance field '" + name + "' is not visible in static code");
         }
         site.usesSelf = true;
-        return new Value("self." + name, field.type());
+        return new Value(fieldReads.read(field, "self", site.methodId()), field.type());
     }
 
     /** FIELD without a VALUE at a field read or write: the accessed field's current value (before a write). */
@@ -1067,10 +1054,10 @@ public final class Generator {
             throw new Skip("FIELD without VALUE does not apply");
         }
         if (f.isStatic()) {
-            return new Value(formalType(f.owner()) + "." + f.name(), f.type());
+            return new Value(fieldReads.read(f, null, site.methodId()), f.type());
         }
         site.usesTarget = true;
-        return new Value("target." + f.name(), f.type());
+        return new Value(fieldReads.read(f, "target", site.methodId()), f.type());
     }
 
     private String condition(Condition c, Use use, Site site, Phase phase, String where) throws Skip {
@@ -1203,6 +1190,9 @@ public final class Generator {
                     pattern.add("*");
                 }
             }
+            for (int i = site.params.size(); i < site.shadow.argsArity; i++) {
+                pattern.add("*");
+            }
             pointcut += " && args(" + String.join(", ", pattern) + ")";
         }
         String header = "(" + String.join(", ", formals) + ")";
@@ -1221,19 +1211,24 @@ public final class Generator {
             // no around advice here (see aroundAllowed; under load-time weaving it is not inlined and would allocate
             // a closure per call): before and after advice, and when they share a context it travels on the
             // per-thread ContextStack, tagged with the monitoring state (an after returning advice, declared first
-            // so it runs first, peeks at it; the after advice pops it)
+            // so it runs first, peeks at it; the after advice pops it). When patches that run on normal returns only
+            // and patches that run on every exit are mixed, an after returning advice runs them all in the model's
+            // order and an after throwing advice the others, each popping the context
             List<String> returning = after.stream().filter(a -> a.startsWith("if (normal$) {")).toList();
             List<String> always = after.stream().filter(a -> !a.startsWith("if (normal$) {")).toList();
             String binding = isVoid ? "returning" : "returning(" + ret + " ret)";
+            boolean mixed = !returning.isEmpty() && !always.isEmpty();
+            String onReturn = unwrap(mixed ? after : returning);
+            String otherwise = "after" + header + (mixed ? " throwing" : "") + " : " + pointcut;
             if (t == null) {
                 if (!before.isEmpty()) {
                     advice(out, "before" + header + " : " + pointcut, guarded(String.join("\n", before)));
                 }
                 if (!returning.isEmpty()) {
-                    advice(out, "after" + header + " " + binding + " : " + pointcut, guarded(unwrap(returning)));
+                    advice(out, "after" + header + " " + binding + " : " + pointcut, guarded(onReturn));
                 }
                 if (!always.isEmpty()) {
-                    advice(out, "after" + header + " : " + pointcut, guarded(String.join("\n", always)));
+                    advice(out, otherwise, guarded(String.join("\n", always)));
                 }
             } else {
                 String stack = "org.dyper.runtime.ContextStack";
@@ -1246,11 +1241,11 @@ public final class Generator {
                         + "\n" + push) + "\n}");
                 if (!returning.isEmpty()) {
                     advice(out, "after" + header + " " + binding + " : " + pointcut, state + indent(stack + " c$ = "
-                            + stack + ".peek(s$);\nif (c$.found()) {\n" + indent(read + unwrap(returning)) + "\n}")
-                            + "\n}");
+                            + stack + (mixed ? ".pop" : ".peek") + "(s$);\nif (c$.found()) {\n" + indent(read + onReturn)
+                            + "\n}") + "\n}");
                 }
-                advice(out, "after" + header + " : " + pointcut, state + indent(stack + " c$ = " + stack
-                        + ".pop(s$);\nif (c$.found()) {\n" + indent(read + String.join("\n", always)) + "\n}") + "\n}");
+                advice(out, otherwise, state + indent(stack + " c$ = " + stack + ".pop(s$);\nif (c$.found()) {\n"
+                        + indent(read + String.join("\n", always)) + "\n}") + "\n}");
             }
         } else if (!around && after.isEmpty()) {
             advice(out, "before" + header + " : " + pointcut, guarded(ctxDecl + String.join("\n", before)));
@@ -1290,7 +1285,7 @@ public final class Generator {
         String aspect = AspectFiles.bytecodeAspect(pkg, wrappers.size()).replace('.', '/');
         ContextLocals.Wrappers w = ContextLocals.wrappers(m, site.contextType, site.usesSelf && site.selfBound,
                 site.argsUsed, site.usesReturn && !site.returnType.equals("void"), before, after, describe(site),
-                aspect, "c$" + (wrappers.size() + 1));
+                aspect, "c$" + (wrappers.size() + 1), this::formal, this::formalType);
         wrappers.add(new AspectFiles.Piece(m.owner(), w.source()));
         byte[] original = classFiles.computeIfAbsent(m.owner(), name -> {
             try {
@@ -1348,25 +1343,14 @@ public final class Generator {
         return site.shadow.subject;
     }
 
-    private static String abbreviate(List<String> items) {
-        return items.size() <= 3 ? String.join(", ", items)
-                : String.join(", ", items.subList(0, 3)) + " and " + (items.size() - 3) + " more";
-    }
-
     // ---------------------------------------------------------------- AspectJ spelling
 
-    /** A type usable in generated Java: nested classes with dots; anonymous and local classes as Object. */
-    static String formalType(String javaType) {
-        String base = javaType.replace("[]", "");
-        for (String part : base.split("[.$]")) {
-            if (part.isEmpty() || Character.isDigit(part.charAt(0))) {
-                return "java.lang.Object" + javaType.substring(base.length());
-            }
-        }
-        return Types.sourceType(javaType);
+    /** A type usable in generated Java: nested classes with dots; classes the aspects cannot name as Object. */
+    private String formalType(String javaType) {
+        return names.javaType(javaType);
     }
 
-    static String indent(String text) {
+    private static String indent(String text) {
         if (text.isEmpty()) {
             return text;
         }
@@ -1378,13 +1362,17 @@ public final class Generator {
     private GeneratedCode assemble(List<AspectFiles.Piece> advice, Set<String> woven) {
         Map<String, String> aspects = new LinkedHashMap<>();
         Map<String, Set<String>> advised = new LinkedHashMap<>();
-        AspectFiles.assemble(pkg, advice, wrappers, ids.table(), ids.size(), aspects, advised);
+        AdviceIndex index = new AdviceIndex();
+        // not privileged (AspectJ would make public every class a privileged aspect names): the markers of anonymous
+        // and local classes and the field readers go into a class the aspects share
+        AspectFiles.assemble(pkg, advice, wrappers, ids.table(), ids.size(), names.markerDeclarations()
+                + fieldReads.declarations(), aspects, advised, index);
         List<String> options = new ArrayList<>();
         if (joinpoints.length() > 0) {
             options.add("-Xjoinpoints:" + joinpoints);
         }
         return new GeneratedCode(aspects, AspectFiles.aopXml(aspects.keySet(), woven, options), ids.table(), woven,
-                ids.size(), advice.size() + wrappers.size(), warnings, options, bytecode, advised);
+                ids.size(), advice.size() + wrappers.size(), warnings, options, bytecode, advised, index);
     }
 
     private void error(org.dyper.patch.model.Location at, String element, String message) {

@@ -148,7 +148,7 @@ public final class RuntimeWeaving {
                 byte[] bytes = Files.readAllBytes(f);
                 if (originalByInternal.containsKey(internal)) {
                     woven.put(internal, bytes);
-                } else if (code.aspects().containsKey(internal.replace('/', '.'))) {
+                } else if (generated(code, internal)) {
                     aspects.put(internal, bytes);
                 } else {
                     errors.add(internal.replace('/', '.') + ": ajc made a class of its own, which a running JVM would"
@@ -185,6 +185,13 @@ public final class RuntimeWeaving {
         } finally {
             Weaver.deleteTree(work);
         }
+    }
+
+    /** A class of the generated sources: an aspect, the site table, the shared class, or a class nested in one. */
+    private static boolean generated(GeneratedCode code, String internal) {
+        String binary = internal.replace('/', '.');
+        int nested = binary.indexOf('$', binary.lastIndexOf('.') + 1);
+        return code.aspects().containsKey(binary) || nested > 0 && code.aspects().containsKey(binary.substring(0, nested));
     }
 
     /** The class file with the aspects renamed; for unchanged references the bytes are rewritten all the same. */

@@ -118,6 +118,8 @@ public final class ClassScanner {
         private final List<String> interfaces = new ArrayList<>();
         private final List<MethodInfo> methods = new ArrayList<>();
         private final List<FieldInfo> fields = new ArrayList<>();
+        private Nesting nesting;
+        private String enclosing;
 
         Collector(String source) {
             super(Opcodes.ASM9);
@@ -134,6 +136,18 @@ public final class ClassScanner {
                 for (String i : interfaces) {
                     this.interfaces.add(dots(i));
                 }
+            }
+        }
+
+        @Override
+        public void visitOuterClass(String owner, String method, String descriptor) {
+            enclosing = dots(owner);
+        }
+
+        @Override
+        public void visitInnerClass(String inner, String outer, String simpleName, int innerAccess) {
+            if (dots(inner).equals(name)) {
+                nesting = new Nesting(outer != null ? dots(outer) : null, simpleName, innerAccess, outer != null);
             }
         }
 
@@ -226,7 +240,12 @@ public final class ClassScanner {
         }
 
         ClassInfo result() {
-            return new ClassInfo(name, access, superName, interfaces, methods, fields, source);
+            Nesting n = nesting;
+            if (n != null && n.outer() == null) {
+                // a local or anonymous class: its EnclosingMethod attribute names the class it is written in
+                n = new Nesting(enclosing, n.simpleName(), n.access(), false);
+            }
+            return new ClassInfo(name, access, superName, interfaces, methods, fields, source, n);
         }
     }
 }

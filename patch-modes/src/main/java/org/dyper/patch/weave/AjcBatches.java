@@ -43,6 +43,8 @@ final class AjcBatches {
             Consumer<String> progress) throws IOException, WeaveException {
         List<Batch> batches = batches(code, inputs.keySet());
         String sitesClass = code.packageName() + ".DyperSites";
+        // the marker annotations and field readers every aspect may use: compiled with each batch
+        String sharedClass = code.packageName() + ".DyperShared";
         Map<String, byte[]> out = new TreeMap<>();
         List<String> warnings = new ArrayList<>();
         int done = 0;
@@ -64,6 +66,9 @@ final class AjcBatches {
                 // the first batch compiles the site-table class with the whole table; the others a stub of the
                 // same shape to compile against (BASE is not a constant, so what they compile is the same)
                 sources.put(sitesClass, i == 0 ? code.aspects().get(sitesClass) : sitesStub(code.packageName()));
+                if (code.aspects().containsKey(sharedClass)) {
+                    sources.put(sharedClass, code.aspects().get(sharedClass));
+                }
                 b.aspects.forEach(a -> sources.put(a, code.aspects().get(a)));
                 List<String> args = new ArrayList<>(List.of("-d", classes.toString(), "-classpath",
                         Ajc.path(Weaver.compileClasspath(classpath))));
@@ -80,7 +85,17 @@ final class AjcBatches {
                 }
                 String what = batches.size() == 1 ? "weaving " + b.classes.size() + " class(es)"
                         : "weaving batch " + (i + 1) + " of " + batches.size() + " (" + b.classes.size() + " class(es))";
-                warnings.addAll(Ajc.run(args, what).warnings());
+                // ajc's lint where the batch holds every class its aspects advise (batches are made so): advice that
+                // matched nothing comes back as a warning naming the patch
+                Ajc.Result result = Ajc.run(args, what, !b.classes.isEmpty());
+                warnings.addAll(result.warnings());
+                for (Ajc.Unapplied u : result.unapplied()) {
+                    List<org.dyper.patch.model.Problem> named = code.adviceIndex().unapplied(u.file(), u.line());
+                    if (named.isEmpty()) {
+                        warnings.add("warning: AspectJ did not apply the advice at " + u.file() + ":" + u.line());
+                    }
+                    named.forEach(w -> warnings.add(w.toString()));
+                }
                 try (var walk = Files.walk(classes)) {
                     for (Path f : walk.filter(p -> p.toString().endsWith(".class")).toList()) {
                         String name = classes.relativize(f).toString().replace('\\', '/');

@@ -100,10 +100,20 @@ public final class Generation {
             }
         }
         if (!problems.isEmpty()) {
+            // the warnings too: a user fixing the errors should not meet them only afterwards
+            if (catalog != null) {
+                problems.addAll(catalog.warnings());
+            }
             throw new InvalidInputException(problems);
         }
         Generation g = new Generation(in, forLoadTime, models, catalog);
-        g.generate();
+        try {
+            g.generate();
+        } catch (InvalidInputException e) {
+            List<Problem> all = new ArrayList<>(e.problems());
+            all.addAll(catalog.warnings());
+            throw new InvalidInputException(all);
+        }
         return g;
     }
 

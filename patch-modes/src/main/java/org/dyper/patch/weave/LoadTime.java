@@ -93,7 +93,11 @@ public final class LoadTime {
             });
             GeneratedCode code = generation.code();
             Weaver.writeSources(code, tmp.resolve("sources"));
-            List<String> warnings = code.warnings().stream().map(Object::toString).toList();
+            // warnings from weaving (advice AspectJ did not apply) are kept with the generator's, so a reused folder
+            // shows them again
+            List<String> warnings = new ArrayList<>(code.warnings().stream().map(Object::toString).toList());
+            notes.stream().filter(Weaver::isWarning).forEach(warnings::add);
+            notes = notes.stream().filter(n -> !Weaver.isWarning(n)).toList();
             Files.write(tmp.resolve("warnings.txt"), warnings);
             Files.writeString(tmp.resolve("complete"), key + "\n");
             try {

@@ -373,6 +373,14 @@ public final class Weaver {
         return woven.warnings();
     }
 
+    /**
+     * Whether a note a weave returned is a warning the user must see (not only with {@code --verbose}): the text of a
+     * {@link org.dyper.patch.model.Problem} warning, such as the one for advice AspectJ did not apply ({@link AjcBatches}).
+     */
+    public static boolean isWarning(String note) {
+        return note.startsWith("warning: ") || note.matches("(?s)[^\\n]*:\\d+:\\d+: warning: .*");
+    }
+
     /** The class path generated aspects compile against: the given entries plus Dyper's runtime and aspectjrt. */
     public static List<Path> compileClasspath(List<Path> classpath) {
         List<Path> cp = new ArrayList<>(classpath);

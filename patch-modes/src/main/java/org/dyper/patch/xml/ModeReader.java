@@ -189,6 +189,7 @@ public final class ModeReader {
             List<Condition> conditions = new ArrayList<>();
             List<Arg> args = new ArrayList<>();
             Location returnAt = null;
+            boolean returnsContext = false;
             for (XmlElement child : e.children) {
                 if (!check.known(e, child, "CONDITION", "ARG", "RETURN")) {
                     continue;
@@ -201,7 +202,7 @@ public final class ModeReader {
                             check.error(child, "a CODE may hold only one RETURN; the first is at " + returnAt);
                         } else {
                             returnAt = child.at;
-                            returnElement(child, use);
+                            returnsContext = returnElement(child, use);
                         }
                     }
                 }
@@ -211,21 +212,27 @@ public final class ModeReader {
                 check.error(e, "SIGNATURE='" + signature.text() + "' has " + n + (n == 1 ? " parameter" : " parameters")
                         + " but the CODE has " + args.size() + (args.size() == 1 ? " ARG" : " ARGs"));
             }
-            if (signature != null && returnAt != null && "void".equals(signature.returnType())) {
+            if (signature != null && returnsContext && "void".equals(signature.returnType())) {
                 check.error(e, "RETURN TYPE='CONTEXT' at " + returnAt + " needs a method that returns a value, but SIGNATURE='"
                         + signature.text() + "' returns void");
             }
-            return new Code(type, className, method, signature, conditions, args, returnAt != null, e.at);
+            return new Code(type, className, method, signature, conditions, args, returnsContext, e.at);
         }
 
-        private void returnElement(XmlElement e, ContextUse use) {
+        /** Checks a RETURN; true when it is a valid RETURN TYPE='CONTEXT' (only then does the mode use a context). */
+        private boolean returnElement(XmlElement e, ContextUse use) {
             check.attributes(e, "TYPE");
             check.noChildren(e);
             String type = check.required(e, "TYPE");
-            if (type != null && !type.equalsIgnoreCase("CONTEXT")) {
+            if (type == null) {
+                return false;
+            }
+            if (!type.equalsIgnoreCase("CONTEXT")) {
                 check.error(e, "TYPE='" + type + "' is not supported; only TYPE='CONTEXT' is");
+                return false;
             }
             use.note("RETURN TYPE='CONTEXT'", e.at);
+            return true;
         }
 
         private Arg arg(XmlElement e, ContextUse use) {

@@ -77,7 +77,8 @@ public final class ModelReader {
         String method = check.required(e, "METHOD");
         if (method != null && !Names.isMethodPattern(method)) {
             check.error(e, "METHOD='" + method + "' is not a method name or pattern"
-                    + " (an identifier, new or <init> for constructors; '*' matches any characters)");
+                    + " (an identifier, new or <init> for constructors; '*' matches any characters), optionally with"
+                    + " a parameter list such as (int,java.lang.String) or (String,*)");
         }
         Update update = check.enumValue(e, "UPDATE", check.optional(e, "UPDATE"), Update.class);
         if (update == null && !e.attributes.containsKey("UPDATE")) {
@@ -122,7 +123,8 @@ public final class ModelReader {
             String needs = switch (kind) {
                 case FIELD -> Names.isClassPattern(arg) ? null : "a field name or pattern, optionally qualified (Type.field)";
                 case BLOCK -> Names.isIntAtLeast(arg, 0) ? null : "an instruction number (0 or more)";
-                case CLASS -> Names.isClassPattern(arg) ? null : "a Java class name or pattern";
+                case CLASS -> Names.isTypePattern(arg) ? null
+                        : "a Java class name or pattern, or an array type such as int[] or java.lang.String[][]";
                 case METHOD -> Names.isQualifiedMethodPattern(arg) ? null
                         : "a method name or pattern, optionally qualified (Type.method)";
             };

@@ -49,6 +49,18 @@ final class Names {
         return true;
     }
 
+    /**
+     * A type as WHEN CASE='CLASS' may name an allocated one: a class name or pattern, or an array type written as in
+     * Java ({@code java.lang.String[][]}, {@code int[]}, {@code *[][]}).
+     */
+    static boolean isTypePattern(String s) {
+        if (s == null) {
+            return false;
+        }
+        String base = s.replaceAll("(\\[\\])+$", "");
+        return isClassPattern(base) || base.length() < s.length() && PRIMITIVES.contains(base);
+    }
+
     /** One identifier where {@code *} may stand for any run of characters. */
     static boolean isNamePattern(String s) {
         if (s == null || s.isEmpty()) {
@@ -66,10 +78,42 @@ final class Names {
 
     /**
      * A method name as the model may give it: an identifier, {@code new} or {@code <init>} (written
-     * {@code &lt;init>} in XML) for constructors, or a pattern.
+     * {@code &lt;init>} in XML) for constructors, or a pattern; optionally followed by a parameter list
+     * ({@code put(java.lang.String,int)}, {@code put(String,*)}).
      */
     static boolean isMethodPattern(String s) {
+        if (s == null) {
+            return false;
+        }
+        int open = s.indexOf('(');
+        if (open >= 0) {
+            return s.endsWith(")") && isMethodPattern(s.substring(0, open).strip())
+                    && isParameterList(s.substring(open + 1, s.length() - 1));
+        }
         return "<init>".equals(s) || "new".equals(s) || isNamePattern(s);
+    }
+
+    /**
+     * A parameter list as METHOD may give one: empty, or types separated by commas, each a class name or pattern or a
+     * primitive, with {@code []} or a final {@code ...}; {@code *} alone matches any run of parameters.
+     */
+    static boolean isParameterList(String s) {
+        String list = s.strip();
+        if (list.isEmpty()) {
+            return true;
+        }
+        String[] types = list.split(",", -1);
+        for (int i = 0; i < types.length; i++) {
+            String t = types[i].strip();
+            if (i == types.length - 1 && t.endsWith("...")) {
+                t = t.substring(0, t.length() - 3) + "[]";
+            }
+            String base = t.replaceAll("(\\[\\])+$", "");
+            if (!isClassPattern(base.replace('$', '_')) && !PRIMITIVES.contains(base)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

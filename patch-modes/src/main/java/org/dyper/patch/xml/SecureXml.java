@@ -93,13 +93,29 @@ final class SecureXml {
         return "";
     }
 
+    /**
+     * Whether the parser stopped at a DOCTYPE: its message names the feature that refuses them, or (messages are
+     * localised) the line it stopped on holds a {@code <!DOCTYPE} outside any comment.
+     */
     private static boolean isDoctype(SAXParseException e, byte[] bytes) {
-        String message = String.valueOf(e.getMessage());
-        if (message.contains("DOCTYPE") || message.contains("disallow-doctype-decl")) {
+        if (String.valueOf(e.getMessage()).contains("disallow-doctype-decl")) {
             return true;
         }
-        // Parser messages are localised; the DOCTYPE keyword in the input is not.
-        return new String(bytes, StandardCharsets.ISO_8859_1).contains("<!DOCTYPE");
+        String text = new String(bytes, StandardCharsets.ISO_8859_1);
+        StringBuilder outsideComments = new StringBuilder(text);
+        for (int start = text.indexOf("<!--"); start >= 0; start = text.indexOf("<!--", start + 4)) {
+            int end = text.indexOf("-->", start + 4);
+            end = end < 0 ? text.length() : end + 3;
+            for (int i = start; i < end; i++) {
+                if (outsideComments.charAt(i) != '\n') {
+                    outsideComments.setCharAt(i, ' ');
+                }
+            }
+            start = end - 4;
+        }
+        String[] lines = outsideComments.toString().split("\n", -1);
+        int line = e.getLineNumber();
+        return line >= 1 && line <= lines.length && lines[line - 1].contains("<!DOCTYPE");
     }
 
     private static final class Handler extends DefaultHandler2 {

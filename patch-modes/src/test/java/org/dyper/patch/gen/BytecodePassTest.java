@@ -62,6 +62,7 @@ class BytecodePassTest {
             + mode("ARG1", "value", "(int,long)", "", "<ARG TYPE='METHODID'/><ARG TYPE='ARG' VALUE='1'/>")
             + mode("FIELD_SEEN", "value", "(int,long)", "", "<ARG TYPE='METHODID'/><ARG TYPE='FIELD' VALUE='seen'/>")
             + mode("ID", "id", "(int)", "", "<ARG TYPE='METHODID'/>")
+            + mode("SELF_AT", "selfAt", "(java.lang.Object,int)", "", "<ARG TYPE='THIS'/><ARG TYPE='INSNO'/>")
             + "</DYPATCH>\n";
 
     static Stream<Arguments> cases() {
@@ -100,7 +101,19 @@ class BytecodePassTest {
                         pw("BLOCK_START", "ARG1", "0"), pw("BLOCK_START", "FIELD_SEEN", "0")),
                         "self Loops", "value Loops.calls(int) 3", "value Loops.calls(int) 3"),
                 c("AspectJ advice and the bytecode pass in one method", fr("sum", p("ENTER", "ID"),
-                        pw("BLOCK_START", "INSNO", "19")), "id Loops.sum(int)", "number 19"));
+                        pw("BLOCK_START", "INSNO", "19")), "id Loops.sum(int)", "number 19"),
+                // the documented order where AspectJ advice and the bytecode pass meet at one join point: the bytecode
+                // pass's calls are in the method body, inside AspectJ's execution advice and outside its call advice
+                c("at ENTER AspectJ's patches run first, whatever the model's order", fr("sum", p("ENTER", "INSNO"),
+                        p("ENTER", "ID")), "id Loops.sum(int)", "number 0"),
+                c("at EXIT the bytecode pass's patches run first, whatever the model's order", fr("sum",
+                        p("EXIT", "ID"), p("EXIT", "LOCAL_2")), "value Loops.sum(int) 4", "id Loops.sum(int)"),
+                c("before a CALL the bytecode pass's patches run first, whatever the model's order", fr("calls",
+                        pm("CALL", "ID", "twice"), pm("CALL", "INSNO", "twice")), "number 1", "id Loops.calls(int)",
+                        "number 4", "id Loops.calls(int)"),
+                // Loops(): 0 aload_0, 1 invokespecial Object.<init>, 2 aload_0, 3 iconst_3, 4 putfield seen, 5 return
+                c("constructor ENTER of the bytecode pass runs once super() returned, like AspectJ's: THIS is usable",
+                        fr("new", p("ENTER", "SELF_AT"), p("ENTER", "SELF")), "self Loops", "self Loops at 2"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -236,7 +249,8 @@ class BytecodePassTest {
 
     private static List<String> runBinary(GeneratedCode code, Weaver.Inputs in, Path dir) throws Exception {
         Path jar = dir.resolve("woven.jar");
-        Weaver.weaveBinary(code, in.targets().get(0), jar, in.classpath());
+        assertEquals(List.of(), Weaver.weaveBinary(code, in.targets().get(0), jar, in.classpath()),
+                "ajc's warnings (lint: advice that matched nothing)");
         Recorder.take();
         String result;
         try (URLClassLoader loader = new ChildFirst(new URL[] {jar.toUri().toURL()},

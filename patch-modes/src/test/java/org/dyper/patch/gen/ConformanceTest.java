@@ -24,20 +24,23 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * Every case of {@link GeneratorBehaviourTest} (which runs binary weaving in this JVM) again through the other
- * weaving ways and JDKs: binary weaving on JDK 25, load-time weaving on JDK 17 and 25. All cases of one run share
- * one JVM, each in its own class loader; the events and the script's result must be exactly the same.
+ * Every case of {@link GeneratorBehaviourTest} (which runs binary weaving in this JVM) again through every weaving way
+ * on JDK 17 and 25: binary weaving ({@code dyper weave}), weaving ahead of a launch ({@code dyper run}: the woven
+ * classes are loaded in place of the originals, as its replace agent does) and the AspectJ weaver agent
+ * ({@code dyper run --weaver-agent}; classes the bytecode pass changed are loaded in place of the originals first,
+ * as the replace agent does there). All cases of one run share one JVM, each in its own class loader; the events and
+ * the script's result must be exactly the same, and reflection must see every fixture class exactly as it sees the
+ * unwoven one, but for the synthetic members weaving adds.
  */
 class ConformanceTest {
-    enum Way { BINARY, LOAD_TIME }
+    enum Way { BINARY, LAUNCH, LOAD_TIME }
 
     @TempDir
     static Path shared;
     private static final Map<Way, List<String>> PREPARED = new EnumMap<>(Way.class);
 
     static Stream<Arguments> runs() {
-        return Stream.of(Arguments.of(Way.BINARY, "25"), Arguments.of(Way.LOAD_TIME, "17"),
-                Arguments.of(Way.LOAD_TIME, "25"));
+        return Stream.of(Way.values()).flatMap(w -> Stream.of(Arguments.of(w, "17"), Arguments.of(w, "25")));
     }
 
     @ParameterizedTest(name = "{0} on JDK {1}")
@@ -68,17 +71,22 @@ class ConformanceTest {
         }
         Map<String, List<String>> events = new LinkedHashMap<>();
         Map<String, String> results = new LinkedHashMap<>();
+        Map<String, List<String>> shapes = new LinkedHashMap<>();
         String current = null;
         for (String line : Files.readAllLines(out)) {
             if (line.startsWith("CASE ")) {
                 current = line.substring(5);
                 events.put(current, new ArrayList<>());
+                shapes.put(current, new ArrayList<>());
             } else if (line.startsWith("EVENT ")) {
                 events.get(current).add(line.substring(6));
             } else if (line.startsWith("RESULT ")) {
                 results.put(current, line.substring(7));
+            } else if (line.startsWith("SHAPE ")) {
+                shapes.get(current).add(line.substring(6));
             }
         }
+        List<String> plainShape = shapes.get("plain");
         String plain = Target.script();
         List<Executable> checks = new ArrayList<>();
         for (int i = 0; i < cases.size(); i++) {
@@ -89,6 +97,9 @@ class ConformanceTest {
             }
             checks.add(() -> assertEquals(plain, results.get(key), c[0] + ": the program's result changed"));
             checks.add(() -> assertEquals(c[2], events.get(key), c[0] + ""));
+            boolean sync = ((String) c[1]).contains("'SYNC_");
+            checks.add(() -> assertEquals(List.of(), ClassShape.differences(plainShape, shapes.get(key), sync),
+                    c[0] + ": weaving changed what reflection sees of the fixture classes"));
         }
         assertAll(way + " on JDK " + jdk + " (stderr in " + shared + ")", checks);
     }
@@ -100,6 +111,7 @@ class ConformanceTest {
             return args;
         }
         args = new ArrayList<>();
+        args.add("plain=" + Woven.fixtureClasses(Files.createDirectories(shared.resolve("plain"))));
         String modes = Files.readString(Path.of(ConformanceTest.class.getResource("/gen/recorder-modes.xml").toURI()));
         for (int i = 0; i < cases.size(); i++) {
             Object[] c = cases.get(i).get();
@@ -107,18 +119,21 @@ class ConformanceTest {
             Weaver.Inputs in = Woven.inputs(dir, modes, "<MODEL NAME='test'>" + c[1] + "</MODEL>");
             if (way == Way.BINARY) {
                 Path jar = dir.resolve("woven.jar");
-                Weaver.weaveBinary(Weaver.generate(in), in.targets().get(0), jar, in.classpath());
+                List<String> notes = Weaver.weaveBinary(Weaver.generate(in), in.targets().get(0), jar, in.classpath());
+                assertEquals(List.of(), notes, c[0] + ": ajc's lint (advice that matched nothing)");
                 args.add(i + "=" + jar);
             } else {
-                // the AspectJ weaver agent's own advice (before/after and the context stack); the default launch
-                // runs the binary advice, which the BINARY way checks, woven ahead (BytecodePassTest, e2e tests)
-                LoadTime.Prepared prepared = LoadTime.prepare(in, shared.resolve("cache"), LoadTime.Weaving.AGENT);
-                if (Files.exists(prepared.aspects().resolve(Weaver.REPLACE_DIR))) {
-                    // the bytecode pass's replace agent serves one folder per JVM, not one per class loader: these
-                    // cases run at load time in BytecodePassTest, one JVM each
-                    continue;
-                }
-                args.add(i + "=" + prepared.aspects() + ";" + in.targets().get(0));
+                // the replace agent serves one folder per JVM, not one per class loader: here the replacement
+                // classes come first in the case's class loader instead (BytecodePassTest and the e2e tests run
+                // the agent itself)
+                LoadTime.Prepared prepared = LoadTime.prepare(in, shared.resolve("cache"), way == Way.LAUNCH
+                        ? LoadTime.Weaving.AHEAD : LoadTime.Weaving.AGENT);
+                assertEquals(List.of(), prepared.warnings().stream().filter(w -> w.contains("AspectJ did not"))
+                        .toList(), c[0] + ": ajc's lint (advice that matched nothing)");
+                assertEquals(List.of(), prepared.notes(), c[0] + ": ajc's warnings");
+                Path replace = prepared.aspects().resolve(Weaver.REPLACE_DIR);
+                args.add(i + "=" + (Files.isDirectory(replace) ? replace + ";" : "") + prepared.aspects() + ";"
+                        + in.targets().get(0));
             }
         }
         PREPARED.put(way, args);

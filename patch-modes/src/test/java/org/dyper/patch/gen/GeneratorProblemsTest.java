@@ -115,8 +115,39 @@ class GeneratorProblemsTest {
                                 + "start a basic block (blocks start at instructions 0)"));
     }
 
+    /** A patch that cannot apply anywhere it was asked for is an error, whatever the reason. */
+    static Stream<Arguments> appliesNowhere() {
+        String nowhere = "model.xml:3:1: PATCH: WHAT='ENTER' MODE='M' applies nowhere it was asked for: skipped at 1 "
+                + "method(s) because ";
+        return Stream.of(
+                e("a field the class does not have", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
+                        mode("M", null, "value", "(int,long)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='FIELD' VALUE='nope'/>"),
+                        nowhere + "its class has no field 'nope': " + T + ".add(int,int)"),
+                e("an ARG past the last parameter", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
+                        mode("M", null, "value", "(int,long)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='ARG' VALUE='3'/>"),
+                        nowhere + "ARG 3 is past the 2 parameter(s): " + T + ".add(int,int)"),
+                e("an instance field in static code", forMethod("twice", "<PATCH WHAT='ENTER' MODE='M'/>"),
+                        mode("M", null, "value", "(int,long)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='FIELD' VALUE='counter'/>"),
+                        nowhere + "instance field 'counter' is not visible in static code: " + T + ".twice(int)"),
+                e("a reference compared with an int", forMethod("greet", "<PATCH WHAT='ENTER' MODE='M'/>"),
+                        mode("M", null, "id", "(int)", "<CONDITION TYPE='ARG' LVALUE='1' RVALUE='3'/>\n"
+                                + "<ARG TYPE='METHODID'/>"),
+                        nowhere + "CONDITION compares a reference (java.lang.String) with the number 3: " + T
+                                + ".greet(java.lang.String)"),
+                e("warnings come with the errors", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>\n<PATCH "
+                                + "WHAT='SYNC_ENTER' MODE='M'/>\n<PATCH WHAT='ENTER' MODE='GONE'/>"),
+                        mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
+                        "model.xml:5:1: PATCH: unknown MODE 'GONE': not in the mode library nor in the given mode files "
+                                + "(known: ALLOC, ALLOC_ARRAY, BLOCK_COUNT, COUNT, COUNT_CALLS, FIELD_WATCH, "
+                                + "FIELD_WATCH_REF, LOCK_ENTER, LOCK_EXIT, LOCK_TEST, M, RECORD_ARG1, RECORD_RETURN, "
+                                + "RECORD_RETURN_REF, SAMPLE_ENTER, SAMPLE_EXIT, TIME_ENTER, TIME_EXIT)",
+                        "model.xml:4:1: warning: PATCH: WHAT='SYNC_ENTER' MODE='M' matches no join point in the 1 "
+                                + "method(s) its FOR selects (" + T + ".add(int,int)): none of them is synchronized or "
+                                + "has a synchronized block"));
+    }
+
     @ParameterizedTest(name = "{0}")
-    @MethodSource("errors")
+    @MethodSource({"errors", "appliesNowhere"})
     void refusedWithExactMessages(String name, String model, String modes, List<String> expected, @TempDir Path dir)
             throws Exception {
         Weaver.Inputs in = Woven.inputs(dir, modes, model);
@@ -130,7 +161,7 @@ class GeneratorProblemsTest {
                 forMethod("nothing", "<PATCH WHAT='ENTER' MODE='M'/>"));
         GeneratedCode code = Weaver.generate(in);
         assertEquals(List.of("model.xml:2:1: warning: FOR: FOR CLASS='" + T + "' METHOD='nothing' matches no method in "
-                + "the woven code (1 class(es) scanned)"), code.warnings().stream().map(p -> relative(p, dir)).toList());
+                + "the woven code (9 class(es) scanned)"), code.warnings().stream().map(p -> relative(p, dir)).toList());
         assertEquals(0, code.adviceCount());
     }
 
@@ -139,12 +170,68 @@ class GeneratorProblemsTest {
         Weaver.Inputs in = Woven.inputs(dir, mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
                 forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"));
         assertEquals(1, Weaver.generate(in.withPatterns(List.of("org.example.*"), List.of())).adviceCount());
-        GeneratedCode excluded = Weaver.generate(in.withPatterns(List.of(), List.of("*.Target")));
+        GeneratedCode excluded = Weaver.generate(in.withPatterns(List.of(), List.of("org.example.fixture.*")));
         assertEquals(0, excluded.adviceCount());
         assertEquals(List.of("model.xml:2:1: warning: FOR: FOR CLASS='" + T + "' METHOD='add' matches no method in "
                 + "the woven code (0 class(es) scanned)"), excluded.warnings().stream().map(p -> relative(p, dir))
                 .toList());
         assertEquals(0, Weaver.generate(in.withPatterns(List.of("com.acme.*"), List.of())).adviceCount());
+    }
+
+    /** A PATCH whose WHAT or WHEN matches no join point in the methods its FOR selects. */
+    static Stream<Arguments> matchesNothing() {
+        String none = "model.xml:3:1: warning: PATCH: ";
+        return Stream.of(
+                Arguments.of("a misspelt called method", forMethod("calls", "<PATCH WHAT='CALL' MODE='M'>\n"
+                        + "<WHEN CASE='METHOD' ARG='helpr'/>\n</PATCH>"), none + "WHAT='CALL' MODE='M' matches no join "
+                        + "point in the 1 method(s) its FOR selects (" + T + ".calls()): none of them makes a call that "
+                        + "WHEN CASE='METHOD' ARG='helpr' selects (calls of constructors, super calls and invokedynamic "
+                        + "are not CALL join points)"),
+                Arguments.of("a misspelt field", forMethod("locked", "<PATCH WHAT='FIELD_ACCESS' MODE='M'>\n"
+                        + "<WHEN CASE='FIELD' ARG='countr'/>\n</PATCH>"), none + "WHAT='FIELD_ACCESS' MODE='M' matches no "
+                        + "join point in the 1 method(s) its FOR selects (" + T + ".locked(int)): none of them reads an "
+                        + "instance field that WHEN CASE='FIELD' ARG='countr' selects"),
+                Arguments.of("SYNC_TEST where nothing is synchronized", forMethod("a*", "<PATCH WHAT='SYNC_TEST' "
+                        + "MODE='M'/>"), none + "WHAT='SYNC_TEST' MODE='M' matches no join point in the 1 method(s) its "
+                        + "FOR selects (" + T + ".add(int,int)): none of them is synchronized or has a synchronized "
+                        + "block"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("matchesNothing")
+    void aPatchThatMatchesNothingIsAWarning(String name, String model, String warning, @TempDir Path dir)
+            throws Exception {
+        GeneratedCode code = Weaver.generate(Woven.inputs(dir, mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
+                model));
+        assertEquals(List.of(warning), code.warnings().stream().map(p -> relative(p, dir)).toList());
+        assertEquals(0, code.adviceCount());
+    }
+
+    /** Allocations of two anonymous classes in one method that AspectJ cannot tell apart are skipped, with a warning. */
+    @Test
+    void anonymousClassesAspectJCannotTellApartAreSkippedWithAWarning(@TempDir Path dir) throws Exception {
+        String base = "org.example.fixture.Base";
+        Weaver.Inputs in = Woven.inputs(dir, mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
+                "<MODEL NAME='t'>\n<FOR CLASS='" + base + "' METHOD='*'>\n<PATCH WHAT='OBJECT_ALLOC' MODE='M'/>\n"
+                        + "</FOR>\n</MODEL>\n");
+        GeneratedCode code = Weaver.generate(in);
+        assertEquals(List.of("model.xml:3:1: warning: PATCH: WHAT='OBJECT_ALLOC' MODE='M' skipped at 2 join point(s) "
+                + "because AspectJ can name " + base + "$2 and " + base + "$3 only alike (as any class nested in their "
+                + "outer class), and the method uses both the same way: " + base + ".twoRunnables() -> new " + base
+                + "$2, " + base + ".twoRunnables() -> new " + base + "$3"), code.warnings().stream()
+                .map(p -> relative(p, dir)).toList());
+    }
+
+    @Test
+    void argPastTheLengthsAnAllocationGivesIsSkippedThereWithAWarning(@TempDir Path dir) throws Exception {
+        Weaver.Inputs in = Woven.inputs(dir, mode("M", null, "value", "(int,long)",
+                "<ARG TYPE='METHODID'/>\n<ARG TYPE='ARG' VALUE='2'/>"), forMethod("*", "<PATCH WHAT='ARRAY_ALLOC' "
+                + "MODE='M'/>"));
+        GeneratedCode code = Weaver.generate(in);
+        assertEquals(List.of("model.xml:3:1: warning: PATCH: WHAT='ARRAY_ALLOC' MODE='M' skipped at 1 join point(s) "
+                + "because ARG 2 is past the 1 length(s) the allocation gives: " + T + ".objects(int) -> new "
+                + "java.lang.Object[]"), code.warnings().stream().map(p -> relative(p, dir)).toList());
+        assertEquals(1, code.adviceCount());
     }
 
     @Test

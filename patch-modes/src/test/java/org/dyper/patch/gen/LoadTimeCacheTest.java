@@ -40,7 +40,7 @@ class LoadTimeCacheTest {
         assertFalse(Files.exists(second.aspects().resolve("org/example/fixture/Target.class")),
                 "the woven class is served by the replace agent, not from the class path");
         List<String> expected = List.of(dir.resolve("model.xml") + ":5:1: warning: FOR: FOR CLASS='org.example.fixture"
-                + ".Target' METHOD='gone' matches no method in the woven code (1 class(es) scanned)");
+                + ".Target' METHOD='gone' matches no method in the woven code (9 class(es) scanned)");
         assertEquals(expected, first.warnings());
         assertEquals(expected, second.warnings());
     }

@@ -14,7 +14,7 @@ import org.example.fixture.Target;
  * original fixture in a class loader of its own (a child of the application loader), the patch goes in by class
  * redefinition, the script runs, and the patch comes out again. Prints {@code CASE name}, one {@code EVENT ...} per
  * event and {@code RESULT script output}, like {@link ScriptRunner}; then {@code AFTER script output} and the events
- * of a run after the removal (none expected) as {@code LEFT ...}.
+ * of a run after the removal (none expected) as {@code LEFT ...}. {@code NOTE ...} lines are what the insert noted.
  *
  * <p>Arguments: {@code name=patchFolder;fixtureClasses} per case ({@link #NONE} for a case that patches nothing).
  */
@@ -35,7 +35,9 @@ public final class RuntimeScriptRunner {
                 Class<?> target = Class.forName(Target.class.getName(), true, loader);
                 boolean patched = !paths[0].equals(NONE);
                 if (patched) {
-                    RuntimePatcher.get().insert(PatchFiles.toPatchSet(PatchFiles.read(Path.of(paths[0])), List.of()));
+                    RuntimePatcher.Inserted in = RuntimePatcher.get().insert(PatchFiles.toPatchSet(
+                            PatchFiles.read(Path.of(paths[0])), List.of()));
+                    in.notes().forEach(n -> System.out.println("NOTE " + n));
                 }
                 Recorder.take();
                 try {

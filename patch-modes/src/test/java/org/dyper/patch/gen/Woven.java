@@ -54,12 +54,38 @@ final class Woven {
     }
 
     static String runScript(URL[] urls) throws Exception {
+        return run(urls, null);
+    }
+
+    /**
+     * Runs the script like {@link #runScript(URL[])}, then adds to {@code shapes} what reflection sees of every class
+     * of the fixture package ({@link ClassShape}), as loaded (and woven) in the same class loader.
+     */
+    static String run(URL[] urls, List<String> shapes) throws Exception {
         try (URLClassLoader loader = new ChildFirst(urls, Woven.class.getClassLoader())) {
             Class<?> target = Class.forName(Target.class.getName(), true, loader);
             if (target == Target.class) {
                 throw new AssertionError("the woven fixture was not loaded");
             }
-            return (String) target.getMethod("script").invoke(null);
+            String result;
+            try {
+                result = (String) target.getMethod("script").invoke(null);
+            } finally {
+                if (shapes != null) {
+                    for (String name : fixtureClassNames()) {
+                        shapes.addAll(ClassShape.of(Class.forName(name, false, loader)));
+                    }
+                }
+            }
+            return result;
+        }
+    }
+
+    /** The binary names of the fixture package's classes, sorted. */
+    static List<String> fixtureClassNames() throws IOException {
+        try (Stream<Path> files = Files.list(TEST_CLASSES.resolve("org/example/fixture"))) {
+            return files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".class")).sorted()
+                    .map(f -> "org.example.fixture." + f.substring(0, f.length() - ".class".length())).toList();
         }
     }
 

@@ -48,6 +48,11 @@ public final class Recorder {
         add("self " + (self == null ? "null" : self.getClass().getSimpleName()));
     }
 
+    /** {@code self} as {@link #self} does, and an instruction number. */
+    public static void selfAt(Object self, int insn) {
+        add("self " + (self == null ? "null" : self.getClass().getSimpleName()) + " at " + insn);
+    }
+
     public static void thread(Thread t) {
         add("thread " + (t == Thread.currentThread()));
     }

@@ -50,8 +50,12 @@ class ModelReaderTest {
                         List.of("model.xml:2:3: FOR: CLASS='org..x.*' is not a Java class name or pattern (identifiers separated by '.'; '*' matches any characters)")),
                 arguments("class name with '/'", model("CLASS='org/x/Bank' METHOD='run'", "<PATCH WHAT='ENTER' MODE='COUNT'/>"),
                         List.of("model.xml:2:3: FOR: CLASS='org/x/Bank' is not a Java class name or pattern (identifiers separated by '.'; '*' matches any characters)")),
-                arguments("bad method pattern", model("CLASS='org.x.Bank' METHOD='run()'", "<PATCH WHAT='ENTER' MODE='COUNT'/>"),
-                        List.of("model.xml:2:3: FOR: METHOD='run()' is not a method name or pattern (an identifier, new or <init> for constructors; '*' matches any characters)")),
+                arguments("bad method pattern", model("CLASS='org.x.Bank' METHOD='run(int'", "<PATCH WHAT='ENTER' MODE='COUNT'/>"),
+                        List.of("model.xml:2:3: FOR: METHOD='run(int' is not a method name or pattern (an identifier, new or <init> for constructors; '*' matches any characters), optionally with a parameter list such as (int,java.lang.String) or (String,*)")),
+                arguments("bad parameter list", model("CLASS='org.x.Bank' METHOD='run(int,,long)'", "<PATCH WHAT='ENTER' MODE='COUNT'/>"),
+                        List.of("model.xml:2:3: FOR: METHOD='run(int,,long)' is not a method name or pattern (an identifier, new or <init> for constructors; '*' matches any characters), optionally with a parameter list such as (int,java.lang.String) or (String,*)")),
+                arguments("WHEN CLASS not a type", model("CLASS='*' METHOD='*'", "<PATCH WHAT='ARRAY_ALLOC' MODE='COUNT'>", "  <WHEN CASE='CLASS' ARG='int[]x'/>", "</PATCH>"),
+                        List.of("model.xml:4:7: WHEN: ARG='int[]x' is not a Java class name or pattern, or an array type such as int[] or java.lang.String[][] as CASE='CLASS' needs")),
                 arguments("bad UPDATE", model("CLASS='*' METHOD='*' UPDATE='REPLACE'", "<PATCH WHAT='ENTER' MODE='COUNT'/>"),
                         List.of("model.xml:2:3: FOR: UPDATE='REPLACE' is not one of NEW, ADD")),
                 arguments("FOR that does nothing", model("CLASS='*' METHOD='*'"),
@@ -104,7 +108,8 @@ class ModelReaderTest {
         assertEquals(List.of(
                 "model.xml:3:5: PATCH: WHAT='ENTRY' is not one of " + ALL_WHATS,
                 "model.xml:4:5: PATCH: missing attribute MODE",
-                "model.xml:6:3: FOR: METHOD='1run' is not a method name or pattern (an identifier, new or <init> for constructors; '*' matches any characters)",
+                "model.xml:6:3: FOR: METHOD='1run' is not a method name or pattern "
+                        + "(an identifier, new or <init> for constructors; '*' matches any characters), optionally with a parameter list such as (int,java.lang.String) or (String,*)",
                 "model.xml:7:43: WHEN: CASE='CALLEE' is not one of FIELD, BLOCK, CLASS, METHOD",
                 "model.xml:9:3: for: unknown element; element names are upper case: FOR"), Problems.ofModel(xml));
     }
@@ -126,6 +131,11 @@ class ModelReaderTest {
                     </PATCH>
                   </FOR>
                   <FOR CLASS='*' METHOD='*' UPDATE='NEW'/>
+                  <FOR CLASS='org.x.Index' METHOD='forceMerge(int, boolean)'>
+                    <PATCH WHAT='ARRAY_ALLOC' MODE='COUNT'><WHEN CASE='CLASS' ARG='java.lang.String[][]'/></PATCH>
+                  </FOR>
+                  <FOR CLASS='org.x.Map' METHOD='put(String,*)' UPDATE='NEW'/>
+                  <FOR CLASS='org.x.Log' METHOD='format(java.lang.String,Object...)' UPDATE='NEW'/>
                 </MODEL>
                 """);
         Model expected = new Model("bank-timing", List.of(
@@ -138,7 +148,13 @@ class ModelReaderTest {
                                 new When(WhenCase.CLASS, "java.util.*", at(9, 7)),
                                 new When(WhenCase.METHOD, "org.x.*.<init>", at(10, 7)),
                                 new When(WhenCase.FIELD, "*.balance", at(11, 7))), at(7, 5))), at(6, 3)),
-                new ForSpec("*", "*", Update.NEW, List.of(), at(14, 3))), at(1, 1));
+                new ForSpec("*", "*", Update.NEW, List.of(), at(14, 3)),
+                new ForSpec("org.x.Index", "forceMerge(int, boolean)", Update.ADD, List.of(
+                        new Patch(What.ARRAY_ALLOC, "COUNT", List.of(
+                                new When(WhenCase.CLASS, "java.lang.String[][]", at(16, 44))), at(16, 5))), at(15, 3)),
+                new ForSpec("org.x.Map", "put(String,*)", Update.NEW, List.of(), at(18, 3)),
+                new ForSpec("org.x.Log", "format(java.lang.String,Object...)", Update.NEW, List.of(), at(19, 3))),
+                at(1, 1));
         assertEquals(expected, model);
     }
 

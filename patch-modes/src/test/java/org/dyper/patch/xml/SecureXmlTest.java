@@ -65,7 +65,9 @@ class SecureXmlTest {
                 arguments("unquoted attribute", "<DYPATCH>\n  <DYPATCH_MODE NAME=M/>\n</DYPATCH>", "modes.xml:2:22: XML: not well-formed: "),
                 arguments("undeclared entity", "<DYPATCH_MODE NAME='&x;'/>", "modes.xml:1:24: XML: not well-formed: "),
                 arguments("empty file", "", "modes.xml:1:1: XML: not well-formed: "),
-                arguments("text after the root", "<DYPATCH/>\n<DYPATCH/>", "modes.xml:2:2: XML: not well-formed: "));
+                arguments("text after the root", "<DYPATCH/>\n<DYPATCH/>", "modes.xml:2:2: XML: not well-formed: "),
+                arguments("a DOCTYPE inside a comment, and an unrelated mistake", "<!-- no <!DOCTYPE x> here -->\n"
+                        + "<DYPATCH>\n  <DYPATCH_MODE NAME='M'>\n</DYPATCH>", "modes.xml:4:3: XML: not well-formed: "));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -143,8 +143,9 @@ class MonitorEndToEndTest {
     @ParameterizedTest
     @EnumSource(Jdk.class)
     void cpuAgentRanksTheBankHotSpotFirst(Jdk jdk) throws Exception {
-        Target t = start(List.of(jdk.java().toString(), "-javaagent:" + runtimeJar() + "=dir=" + dir + ",CHECKTIME=5",
-                "-cp", classpath(), BankThenWait.class.getName(), "4", "40000"), null);
+        // detailing needs METHOD_DETAIL_MIN_TOTAL samples in all; CPU-time samples (JDK 25) are fewer on a busy machine
+        Target t = start(List.of(jdk.java().toString(), "-javaagent:" + runtimeJar() + "=dir=" + dir + ",CHECKTIME=5"
+                + ",METHOD_DETAIL_MIN_TOTAL=20", "-cp", classpath(), BankThenWait.class.getName(), "4", "40000"), null);
         try {
             List<String> expected = expectedOutput(4, 40000);
             for (int i = 0; i < expected.size(); i++) {
@@ -174,7 +175,8 @@ class MonitorEndToEndTest {
                     .mapToLong(m -> Long.parseLong(m.getAttribute("TOTAL"))).sum();
             assertTrue(auditTotal > transferTotal, "audit " + auditTotal + " > transfer " + transferTotal);
             assertTrue(all(cpu, "METHOD").stream().filter(m -> m.getAttribute("NAME").equals("audit"))
-                    .allMatch(m -> m.getAttribute("DETAIL").equals("true")), "audit is hot enough to detail");
+                    .allMatch(m -> m.getAttribute("DETAIL").equals("true")), "audit is hot enough to detail: audit " + auditTotal
+                    + " of " + cpu.getAttribute("SAMPLES") + " samples");
             Run readable = ctl(Long.toString(pid), "REPORT");
             assertEquals(0, readable.exit(), readable.err());
             assertTrue(readable.out().lines().anyMatch(l -> l.startsWith("  " + BankFacts.BANK + ".mix ")),

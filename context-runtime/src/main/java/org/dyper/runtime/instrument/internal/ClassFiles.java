@@ -33,6 +33,9 @@ public final class ClassFiles {
         final byte[] tags;
         final Object[] values;  // String for Utf8; int[] of indices for references; Long/Integer etc. for numbers
         final int end;
+        /** The BootstrapMethods entries (method handle index, then argument indices), once read. */
+        int[][] bootstraps = new int[0][];
+        private int depth;
 
         Pool(byte[] tags, Object[] values, int end) {
             this.tags = tags;
@@ -53,11 +56,36 @@ public final class ClassFiles {
             if (!(v instanceof int[] refs)) {
                 return tags[index] + ":" + v;
             }
-            StringBuilder s = new StringBuilder().append(tags[index]).append('(');
-            for (int r : refs) {
-                s.append(tags[index] == 15 && r == refs[0] ? Integer.toString(r) : resolve(r)).append(',');
+            if (++depth > 64) {
+                throw new IllegalStateException("constant pool entries refer to each other in a loop");
             }
-            return s.append(')').toString();
+            try {
+                StringBuilder s = new StringBuilder().append(tags[index]).append('(');
+                for (int k = 0; k < refs.length; k++) {
+                    boolean first = k == 0;
+                    s.append(first && tags[index] == 15 ? Integer.toString(refs[k])
+                            : first && (tags[index] == 17 || tags[index] == 18) ? bootstrap(refs[k])
+                            : resolve(refs[k])).append(',');
+                }
+                return s.append(')').toString();
+            } finally {
+                depth--;
+            }
+        }
+
+        /**
+         * Bootstrap method {@code n} by value: a JVM that merged constant pools on redefinition may hand back the
+         * BootstrapMethods attribute in another order.
+         */
+        private String bootstrap(int n) {
+            if (n < 0 || n >= bootstraps.length) {
+                return "bsm#" + n;
+            }
+            StringBuilder s = new StringBuilder("bsm[");
+            for (int ref : bootstraps[n]) {
+                s.append(resolve(ref)).append(';');
+            }
+            return s.append(']').toString();
         }
     }
 
@@ -179,6 +207,7 @@ public final class ClassFiles {
         try {
             ByteBuffer b = ByteBuffer.wrap(classFile);
             Pool p = pool(b);
+            p.bootstraps = bootstraps(b.duplicate(), p);
             List<String> parts = new ArrayList<>();
             int access = b.getShort() & 0xffff;
             parts.add("class " + (access & 0x7611) + " " + p.resolve(b.getShort() & 0xffff) + " extends "
@@ -211,6 +240,49 @@ public final class ClassFiles {
             return parts;
         } catch (RuntimeException e) {
             throw new BadClassFile("truncated or malformed class file: " + e);
+        }
+    }
+
+    /** The BootstrapMethods attribute's entries; {@code b} stands right after the constant pool. */
+    private static int[][] bootstraps(ByteBuffer b, Pool p) {
+        b.position(b.position() + 6);
+        int interfaces = b.getShort() & 0xffff;
+        b.position(b.position() + 2 * interfaces);
+        for (int kind = 0; kind < 2; kind++) {
+            int count = b.getShort() & 0xffff;
+            for (int i = 0; i < count; i++) {
+                b.position(b.position() + 6);
+                skipAttributes(b);
+            }
+        }
+        int attributes = b.getShort() & 0xffff;
+        for (int k = 0; k < attributes; k++) {
+            String name = p.utf8(b.getShort() & 0xffff);
+            int length = b.getInt();
+            int next = b.position() + length;
+            if (name.equals("BootstrapMethods")) {
+                int[][] entries = new int[b.getShort() & 0xffff][];
+                for (int i = 0; i < entries.length; i++) {
+                    int handle = b.getShort() & 0xffff;
+                    entries[i] = new int[1 + (b.getShort() & 0xffff)];
+                    entries[i][0] = handle;
+                    for (int a = 1; a < entries[i].length; a++) {
+                        entries[i][a] = b.getShort() & 0xffff;
+                    }
+                }
+                return entries;
+            }
+            b.position(next);
+        }
+        return new int[0][];
+    }
+
+    private static void skipAttributes(ByteBuffer b) {
+        int attributes = b.getShort() & 0xffff;
+        for (int k = 0; k < attributes; k++) {
+            b.position(b.position() + 2);
+            int length = b.getInt();
+            b.position(b.position() + length);
         }
     }
 

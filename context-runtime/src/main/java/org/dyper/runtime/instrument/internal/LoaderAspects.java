@@ -61,15 +61,23 @@ public final class LoaderAspects {
             throw new PatchRefused("cannot place the generated aspects beside " + home.getName() + " (class loader "
                     + describe(loader) + "): " + e.getMessage());
         }
+        // all defined first (they name each other), then the aspects and the site table initialised
+        List<Class<?>> made = new ArrayList<>();
         for (Map.Entry<String, byte[]> a : set.aspects().entrySet()) {
             String name = prefix + a.getKey().substring(set.aspectPrefix().length());
             try {
-                byte[] bytes = ClassFiles.renamePrefix(a.getValue(), set.aspectPrefix(), prefix);
-                Class<?> aspect = lookup.defineClass(bytes);
-                initialise(aspect, name);
+                made.add(lookup.defineClass(ClassFiles.renamePrefix(a.getValue(), set.aspectPrefix(), prefix)));
             } catch (ClassFiles.BadClassFile | ReflectiveOperationException | LinkageError | RuntimeException e) {
-                throw new PatchRefused("cannot define the generated aspect " + name.replace('/', '.')
+                throw new PatchRefused("cannot define the generated class " + name.replace('/', '.')
                         + " in class loader " + describe(loader) + ": " + e);
+            }
+        }
+        for (Class<?> c : made) {
+            try {
+                initialise(c);
+            } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+                throw new PatchRefused("cannot initialise the generated class " + c.getName() + " in class loader "
+                        + describe(loader) + ": " + e);
             }
         }
         List<Defined> next = new ArrayList<>();
@@ -87,17 +95,25 @@ public final class LoaderAspects {
         return prefix;
     }
 
-    /** Runs the aspect's static initialiser and checks that its instance exists ({@code hasAspect()}). */
-    private static void initialise(Class<?> aspect, String name) throws PatchRefused, ReflectiveOperationException {
-        Class.forName(aspect.getName(), true, aspect.getClassLoader());
+    /**
+     * An aspect (it has {@code hasAspect()}) is initialised and must have its instance, so no patched call ever finds
+     * it missing; the site-table class is initialised, so the set's ids are known; the other generated classes
+     * initialise when first used, as they would in a woven program.
+     */
+    private static void initialise(Class<?> c) throws PatchRefused, ReflectiveOperationException {
+        if (c.getSimpleName().endsWith("DyperSites")) {
+            Class.forName(c.getName(), true, c.getClassLoader());
+            return;
+        }
         Method has;
         try {
-            has = aspect.getMethod("hasAspect");
+            has = c.getMethod("hasAspect");
         } catch (NoSuchMethodException notAnAspect) {
             return;
         }
+        Class.forName(c.getName(), true, c.getClassLoader());
         if (!Boolean.TRUE.equals(has.invoke(null))) {
-            throw new PatchRefused("the generated aspect " + name.replace('/', '.') + " did not initialise");
+            throw new PatchRefused("the generated aspect " + c.getName() + " did not initialise");
         }
     }
 

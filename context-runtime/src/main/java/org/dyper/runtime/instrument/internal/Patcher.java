@@ -55,8 +55,8 @@ public final class Patcher {
     }
 
     /**
-     * Sets the classes to patch as they load. The transformer is registered only while there are some: a JVM that
-     * never waits for a class pays nothing at class loading for run-time patching.
+     * Sets the classes to patch as they load (all patched classes of the active set). The transformer is registered
+     * only while there are some: a JVM with no model in pays nothing at class loading for run-time patching.
      */
     private void waitFor(Map<String, PendingLoads.Waiting> waiting) {
         boolean before = pending.isWaiting();
@@ -167,14 +167,18 @@ public final class Patcher {
                         Generation.State.PATCHED);
             }
         }
+        // every patched class is waited for, loaded or not: a class loader that loads one more class of that name
+        // later (a new plug-in or web application loader) gets it patched too, if its bytes are ORIG's
+        later.forEach(p -> g.pending.add(p.name()));
         Map<String, PendingLoads.Waiting> waiting = new LinkedHashMap<>();
-        for (ClassPatch p : later) {
-            g.pending.add(p.name());
-            waiting.put(p.name().replace('.', '/'), new PendingLoads.Waiting(g, p));
+        List<ClassPatch> patchedClasses = new ArrayList<>();
+        for (ClassPatch p : set.classes()) {
+            if (p.patched() != null) {
+                waiting.put(p.name().replace('.', '/'), new PendingLoads.Waiting(g, p));
+                patchedClasses.add(p);
+            }
         }
-        if (!later.isEmpty()) {
-            prepareAppLoader(set, g, jars);
-        }
+        prepareLoaders(set, g, patchedClasses, jars);
         int count = PatchStatus.siteCount(set.siteTable());
         boolean known = g.base != Integer.MIN_VALUE && count > 0;
         waitFor(waiting);
@@ -281,23 +285,36 @@ public final class Patcher {
     }
 
     /**
-     * With classes still to load, the set's aspects go into the application class loader now, so classes that load
-     * there later are patched as they load (other loaders: right after).
+     * The set's aspects go now into the class loaders where its classes will likely load (again): the application
+     * class loader, and every loader that already loaded a class of the same package as one of them. Classes that
+     * load there later are patched as they load; in other loaders, right after.
      */
-    private void prepareAppLoader(PatchSet set, Generation g, List<Path> jars) {
+    private void prepareLoaders(PatchSet set, Generation g, List<ClassPatch> classes, List<Path> jars) {
+        Set<String> packages = new java.util.HashSet<>();
+        classes.forEach(p -> packages.add(p.name().contains(".") ? p.name().substring(0, p.name().lastIndexOf('.'))
+                : ""));
+        Map<ClassLoader, Class<?>> homes = new IdentityHashMap<>();
         ClassLoader app = ClassLoader.getSystemClassLoader();
-        if (aspects.definedPrefix(app, set.id()) != null) {
-            return;
-        }
-        Class<?> home = Loaded.anyOf(inst, app);
-        try {
-            if (home != null) {
-                checkSeesRuntimes(app, home.getName(), jars);
-                g.base = Math.max(g.base, LoaderAspects.base(app, aspects.prefixFor(home, set)));
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            ClassLoader l = c.getClassLoader();
+            if (l != null && !c.isArray() && !c.isHidden() && !c.isPrimitive()
+                    && (l == app || packages.contains(c.getPackageName()))) {
+                if (l != app || packages.contains(c.getPackageName()) || !homes.containsKey(l)) {
+                    homes.put(l, c);
+                }
             }
-        } catch (PatchRefused e) {
-            g.note("classes that load later in the application class loader are patched right after they load, not"
-                    + " as they load: " + e.getMessage());
+        }
+        for (Map.Entry<ClassLoader, Class<?>> h : homes.entrySet()) {
+            if (aspects.definedPrefix(h.getKey(), set.id()) != null) {
+                continue;
+            }
+            try {
+                checkSeesRuntimes(h.getKey(), h.getValue().getName(), jars);
+                g.base = Math.max(g.base, LoaderAspects.base(h.getKey(), aspects.prefixFor(h.getValue(), set)));
+            } catch (PatchRefused e) {
+                g.note("classes that load later in class loader " + LoaderAspects.describe(h.getKey()) + " are "
+                        + "patched right after they load, not as they load: " + e.getMessage());
+            }
         }
     }
 
