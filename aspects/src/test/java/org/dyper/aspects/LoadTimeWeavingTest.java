@@ -6,31 +6,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.acme.ltw.Workload;
 import java.io.File;
-import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.aspectj.lang.JoinPoint;
 import org.aspectj.weaver.loadtime.Agent;
 import org.dyper.runtime.Dyper;
-import org.junit.jupiter.api.Assumptions;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.Processes;
+import org.dyper.testsupport.XmlReports;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
@@ -75,21 +72,21 @@ class LoadTimeWeavingTest {
     @ParameterizedTest(name = "{1} on {0}")
     @MethodSource("cases")
     void reportsExactCountsPerSite(Jdk jdk, Kind kind) throws Exception {
-        Path java = jdk.javaOrSkip();
-        Run plain = run(java, jdk, null, List.of());
-        assertEquals(0, plain.exit, plain::describe);
-        assertEquals(Workload.OUTPUT + System.lineSeparator(), plain.stdout, plain::describe);
+        Path java = jdk.java();
+        Processes.Result plain = run(java, jdk, null, List.of());
+        assertEquals(0, plain.exit(), plain::describe);
+        assertEquals(Workload.OUTPUT + System.lineSeparator(), plain.out(), plain::describe);
 
         Path report = dir.resolve("report.xml");
-        Run woven = run(java, jdk, kind, List.of("-Ddyper.report=none", "-Ddyper.report.xml=" + report,
+        Processes.Result woven = run(java, jdk, kind, List.of("-Ddyper.report=none", "-Ddyper.report.xml=" + report,
                 "-Ddyper.sample.every=" + SAMPLE_EVERY));
-        assertEquals(0, woven.exit, woven::describe);
-        assertEquals(plain.stdout, woven.stdout, "weaving changed the program's output\n" + woven.describe());
-        assertFalse(woven.stderr.contains("hook failed"), woven::describe);
-        assertFalse(woven.stderr.contains("error"), woven::describe);
+        assertEquals(0, woven.exit(), woven::describe);
+        assertEquals(plain.out(), woven.out(), "weaving changed the program's output\n" + woven.describe());
+        assertFalse(woven.err().contains("hook failed"), woven::describe);
+        assertFalse(woven.err().contains("error"), woven::describe);
 
-        Document doc = parse(report);
-        assertEquals("0", section(doc, "FAILURES").getAttribute("TOTAL"), woven::describe);
+        Element doc = XmlReports.parse(report);
+        assertEquals("0", XmlReports.section(doc, "FAILURES").getAttribute("TOTAL"), woven::describe);
         Map<String, Element> sites = sites(doc, kind.section);
         Map<String, Long> counts = new TreeMap<>();
         sites.forEach((name, site) -> counts.put(name, Long.parseLong(site.getAttribute("COUNT"))));
@@ -120,15 +117,15 @@ class LoadTimeWeavingTest {
 
     /** With monitoring off the woven program reports nothing and runs as before. */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("org.dyper.aspects.LoadTimeWeavingTest$Jdk#values")
+    @EnumSource(Jdk.class)
     void disabledMonitoringReportsNothing(Jdk jdk) throws Exception {
-        Path java = jdk.javaOrSkip();
+        Path java = jdk.java();
         Path report = dir.resolve("report.xml");
-        Run woven = run(java, jdk, Kind.TIMING, List.of("-Ddyper.enabled=false", "-Ddyper.report=none",
+        Processes.Result woven = run(java, jdk, Kind.TIMING, List.of("-Ddyper.enabled=false", "-Ddyper.report=none",
                 "-Ddyper.report.xml=" + report));
-        assertEquals(0, woven.exit, woven::describe);
-        assertEquals(Workload.OUTPUT + System.lineSeparator(), woven.stdout, woven::describe);
-        Document doc = parse(report);
+        assertEquals(0, woven.exit(), woven::describe);
+        assertEquals(Workload.OUTPUT + System.lineSeparator(), woven.out(), woven::describe);
+        Element doc = XmlReports.parse(report);
         for (Kind kind : Kind.values()) {
             assertEquals(Map.of(), sites(doc, kind.section), kind.section);
         }
@@ -141,10 +138,10 @@ class LoadTimeWeavingTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(Kind.class)
     void missingRuntimeNeverReachesTheProgram(Kind kind) throws Exception {
-        Run woven = run(Jdk.CURRENT.javaOrSkip(), Jdk.CURRENT, kind, false, List.of());
-        assertEquals(0, woven.exit, woven::describe);
-        assertEquals(Workload.OUTPUT + System.lineSeparator(), woven.stdout, woven::describe);
-        assertEquals("", woven.stderr, woven::describe);
+        Processes.Result woven = run(Jdk.JDK17.java(), Jdk.JDK17, kind, false, List.of());
+        assertEquals(0, woven.exit(), woven::describe);
+        assertEquals(Workload.OUTPUT + System.lineSeparator(), woven.out(), woven::describe);
+        assertEquals("", woven.err(), woven::describe);
     }
 
     private static Map<String, Long> expected() {
@@ -162,11 +159,11 @@ class LoadTimeWeavingTest {
     }
 
     /** Runs {@link Workload}, woven with {@code kind} when not null. */
-    private Run run(Path java, Jdk jdk, Kind kind, List<String> properties) throws Exception {
+    private Processes.Result run(Path java, Jdk jdk, Kind kind, List<String> properties) throws Exception {
         return run(java, jdk, kind, true, properties);
     }
 
-    private Run run(Path java, Jdk jdk, Kind kind, boolean withRuntime, List<String> properties)
+    private Processes.Result run(Path java, Jdk jdk, Kind kind, boolean withRuntime, List<String> properties)
             throws Exception {
         List<String> command = new ArrayList<>();
         command.add(java.toString());
@@ -191,15 +188,7 @@ class LoadTimeWeavingTest {
         command.add(String.join(File.pathSeparator, classPath.stream().map(Path::toString).toList()));
         command.add(Workload.class.getName());
 
-        Path out = dir.resolve("stdout.txt");
-        Path err = dir.resolve("stderr.txt");
-        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
-                .start();
-        if (!process.waitFor(2, TimeUnit.MINUTES)) {
-            process.destroyForcibly();
-            throw new AssertionError("timed out: " + command);
-        }
-        return new Run(command, process.exitValue(), Files.readString(out), Files.readString(err));
+        return Processes.run(command, Duration.ofMinutes(2));
     }
 
     private static String aopXml(Kind kind) {
@@ -219,22 +208,9 @@ class LoadTimeWeavingTest {
         return Paths.get(type.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 
-    private static Document parse(Path report) throws Exception {
-        assertTrue(Files.isRegularFile(report), "no XML report at " + report);
-        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-        factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-        return factory.newDocumentBuilder().parse(report.toFile());
-    }
-
-    private static Element section(Document doc, String name) {
-        NodeList list = doc.getDocumentElement().getElementsByTagName(name);
-        assertEquals(1, list.getLength(), "sections named " + name);
-        return (Element) list.item(0);
-    }
-
-    private static Map<String, Element> sites(Document doc, String sectionName) {
+    private static Map<String, Element> sites(Element doc, String sectionName) {
         Map<String, Element> sites = new TreeMap<>();
-        NodeList children = section(doc, sectionName).getChildNodes();
+        NodeList children = XmlReports.section(doc, sectionName).getChildNodes();
         for (int i = 0; i < children.getLength(); i++) {
             if (children.item(i) instanceof Element site && site.getTagName().equals("SITE")) {
                 Element previous = sites.put(site.getAttribute("NAME"), site);
@@ -251,58 +227,5 @@ class LoadTimeWeavingTest {
             total += Long.parseLong(((Element) buckets.item(i)).getAttribute("COUNT"));
         }
         return total;
-    }
-
-    private record Run(List<String> command, int exit, String stdout, String stderr) {
-        String describe() {
-            return "command: " + String.join(" ", command) + "\nexit: " + exit + "\nstdout:\n" + stdout
-                    + "\nstderr:\n" + stderr;
-        }
-    }
-
-    /** The JDKs the forked programs run on. */
-    enum Jdk {
-        /** The JDK running this test (17 in the default build). */
-        CURRENT,
-        /** Found through {@code -Ddyper.jdk25}, then {@code JDK25_HOME}, then the machine's default. */
-        JDK25;
-
-        private static final String JDK25_DEFAULT = "/usr/lib/jvm/temurin-25-jdk-amd64";
-
-        Path home() {
-            if (this == CURRENT) {
-                return Paths.get(System.getProperty("java.home"));
-            }
-            String configured = Optional.ofNullable(System.getProperty("dyper.jdk25"))
-                    .filter(s -> !s.isBlank())
-                    .or(() -> Optional.ofNullable(System.getenv("JDK25_HOME")).filter(s -> !s.isBlank()))
-                    .orElse(JDK25_DEFAULT);
-            return Paths.get(configured);
-        }
-
-        Path javaOrSkip() {
-            Path java = home().resolve("bin").resolve(isWindows() ? "java.exe" : "java");
-            Assumptions.assumeTrue(Files.isExecutable(java), () -> "JDK 25 not found: no " + java
-                    + "; set -Ddyper.jdk25=<JDK 25 home> or JDK25_HOME to run the JDK 25 cases");
-            return java;
-        }
-
-        /** The feature release (17, 25, ...), from the JDK's {@code release} file. */
-        int feature() throws IOException {
-            if (this == CURRENT) {
-                return Runtime.version().feature();
-            }
-            for (String line : Files.readAllLines(home().resolve("release"), StandardCharsets.UTF_8)) {
-                if (line.startsWith("JAVA_VERSION=")) {
-                    String version = line.substring("JAVA_VERSION=".length()).replace("\"", "");
-                    return Runtime.Version.parse(version).feature();
-                }
-            }
-            throw new IOException("no JAVA_VERSION in " + home().resolve("release"));
-        }
-
-        private static boolean isWindows() {
-            return System.getProperty("os.name").startsWith("Windows");
-        }
     }
 }

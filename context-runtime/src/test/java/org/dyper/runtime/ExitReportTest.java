@@ -10,9 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import org.dyper.testsupport.Processes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,18 +27,14 @@ class ExitReportTest {
 
     private Run run(List<String> jvmOptions, String... args) throws Exception {
         List<String> command = new ArrayList<>();
-        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(Processes.currentJava().toString());
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(location(Dyper.class) + File.pathSeparator + location(ExitReportMain.class));
         command.add(ExitReportMain.class.getName());
         command.addAll(List.of(args));
-        Path out = dir.resolve("stdout");
-        Path err = dir.resolve("stderr");
-        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
-        return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8));
+        Processes.Result r = Processes.run(command, Duration.ofSeconds(60));
+        return new Run(r.exit(), r.out(), r.err());
     }
 
     private static String location(Class<?> type) throws URISyntaxException {

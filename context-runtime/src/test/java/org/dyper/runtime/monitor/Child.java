@@ -1,44 +1,22 @@
 package org.dyper.runtime.monitor;
 
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import org.dyper.runtime.Dyper;
-import org.junit.jupiter.api.Assumptions;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.Processes;
+import org.dyper.testsupport.Running;
 
 /** A target JVM for the monitor tests: started with (or without) the monitor agent, stopped by closing its stdin. */
 final class Child implements AutoCloseable {
-    /** The JDKs the end-to-end tests run on. */
-    enum Jdk {
-        JDK17, JDK25;
-
-        Path java() {
-            if (this == JDK17) {
-                return Path.of(System.getProperty("java.home"), "bin", "java");
-            }
-            String configured = System.getenv("JDK25_HOME");
-            if (configured == null || configured.isBlank()) {
-                configured = System.getProperty("dyper.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64");
-            }
-            Path java = Path.of(configured, "bin", "java");
-            Assumptions.assumeTrue(Files.isExecutable(java), "JDK 25 not found at " + configured
-                    + ": set JDK25_HOME or -Ddyper.jdk25 to run the JDK 25 monitor tests");
-            return java;
-        }
-    }
-
     private static Path agentJar;
 
     /**
@@ -74,38 +52,13 @@ final class Child implements AutoCloseable {
 
     final Process process;
     final Path dir;
-    private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    private final StringBuilder out = new StringBuilder();
-    private final StringBuilder err = new StringBuilder();
-    private final Thread outReader;
-    private final Thread errReader;
+    private final Running running;
+    private int linesTaken;
 
-    private Child(Process process, Path dir) {
-        this.process = process;
+    private Child(Running running, Path dir) {
+        this.running = running;
+        this.process = running.process();
         this.dir = dir;
-        outReader = pump(process.getInputStream(), out, lines);
-        errReader = pump(process.getErrorStream(), err, null);
-    }
-
-    private static Thread pump(java.io.InputStream in, StringBuilder sink, LinkedBlockingQueue<String> queue) {
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    synchronized (sink) {
-                        sink.append(line).append('\n');
-                    }
-                    if (queue != null) {
-                        queue.add(line);
-                    }
-                }
-            } catch (IOException ignored) {
-                // the child ended
-            }
-        });
-        t.setDaemon(true);
-        t.start();
-        return t;
     }
 
     /** Starts {@code main} with the agent ({@code agentOptions} null: without it); registry folder {@code dir}. */
@@ -127,16 +80,12 @@ final class Child implements AutoCloseable {
         cmd.add(classpath());
         cmd.add(main.getName());
         cmd.addAll(List.of(args));
-        return new Child(new ProcessBuilder(cmd).start(), dir);
+        return new Child(Processes.start(cmd), dir);
     }
 
     /** The next line of stdout; fails after 60 s. */
     String nextLine() throws InterruptedException {
-        String line = lines.poll(60, TimeUnit.SECONDS);
-        if (line == null) {
-            throw new AssertionError("no output from the child within 60 s; stderr: " + stderr());
-        }
-        return line;
+        return running.line(linesTaken++, Duration.ofSeconds(60));
     }
 
     /** This child's registry entry (it is written before main runs). */
@@ -155,35 +104,20 @@ final class Child implements AutoCloseable {
     }
 
     String stdout() {
-        synchronized (out) {
-            return out.toString();
-        }
+        return running.stdout();
     }
 
     String stderr() {
-        synchronized (err) {
-            return err.toString();
-        }
+        return running.stderr();
     }
 
     /** Closes stdin and waits for the exit code. */
     int stop() throws Exception {
-        try (OutputStream stdin = process.getOutputStream()) {
-            stdin.flush();
-        } catch (IOException ignored) {
-            // already closed
-        }
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError("the child did not stop");
-        }
-        outReader.join(10_000);
-        errReader.join(10_000);
-        return process.exitValue();
+        return running.stop(Duration.ofSeconds(60));
     }
 
     @Override
     public void close() {
-        process.destroyForcibly();
+        running.close();
     }
 }

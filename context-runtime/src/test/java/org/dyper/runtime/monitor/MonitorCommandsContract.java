@@ -1,5 +1,6 @@
 package org.dyper.runtime.monitor;
 
+import org.dyper.testsupport.Jdk;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -40,7 +41,7 @@ import org.w3c.dom.NodeList;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class MonitorCommandsContract {
-    abstract Child.Jdk jdk();
+    abstract Jdk jdk();
 
     Child child;
     MonitorClient client;

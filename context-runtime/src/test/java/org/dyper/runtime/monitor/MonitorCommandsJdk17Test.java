@@ -1,9 +1,11 @@
 package org.dyper.runtime.monitor;
 
+import org.dyper.testsupport.Jdk;
+
 /** The monitor commands on JDK 17. */
 class MonitorCommandsJdk17Test extends MonitorCommandsContract {
     @Override
-    Child.Jdk jdk() {
-        return Child.Jdk.JDK17;
+    Jdk jdk() {
+        return Jdk.JDK17;
     }
 }

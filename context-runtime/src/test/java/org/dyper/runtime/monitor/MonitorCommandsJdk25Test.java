@@ -1,9 +1,11 @@
 package org.dyper.runtime.monitor;
 
+import org.dyper.testsupport.Jdk;
+
 /** The monitor commands on JDK 25. */
 class MonitorCommandsJdk25Test extends MonitorCommandsContract {
     @Override
-    Child.Jdk jdk() {
-        return Child.Jdk.JDK25;
+    Jdk jdk() {
+        return Jdk.JDK25;
     }
 }

@@ -1,5 +1,6 @@
 package org.dyper.runtime.monitor;
 
+import org.dyper.testsupport.Jdk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,7 +38,7 @@ class MonitorHostileClientsTest {
     @TempDir
     Path dir;
 
-    private static Child start(Child.Jdk jdk, Path dir, String options) throws Exception {
+    private static Child start(Jdk jdk, Path dir, String options) throws Exception {
         Child child = Child.start(jdk, dir, options, List.of("-Xmx96m"), AllocatingTarget.class);
         assertEquals("alloc: started", child.nextLine());
         return child;
@@ -111,8 +112,8 @@ class MonitorHostileClientsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Child.Jdk.class)
-    void clientsWithoutTheTokenSendingMegabyteFramesCostTheProgramNothing(Child.Jdk jdk) throws Exception {
+    @EnumSource(Jdk.class)
+    void clientsWithoutTheTokenSendingMegabyteFramesCostTheProgramNothing(Jdk jdk) throws Exception {
         try (Child child = start(jdk, dir, "")) {
             long pid = child.process.pid();
             int port = child.entry().port();
@@ -152,8 +153,8 @@ class MonitorHostileClientsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Child.Jdk.class)
-    void sixteenConcurrentClassModelsWithClassFilesFitIn96Megabytes(Child.Jdk jdk) throws Exception {
+    @EnumSource(Jdk.class)
+    void sixteenConcurrentClassModelsWithClassFilesFitIn96Megabytes(Jdk jdk) throws Exception {
         try (Child child = start(jdk, dir, "")) {
             long pid = child.process.pid();
             MonitorEntry entry = child.entry();
@@ -219,8 +220,8 @@ class MonitorHostileClientsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Child.Jdk.class)
-    void tricklingAndIdleClientsAreClosedAtTheirDeadlines(Child.Jdk jdk) throws Exception {
+    @EnumSource(Jdk.class)
+    void tricklingAndIdleClientsAreClosedAtTheirDeadlines(Jdk jdk) throws Exception {
         long limit = 1500;
         try (Child child = start(jdk, dir, "authtimeout=" + limit + ",frametimeout=" + limit + ",idletimeout="
                 + limit + ",maxconnections=40")) {
@@ -274,8 +275,8 @@ class MonitorHostileClientsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Child.Jdk.class)
-    void aClientThatDoesNotTakeItsRepliesIsClosedAtTheWriteDeadline(Child.Jdk jdk) throws Exception {
+    @EnumSource(Jdk.class)
+    void aClientThatDoesNotTakeItsRepliesIsClosedAtTheWriteDeadline(Jdk jdk) throws Exception {
         try (Child child = start(jdk, dir, "frametimeout=1500")) {
             long pid = child.process.pid();
             String request = "<DYPER COMMAND='CLASSMODEL'><OPTIONS BINARY='true'/></DYPER>";

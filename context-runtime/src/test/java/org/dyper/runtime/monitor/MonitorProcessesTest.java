@@ -1,5 +1,6 @@
 package org.dyper.runtime.monitor;
 
+import org.dyper.testsupport.Jdk;
 import static org.dyper.runtime.monitor.MonitorCommandsContract.all;
 import static org.dyper.runtime.monitor.MonitorCommandsContract.first;
 import static org.dyper.runtime.monitor.MonitorCommandsContract.until;
@@ -31,8 +32,8 @@ class MonitorProcessesTest {
     Path dir;
 
     @ParameterizedTest
-    @EnumSource(Child.Jdk.class)
-    void contentionNamesTheContendedMonitor(Child.Jdk jdk) throws Exception {
+    @EnumSource(Jdk.class)
+    void contentionNamesTheContendedMonitor(Jdk jdk) throws Exception {
         try (Child child = Child.start(jdk, dir, "CONTENTION=true,CHECKTIME=5", ContentionTarget.class)) {
             assertEquals("contention: started", child.nextLine());
             try (MonitorClient c = child.client()) {
@@ -62,8 +63,8 @@ class MonitorProcessesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Child.Jdk.class)
-    void plantedDeadlockIsDetected(Child.Jdk jdk) throws Exception {
+    @EnumSource(Jdk.class)
+    void plantedDeadlockIsDetected(Jdk jdk) throws Exception {
         try (Child child = Child.start(jdk, dir, "", DeadlockTarget.class)) {
             assertEquals("deadlock: started", child.nextLine());
             try (MonitorClient c = child.client()) {
@@ -87,8 +88,8 @@ class MonitorProcessesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Child.Jdk.class)
-    void startWaitsForTheListenerAndEndIsSent(Child.Jdk jdk) throws Exception {
+    @EnumSource(Jdk.class)
+    void startWaitsForTheListenerAndEndIsSent(Jdk jdk) throws Exception {
         try (ServerSocket listener = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
             listener.setSoTimeout(60_000);
             Child child = Child.start(jdk, dir, "notify=127.0.0.1:" + listener.getLocalPort() + ",notifywait=60000",
@@ -135,7 +136,7 @@ class MonitorProcessesTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = s.getLocalPort();
         }
-        try (Child child = Child.start(Child.Jdk.JDK17, dir, "notify=127.0.0.1:" + closedPort, LoopTarget.class)) {
+        try (Child child = Child.start(Jdk.JDK17, dir, "notify=127.0.0.1:" + closedPort, LoopTarget.class)) {
             assertEquals("loop: started", child.nextLine());
             assertEquals(0, child.stop());
             assertEquals("", child.stderr());
@@ -144,7 +145,7 @@ class MonitorProcessesTest {
 
     @Test
     void badAgentOptionsPrintOneLineAndTheProgramRuns() throws Exception {
-        try (Child child = Child.start(Child.Jdk.JDK17, dir, "notify=10.1.2.3:80", LoopTarget.class)) {
+        try (Child child = Child.start(Jdk.JDK17, dir, "notify=10.1.2.3:80", LoopTarget.class)) {
             assertEquals("loop: started", child.nextLine());
             assertEquals(0, child.stop());
             assertEquals("dyper: monitor not started: agent option notify must name a loopback address, not "
@@ -156,7 +157,7 @@ class MonitorProcessesTest {
     void aRegistryFolderOthersCanWriteToIsWarnedAbout() throws Exception {
         Path open = Files.createDirectory(dir.resolve("open"));
         Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
-        try (Child child = Child.start(Child.Jdk.JDK17, open, "", LoopTarget.class)) {
+        try (Child child = Child.start(Jdk.JDK17, open, "", LoopTarget.class)) {
             assertEquals("loop: started", child.nextLine());
             assertEquals(0, child.stop());
             assertEquals("dyper: warning: " + MonitorEntry.insecureDirectory(open) + "\n", child.stderr());
@@ -166,8 +167,8 @@ class MonitorProcessesTest {
     @Test
     void twoProcessesAreDiscoveredAndStaleEntriesCleaned() throws Exception {
         Files.writeString(dir.resolve("999999999.monitor"), "pid=999999999\nport=1\nmain=Gone\nstart=0\ntoken=x\n");
-        try (Child a = Child.start(Child.Jdk.JDK17, dir, "", LoopTarget.class);
-                Child b = Child.start(Child.Jdk.JDK17, dir, "", ContentionTarget.class)) {
+        try (Child a = Child.start(Jdk.JDK17, dir, "", LoopTarget.class);
+                Child b = Child.start(Jdk.JDK17, dir, "", ContentionTarget.class)) {
             assertEquals("loop: started", a.nextLine());
             assertEquals("contention: started", b.nextLine());
             a.entry();
@@ -191,7 +192,7 @@ class MonitorProcessesTest {
 
     @Test
     void attachToARunningJvm() throws Exception {
-        try (Child child = Child.start(Child.Jdk.JDK17, dir, null, LoopTarget.class)) {
+        try (Child child = Child.start(Jdk.JDK17, dir, null, LoopTarget.class)) {
             assertEquals("loop: started", child.nextLine());
             assertFalse(Files.exists(dir.resolve(child.process.pid() + ".monitor")));
             VirtualMachine vm = VirtualMachine.attach(Long.toString(child.process.pid()));

@@ -1,5 +1,6 @@
 package org.dyper.runtime.monitor;
 
+import org.dyper.testsupport.Jdk;
 import static org.dyper.runtime.monitor.MonitorCommandsContract.all;
 import static org.dyper.runtime.monitor.MonitorCommandsContract.first;
 import static org.dyper.runtime.monitor.MonitorCommandsContract.until;
@@ -46,7 +47,7 @@ class MonitorStacksTest {
                         + "java.util.concurrent.locks.ReentrantLock.lock;", "planted-lock-"),
                 new Planted("alloc", "ALLOC", 200_000_000L, T + ".allocLoop;" + T + ".allocCaller;" + T + ".fill;"
                         + "[alloc long[]]", "planted-alloc"));
-        return Stream.of(Child.Jdk.values()).flatMap(jdk -> cases.stream().map(c -> Arguments.of(jdk, c)));
+        return Stream.of(Jdk.values()).flatMap(jdk -> cases.stream().map(c -> Arguments.of(jdk, c)));
     }
 
     static Element view(Element report, String name) {
@@ -64,7 +65,7 @@ class MonitorStacksTest {
 
     @ParameterizedTest
     @MethodSource("planted")
-    void plantedPathIsTheTopOfItsView(Child.Jdk jdk, Planted p) throws Exception {
+    void plantedPathIsTheTopOfItsView(Jdk jdk, Planted p) throws Exception {
         Path exitXml = dir.resolve("exit.xml");
         try (Child child = Child.start(jdk, dir, "CHECKTIME=5", List.of("-Ddyper.report.xml=" + exitXml), PlantedTarget.class,
                 p.mode())) {
@@ -133,7 +134,7 @@ class MonitorStacksTest {
 
     @Test
     void threadDumpsSampleWhenAskedTo() throws Exception {
-        try (Child child = Child.start(Child.Jdk.JDK17, dir, "SAMPLER=THREAD_DUMP,CHECKTIME=5", PlantedTarget.class,
+        try (Child child = Child.start(Jdk.JDK17, dir, "SAMPLER=THREAD_DUMP,CHECKTIME=5", PlantedTarget.class,
                 "hot")) {
             assertEquals("planted hot: started", child.nextLine());
             try (MonitorClient c = child.client()) {
@@ -156,7 +157,7 @@ class MonitorStacksTest {
 
     @Test
     void withoutTheRecorderModuleThreadDumpsSample() throws Exception {
-        try (Child child = Child.start(Child.Jdk.JDK17, dir, "CHECKTIME=5",
+        try (Child child = Child.start(Jdk.JDK17, dir, "CHECKTIME=5",
                 List.of("--limit-modules", "java.base,java.instrument,java.management,java.xml,jdk.management"),
                 PlantedTarget.class, "hot")) {
             assertEquals("planted hot: started", child.nextLine());
@@ -176,7 +177,7 @@ class MonitorStacksTest {
 
     @Test
     void monitorThreadsAreNotSampledButTheirCostIsShown() throws Exception {
-        try (Child child = Child.start(Child.Jdk.JDK17, dir, "CHECKTIME=5", PlantedTarget.class, "hot")) {
+        try (Child child = Child.start(Jdk.JDK17, dir, "CHECKTIME=5", PlantedTarget.class, "hot")) {
             assertEquals("planted hot: started", child.nextLine());
             try (MonitorClient c = child.client()) {
                 until("JFR samples", () -> total(view(xml(c.command("REPORT", "<REPORT TYPE='STACKS'/>")),

@@ -3,22 +3,22 @@ package org.dyper.patch.gen;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.Processes;
 import org.dyper.patch.gentest.Recorder;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.weave.LoadTime;
@@ -43,8 +43,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BytecodePassTest {
     private static final String L = "org.example.blocks.Loops";
     private static final String R = "org.dyper.patch.gentest.Recorder";
-    private static final Path JDK25 = Path.of(System.getProperty("dyper.jdk25",
-            System.getenv().getOrDefault("JDK25_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64")));
 
     private static final String MODES = "<DYPATCH>\n"
             + mode("INSNO", "number", "(int)", "", "<ARG TYPE='INSNO'/>")
@@ -197,9 +195,7 @@ class BytecodePassTest {
     @MethodSource("launches")
     void loadTimeWeavingSeesTheSameEventsAsBinaryWeaving(int jdk, LoadTime.Weaving weaving, @TempDir Path dir)
             throws Exception {
-        Path java = jdk == 17 ? Path.of(System.getProperty("java.home"), "bin", "java") : JDK25.resolve("bin/java");
-        assumeTrue(Files.isExecutable(java), "no JDK " + jdk + " at " + java
-                + " (set -Ddyper.jdk25=... or JDK25_HOME)");
+        Path java = Jdk.of(Integer.toString(jdk)).java();
         Weaver.Inputs in = inputs(dir, MODES, LTW_MODEL);
         GeneratedCode code = Weaver.generate(in);
         List<String> binary = runBinary(code, in, dir);
@@ -211,11 +207,10 @@ class BytecodePassTest {
                 "the replace agent comes first: " + cmd);
         assertEquals(weaving == LoadTime.Weaving.AGENT, cmd.stream().anyMatch(a -> a.contains("aspectjweaver")),
                 () -> "the AspectJ weaver agent only when asked for: " + cmd);
-        Process process = new ProcessBuilder(cmd).redirectError(dir.resolve("stderr.txt").toFile()).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "child JVM did not finish");
-        String err = Files.readString(dir.resolve("stderr.txt"));
-        assertEquals(0, process.exitValue(), () -> "stdout:\n" + out + "\nstderr:\n" + err);
+        Processes.Result run = Processes.run(cmd, Duration.ofSeconds(120));
+        String out = run.out();
+        String err = run.err();
+        assertEquals(0, run.exit(), run::describe);
         List<String> lines = new ArrayList<>(out.lines().toList());
         assertEquals(Loops.script(), lines.remove(0), "weaving changed the program's result");
         lines = name(lines, code.siteTable());

@@ -6,17 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.Processes;
 import org.example.fixture.Target;
 import org.dyper.patch.weave.LoadTime;
 import org.dyper.patch.weave.Weaver;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -46,7 +47,7 @@ class ConformanceTest {
     @ParameterizedTest(name = "{0} on JDK {1}")
     @MethodSource("runs")
     void everyCaseSeesExactlyTheSameEvents(Way way, String jdk) throws Exception {
-        Path java = java(jdk);
+        Path java = Jdk.of(jdk).java();
         List<Arguments> cases = GeneratorBehaviourTest.cases().toList();
         List<String> runnerArgs = prepare(way, cases);
 
@@ -62,18 +63,12 @@ class ConformanceTest {
         cmd.addAll(List.of("-Ddyper.report=none", "-cp", String.join(File.pathSeparator, cp),
                 ScriptRunner.class.getName()));
         cmd.addAll(runnerArgs);
-        Path out = shared.resolve(way + "-" + jdk + ".out");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile())
-                .redirectError(shared.resolve(way + "-" + jdk + ".err").toFile()).start();
-        if (!p.waitFor(240, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("the script runner timed out");
-        }
+        Processes.Result run = Processes.run(cmd, Duration.ofSeconds(240));
         Map<String, List<String>> events = new LinkedHashMap<>();
         Map<String, String> results = new LinkedHashMap<>();
         Map<String, List<String>> shapes = new LinkedHashMap<>();
         String current = null;
-        for (String line : Files.readAllLines(out)) {
+        for (String line : run.outLines()) {
             if (line.startsWith("CASE ")) {
                 current = line.substring(5);
                 events.put(current, new ArrayList<>());
@@ -140,17 +135,4 @@ class ConformanceTest {
         return args;
     }
 
-    private static Path java(String jdk) {
-        if (jdk.equals("17")) {
-            return Path.of(System.getProperty("java.home"), "bin", "java");
-        }
-        String home = System.getenv("JDK25_HOME");
-        if (home == null || home.isBlank()) {
-            home = System.getProperty("dyper.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64");
-        }
-        Path java = Path.of(home, "bin", "java");
-        Assumptions.assumeTrue(Files.isExecutable(java), "JDK 25 not found at " + home
-                + ": set JDK25_HOME or -Ddyper.jdk25 to run the JDK 25 conformance runs");
-        return java;
-    }
 }

@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.Processes;
 import org.dyper.patch.runtime.PatchFiles;
 import org.dyper.patch.weave.Weaver;
 import org.example.inflight.Busy;
@@ -32,7 +34,7 @@ class InFlightRuntimeTest {
     @ParameterizedTest(name = "JDK {0}")
     @ValueSource(strings = {"17", "25"})
     void everyExitGetsItsOwnContextAndNothingReachesTheProgram(String jdk) throws Exception {
-        Path java = RuntimeConformanceTest.java(jdk);
+        Path java = Jdk.of(jdk).java();
         Path modes = Path.of(getClass().getResource("/gen/inflight-modes.xml").toURI());
         Path model = dir.resolve("inflight.xml");
         Files.writeString(model, "<MODEL NAME='inflight'><FOR CLASS='org.example.inflight.Busy' METHOD='*'>"
@@ -50,23 +52,17 @@ class InFlightRuntimeTest {
         List<String> cp = new ArrayList<>(List.of(Woven.TEST_CLASSES.toString(),
                 Woven.classesOf(PatchFiles.class).toString()));
         Weaver.runtimeClasspath().forEach(p -> cp.add(p.toString()));
-        Path out = dir.resolve("out.txt");
-        Process p = new ProcessBuilder(java.toString(), "-javaagent:" + RuntimeConformanceTest.agentJar(dir) + "=dir="
-                + dir.resolve("registry"), "-Ddyper.report=none", "-cp", String.join(File.pathSeparator, cp),
-                InFlightRunner.class.getName(), woven.dir().toString(), "150").redirectOutput(out.toFile())
-                .redirectError(dir.resolve("err.txt").toFile()).start();
-        if (!p.waitFor(240, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("the runner timed out");
-        }
+        Processes.Result run = Processes.run(List.of(java.toString(), "-javaagent:"
+                + RuntimeConformanceTest.agentJar(dir) + "=dir=" + dir.resolve("registry"), "-Ddyper.report=none", "-cp", String.join(File.pathSeparator, cp),
+                InFlightRunner.class.getName(), woven.dir().toString(), "150"), Duration.ofSeconds(240));
         Map<String, Long> seen = new HashMap<>();
-        for (String line : Files.readAllLines(out)) {
+        for (String line : run.outLines()) {
             String[] f = line.split(" ");
             seen.put(f[0], Long.parseLong(f[1]));
         }
-        String err = Files.readString(dir.resolve("err.txt"));
+        String err = run.err();
         assertAll("stderr: " + err,
-                () -> assertEquals(0, p.exitValue()),
+                () -> assertEquals(0, run.exit()),
                 () -> assertEquals(150L, seen.get("CYCLES")),
                 () -> assertEquals(0L, seen.get("THROWN"), "exceptions that reached the program"),
                 () -> assertEquals(0L, seen.get("WRONG"), "results the patch changed"),

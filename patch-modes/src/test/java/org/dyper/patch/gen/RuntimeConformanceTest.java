@@ -7,19 +7,20 @@ import java.io.File;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.Processes;
 import org.dyper.patch.runtime.PatchFiles;
 import org.dyper.patch.weave.Weaver;
 import org.example.fixture.Target;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,7 +41,7 @@ class RuntimeConformanceTest {
     @ParameterizedTest(name = "JDK {0}")
     @ValueSource(strings = {"17", "25"})
     void everyCaseSeesExactlyTheEventsOfBuildTimeWeaving(String jdk) throws Exception {
-        Path java = java(jdk);
+        Path java = Jdk.of(jdk).java();
         List<Arguments> cases = GeneratorBehaviourTest.cases().toList();
         List<String> runnerArgs = prepare(cases);
         List<String> cp = new ArrayList<>(List.of(Woven.TEST_CLASSES.toString(), Woven.classesOf(PatchFiles.class)
@@ -50,19 +51,13 @@ class RuntimeConformanceTest {
                 .resolve("registry"), "-Ddyper.report=none", "-cp", String.join(File.pathSeparator, cp),
                 RuntimeScriptRunner.class.getName()));
         cmd.addAll(runnerArgs);
-        Path out = shared.resolve("runtime-" + jdk + ".out");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile())
-                .redirectError(shared.resolve("runtime-" + jdk + ".err").toFile()).start();
-        if (!p.waitFor(300, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("the script runner timed out");
-        }
+        Processes.Result run = Processes.run(cmd, Duration.ofSeconds(300));
         Map<String, List<String>> events = new LinkedHashMap<>();
         Map<String, List<String>> left = new HashMap<>();
         Map<String, String> results = new HashMap<>();
         Map<String, String> after = new HashMap<>();
         String current = null;
-        for (String line : Files.readAllLines(out)) {
+        for (String line : run.outLines()) {
             if (line.startsWith("CASE ")) {
                 current = line.substring(5);
                 events.put(current, new ArrayList<>());
@@ -139,17 +134,4 @@ class RuntimeConformanceTest {
         return jar;
     }
 
-    static Path java(String jdk) {
-        if (jdk.equals("17")) {
-            return Path.of(System.getProperty("java.home"), "bin", "java");
-        }
-        String home = System.getenv("JDK25_HOME");
-        if (home == null || home.isBlank()) {
-            home = System.getProperty("dyper.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64");
-        }
-        Path java = Path.of(home, "bin", "java");
-        Assumptions.assumeTrue(Files.isExecutable(java), "JDK 25 not found at " + home
-                + ": set JDK25_HOME or -Ddyper.jdk25 to run the JDK 25 runs");
-        return java;
-    }
 }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.dyper.testsupport.Jdk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Which {@code java} runs the program, which JDK it is, and the command line {@code dyper run} builds. */
 class LoadTimeTest {
-    private static final Path JDK25 = Path.of(System.getProperty("dyper.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64"));
+    private static final Path JDK25 = Jdk.jdk25Home();
 
     @TempDir
     Path dir;

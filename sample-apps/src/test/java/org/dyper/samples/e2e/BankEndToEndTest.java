@@ -11,8 +11,9 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.dyper.samples.bank.BankApp;
 import org.dyper.samples.bank.BankFacts;
-import org.dyper.samples.e2e.E2e.Jdk;
 import org.dyper.samples.e2e.E2e.Way;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.XmlReports.ExitReport;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -48,7 +49,7 @@ class BankEndToEndTest {
 
         assertEquals(0, run.exit(), run.err());
         assertEquals(BankFacts.expectedOutput(THREADS, PER_THREAD), run.outLines(), "the program's output changed");
-        E2e.Report report = E2e.report(xml);
+        ExitReport report = ExitReport.of(xml);
         // EXIT runs on every exit: the 120 transfers that throw are timed too (the context reached EXIT)
         assertEquals(BankFacts.transferCalls(THREADS, PER_THREAD), report.value("TIMING", BankFacts.TRANSFER, "COUNT"));
         assertEquals(BankFacts.auditCalls(THREADS, PER_THREAD), report.value("TIMING", BankFacts.AUDIT, "COUNT"));
@@ -74,7 +75,7 @@ class BankEndToEndTest {
         assertEquals(0, run.exit(), run.err());
         assertEquals(BankFacts.expectedOutput(THREADS, PER_THREAD), run.outLines(),
                 "a failing hook changed the program's output");
-        E2e.Report report = E2e.report(xml);
+        ExitReport report = ExitReport.of(xml);
         Map<String, String> sampled = report.site("SAMPLED_TIMING", BankFacts.TRANSFER);
         assertEquals(BankFacts.transferCalls(THREADS, PER_THREAD), Long.parseLong(sampled.get("COUNT")));
         // one call in 64 per thread and site from a pseudo-random start in 1..64: 2500 = 39 * 64 + 4 transfers give

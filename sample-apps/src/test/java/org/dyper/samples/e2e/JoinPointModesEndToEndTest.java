@@ -12,10 +12,11 @@ import org.dyper.samples.alloc.AllocationApp;
 import org.dyper.samples.alloc.AllocationFacts;
 import org.dyper.samples.contention.ContentionApp;
 import org.dyper.samples.contention.ContentionFacts;
-import org.dyper.samples.e2e.E2e.Jdk;
 import org.dyper.samples.e2e.E2e.Way;
 import org.dyper.samples.unsafe.UnsafeCounterApp;
 import org.dyper.samples.unsafe.UnsafeCounterFacts;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.XmlReports.ExitReport;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -43,7 +44,7 @@ class JoinPointModesEndToEndTest {
     @ParameterizedTest(name = "{0} on {1}")
     @MethodSource("waysAndJdks")
     void lockContentionNamesThePlantedLock(Way way, Jdk jdk, @TempDir Path dir) throws Exception {
-        E2e.Report report = runAndCompare(way, jdk, "contention.xml", ContentionApp.class.getName(),
+        ExitReport report = runAndCompare(way, jdk, "contention.xml", ContentionApp.class.getName(),
                 ContentionFacts.expectedOutput(ContentionApp.DEFAULT_ROUNDS, ContentionApp.DEFAULT_WORKERS,
                         ContentionApp.DEFAULT_RECORDS_PER_WORKER), dir);
         int rounds = ContentionApp.DEFAULT_ROUNDS;
@@ -75,7 +76,7 @@ class JoinPointModesEndToEndTest {
         int orders = AllocationApp.DEFAULT_ORDERS;
         int windows = AllocationApp.DEFAULT_WINDOWS;
         int grids = AllocationApp.DEFAULT_GRIDS;
-        E2e.Report report = runAndCompare(way, jdk, "alloc.xml", AllocationApp.class.getName(),
+        ExitReport report = runAndCompare(way, jdk, "alloc.xml", AllocationApp.class.getName(),
                 AllocationFacts.expectedOutput(orders, windows, grids), dir);
         assertEquals(AllocationFacts.orders(orders), report.value("ALLOCATIONS", AllocationFacts.PLACE, "COUNT"));
         assertEquals(AllocationFacts.orders(orders), report.value("ALLOCATIONS", "TYPE:" + AllocationFacts.ORDER,
@@ -98,7 +99,7 @@ class JoinPointModesEndToEndTest {
         int workers = UnsafeCounterApp.DEFAULT_WORKERS;
         int hits = UnsafeCounterApp.DEFAULT_HITS_PER_WORKER;
         int quick = UnsafeCounterApp.DEFAULT_QUICK_HITS;
-        E2e.Report report = runAndCompare(way, jdk, "field-watch.xml", UnsafeCounterApp.class.getName(),
+        ExitReport report = runAndCompare(way, jdk, "field-watch.xml", UnsafeCounterApp.class.getName(),
                 UnsafeCounterFacts.expectedOutput(workers, hits, quick), dir);
         Map<String, String> field = report.site("FIELDS", "FIELD:" + UnsafeCounterFacts.HITS);
         assertEquals(UnsafeCounterFacts.writes(workers, hits, quick), Long.parseLong(field.get("WRITES")));
@@ -111,7 +112,7 @@ class JoinPointModesEndToEndTest {
     }
 
     /** Runs the sample woven and checks its output is the unwoven program's (and what its facts say). */
-    private static E2e.Report runAndCompare(Way way, Jdk jdk, String model, String main, List<String> expected,
+    private static ExitReport runAndCompare(Way way, Jdk jdk, String model, String main, List<String> expected,
                                             Path dir) throws Exception {
         Path xml = dir.resolve("report.xml");
         E2e.Run run = E2e.run(way, jdk, model, null, main, xml, shared);
@@ -119,6 +120,6 @@ class JoinPointModesEndToEndTest {
         E2e.Run plain = E2e.plain(jdk, main);
         assertEquals(expected, plain.outLines(), "the program's facts no longer describe it");
         assertEquals(plain.outLines(), run.outLines(), "weaving changed the program's output");
-        return E2e.report(xml);
+        return ExitReport.of(xml);
     }
 }

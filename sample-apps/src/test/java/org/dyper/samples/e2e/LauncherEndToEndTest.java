@@ -11,7 +11,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.dyper.samples.bank.BankApp;
 import org.dyper.samples.bank.BankFacts;
-import org.dyper.samples.e2e.E2e.Jdk;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.XmlReports.ExitReport;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,7 +47,7 @@ class LauncherEndToEndTest {
         assertFalse(noArchive.err().contains(FIRST_RUN), noArchive.err());
         for (String report : List.of("first.xml", "second.xml", "third.xml")) {
             assertEquals(BankFacts.withdrawCalls(BankApp.DEFAULT_THREADS, BankApp.DEFAULT_TRANSFERS_PER_THREAD),
-                    E2e.report(dir.resolve(report)).value("COUNTS", BankFacts.WITHDRAW, "COUNT"), report);
+                    ExitReport.of(dir.resolve(report)).value("COUNTS", BankFacts.WITHDRAW, "COUNT"), report);
         }
         try (Stream<Path> files = Files.list(E2e.REPO.resolve("weaver-cli/target"))) {
             assertTrue(files.anyMatch(f -> f.getFileName().toString().matches("dyper-cli-\\d+\\.jsa")),

@@ -3,91 +3,45 @@ package org.dyper.samples.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.dyper.cli.Main;
 import org.dyper.patch.weave.Weaver;
 import org.dyper.samples.bank.BankApp;
 import org.dyper.samples.bank.BankFacts;
-import org.dyper.samples.e2e.E2e.Jdk;
 import org.dyper.samples.e2e.E2e.Run;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.Processes;
+import org.dyper.testsupport.Running;
+import org.dyper.testsupport.XmlReports;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
 
 /** The DYPER monitor in the bank sample, driven through {@code dyper run} and {@code dyper ctl}. */
 class MonitorEndToEndTest {
     @TempDir
     Path dir;
 
-    /** A running target: its process, stdout lines as they come. */
-    record Target(Process process, List<String> out, StringBuilder err) {
-        String line(int index) throws InterruptedException {
-            for (int i = 0; i < 1200; i++) {
-                synchronized (out) {
-                    if (out.size() > index) {
-                        return out.get(index);
-                    }
-                }
-                Thread.sleep(50);
-            }
-            throw new AssertionError("no line " + index + " of output; stderr: " + err);
-        }
+    /** How long a test waits for a line of the target's output, and for the target to end. */
+    static final Duration LINE = Duration.ofSeconds(60);
+    static final Duration STOP = Duration.ofSeconds(120);
 
-        int stop() throws Exception {
-            process.getOutputStream().close();
-            assertTrue(process.waitFor(120, TimeUnit.SECONDS));
-            Thread.sleep(200);
-            return process.exitValue();
-        }
-    }
-
-    static Target start(List<String> cmd, String javaHome) throws Exception {
+    /** Starts a target ({@code javaHome}: the JAVA_HOME {@code dyper run} uses; null: inherited). */
+    static Running start(List<String> cmd, String javaHome) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(cmd);
         if (javaHome != null) {
             pb.environment().put("JAVA_HOME", javaHome);
         }
-        Process p = pb.start();
-        Target t = new Target(p, new ArrayList<>(), new StringBuilder());
-        Thread o = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    synchronized (t.out()) {
-                        t.out().add(line);
-                    }
-                }
-            } catch (Exception ignored) {
-                // ended
-            }
-        });
-        Thread e = new Thread(() -> {
-            try {
-                String s = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-                synchronized (t.err()) {
-                    t.err().append(s);
-                }
-            } catch (Exception ignored) {
-                // ended
-            }
-        });
-        o.setDaemon(true);
-        e.setDaemon(true);
-        o.start();
-        e.start();
-        return t;
+        return Processes.start(pb);
     }
 
     static Path runtimeJar() {
@@ -115,17 +69,11 @@ class MonitorEndToEndTest {
     }
 
     static Element xml(String text) throws Exception {
-        return DocumentBuilderFactory.newDefaultInstance().newDocumentBuilder()
-                .parse(new java.io.ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8))).getDocumentElement();
+        return XmlReports.parse(text);
     }
 
     static List<Element> all(Element root, String tag) {
-        NodeList list = root.getElementsByTagName(tag);
-        List<Element> r = new ArrayList<>();
-        for (int i = 0; i < list.getLength(); i++) {
-            r.add((Element) list.item(i));
-        }
-        return r;
+        return XmlReports.all(root, tag);
     }
 
     static Element method(Element cpu, String cls, String name) {
@@ -144,12 +92,12 @@ class MonitorEndToEndTest {
     @EnumSource(Jdk.class)
     void cpuAgentRanksTheBankHotSpotFirst(Jdk jdk) throws Exception {
         // detailing needs METHOD_DETAIL_MIN_TOTAL samples in all; CPU-time samples (JDK 25) are fewer on a busy machine
-        Target t = start(List.of(jdk.java().toString(), "-javaagent:" + runtimeJar() + "=dir=" + dir + ",CHECKTIME=5"
+        Running t = start(List.of(jdk.java().toString(), "-javaagent:" + runtimeJar() + "=dir=" + dir + ",CHECKTIME=5"
                 + ",METHOD_DETAIL_MIN_TOTAL=20", "-cp", classpath(), BankThenWait.class.getName(), "4", "40000"), null);
         try {
             List<String> expected = expectedOutput(4, 40000);
             for (int i = 0; i < expected.size(); i++) {
-                assertEquals(expected.get(i), t.line(i));
+                assertEquals(expected.get(i), t.line(i, LINE));
             }
             long pid = t.process().pid();
             Run report = ctl("--xml", Long.toString(pid), "REPORT", "<REPORT TYPE='CPU'/>");
@@ -185,26 +133,26 @@ class MonitorEndToEndTest {
                     + "BankApp\\$Worker\\.run > Bank\\.audit > Bank\\.mix")), "the top CPU path, caller first: "
                     + readable.out());
             assertTrue(readable.out().lines().allMatch(l -> l.length() <= 120), readable.out());
-            assertEquals(0, t.stop());
-            assertEquals(expected, t.out());
-            assertEquals("", t.err().toString());
+            assertEquals(0, t.stop(STOP));
+            assertEquals(expected, t.lines());
+            assertEquals("", t.stderr());
         } finally {
-            t.process().destroyForcibly();
+            t.close();
         }
     }
 
     @ParameterizedTest
     @EnumSource(Jdk.class)
     void dyperRunStartsTheMonitorWithExactInstrumentation(Jdk jdk) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> cmd = new ArrayList<>(List.of(Processes.currentJava().toString(),
                 "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run",
                 "--model", E2e.MODELS.resolve("bank.xml").toString(), "--report", "none",
                 "--monitor", "dir=" + dir, "--", "-cp", classpath(), BankThenWait.class.getName()));
-        Target t = start(cmd, jdk.java().getParent().getParent().toString());
+        Running t = start(cmd, jdk.java().getParent().getParent().toString());
         try {
             List<String> expected = expectedOutput(BankApp.DEFAULT_THREADS, BankApp.DEFAULT_TRANSFERS_PER_THREAD);
             for (int i = 0; i < expected.size(); i++) {
-                assertEquals(expected.get(i), t.line(i));
+                assertEquals(expected.get(i), t.line(i, LINE));
             }
             Run who = ctl("who");
             assertEquals(0, who.exit(), who.err());
@@ -217,40 +165,40 @@ class MonitorEndToEndTest {
             Element audit = all(instr, "SITE").stream().filter(s -> s.getAttribute("NAME").equals(BankFacts.AUDIT)
                     && s.hasAttribute("TOTAL_NS")).findFirst().orElseThrow();
             assertEquals(Long.toString(BankFacts.DEFAULT_AUDIT_CALLS), audit.getAttribute("COUNT"));
-            assertEquals(0, t.stop());
-            assertEquals(expected, t.out());
+            assertEquals(0, t.stop(STOP));
+            assertEquals(expected, t.lines());
         } finally {
-            t.process().destroyForcibly();
+            t.close();
         }
         assertEquals("", ctl("who").out(), "the entry is removed at exit");
     }
 
     @Test
     void noMonitorLeavesItOut() throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> cmd = new ArrayList<>(List.of(Processes.currentJava().toString(),
                 "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run",
                 "--model", E2e.MODELS.resolve("bank.xml").toString(), "--report", "none", "--no-monitor",
                 "--monitor", "dir=" + dir, "--", "-cp", classpath(), BankThenWait.class.getName(), "1", "50"));
-        Target t = start(cmd, System.getProperty("java.home"));
+        Running t = start(cmd, System.getProperty("java.home"));
         try {
-            t.line(4);
+            t.line(4, LINE);
             assertEquals("", ctl("who").out());
             assertTrue(Files.notExists(dir) || Files.list(dir).findAny().isEmpty());
-            assertEquals(0, t.stop());
+            assertEquals(0, t.stop(STOP));
         } finally {
-            t.process().destroyForcibly();
+            t.close();
         }
     }
 
     @Test
     void ctlWhoAttachCommandsAndExitCodes() throws Exception {
-        Target a = start(List.of(Jdk.JDK17.java().toString(), "-javaagent:" + runtimeJar() + "=dir=" + dir,
+        Running a = start(List.of(Jdk.JDK17.java().toString(), "-javaagent:" + runtimeJar() + "=dir=" + dir,
                 "-cp", classpath(), BankThenWait.class.getName(), "1", "50"), null);
-        Target b = start(List.of(Jdk.JDK17.java().toString(), "-cp", classpath(), BankThenWait.class.getName(),
+        Running b = start(List.of(Jdk.JDK17.java().toString(), "-cp", classpath(), BankThenWait.class.getName(),
                 "1", "50"), null);
         try {
-            a.line(4);
-            b.line(4);
+            a.line(4, LINE);
+            b.line(4, LINE);
             long pa = a.process().pid();
             long pb = b.process().pid();
             Run attach = ctl("attach", Long.toString(pb));
@@ -281,13 +229,13 @@ class MonitorEndToEndTest {
             assertEquals(2, ctl().exit());
             assertEquals(2, ctl("abc", "PING").exit());
             assertEquals(0, ctl("--help").exit());
-            assertEquals(0, a.stop());
-            assertEquals(0, b.stop());
-            assertEquals(expectedOutput(1, 50), b.out());
-            assertEquals("", b.err().toString());
+            assertEquals(0, a.stop(STOP));
+            assertEquals(0, b.stop(STOP));
+            assertEquals(expectedOutput(1, 50), b.lines());
+            assertEquals("", b.stderr());
         } finally {
-            a.process().destroyForcibly();
-            b.process().destroyForcibly();
+            a.close();
+            b.close();
         }
     }
 }

@@ -9,10 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.dyper.samples.e2e.E2e.Jdk;
 import org.dyper.samples.e2e.E2e.Way;
 import org.dyper.samples.nested.NestedApp;
 import org.dyper.samples.nested.NestedFacts;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.XmlReports.ExitReport;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -56,7 +57,7 @@ class NestedEndToEndTest {
                 + "anonymous false local false member false interfaces [] annotations []"), plain.out());
         assertEquals(plain.outLines(), run.outLines(), "weaving changed the program's output or its classes' shape");
 
-        E2e.Report report = E2e.report(xml);
+        ExitReport report = ExitReport.of(xml);
         assertEquals(NestedFacts.halves(SKUS), report.value("COUNTS", NestedFacts.HALF, "COUNT"));
         assertEquals(NestedFacts.sumAdds(SKUS), report.value("COUNTS", NestedFacts.SUM_ADD, "COUNT"));
         assertEquals(NestedFacts.restocks(SKUS), report.value("CALLS", NestedFacts.RESTOCK, "COUNT"));

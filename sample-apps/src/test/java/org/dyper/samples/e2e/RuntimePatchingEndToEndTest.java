@@ -18,11 +18,13 @@ import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.stream.Stream;
 import org.dyper.cli.Main;
-import org.dyper.samples.e2e.E2e.Jdk;
 import org.dyper.samples.e2e.E2e.Run;
-import org.dyper.samples.e2e.MonitorEndToEndTest.Target;
 import org.dyper.samples.phases.PhaseFacts;
 import org.dyper.samples.phases.PhasedApp;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.XmlReports.ExitReport;
+import org.dyper.testsupport.Running;
+import org.dyper.testsupport.Processes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,14 +65,14 @@ class RuntimePatchingEndToEndTest {
         return new Path[] {app, plugins};
     }
 
-    private Target start(Jdk jdk, Start how, Path report, String... extra) throws Exception {
+    private Running start(Jdk jdk, Start how, Path report, String... extra) throws Exception {
         Path[] paths = layout(dir);
         List<String> program = new ArrayList<>(List.of("-cp", paths[0].toString(), PhasedApp.class.getName(),
                 paths[1].toString()));
         program.addAll(List.of(extra));
         List<String> cmd = new ArrayList<>();
         if (how == Start.DYPER_RUN) {
-            cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+            cmd.addAll(List.of(Processes.currentJava().toString(), "-cp",
                     System.getProperty("java.class.path"), Main.class.getName(), "run", "--model",
                     E2e.MODELS.resolve("phases-launch.xml").toString(), "--report", "none", "--xml", report.toString(),
                     "--cache", shared.resolve("cache").toString(), "--monitor", "dir=" + dir.resolve("registry"),
@@ -101,18 +103,18 @@ class RuntimePatchingEndToEndTest {
                 shared.resolve("cache").toString());
     }
 
-    private static void phase(Target t, int n) throws Exception {
+    private static void phase(Running t, int n) throws Exception {
         OutputStream in = t.process().getOutputStream();
         in.write("phase\n".getBytes(StandardCharsets.UTF_8));
         in.flush();
-        assertEquals(PhaseFacts.output(n, true).get(n - 1), t.line(n - 1));
+        assertEquals(PhaseFacts.output(n, true).get(n - 1), t.line(n - 1, MonitorEndToEndTest.LINE));
     }
 
     @ParameterizedTest(name = "{0}, {1}")
     @MethodSource("ways")
     void theReportHoldsExactlyThePatchedPhases(Jdk jdk, Start how) throws Exception {
         Path report = dir.resolve("report.xml");
-        Target t = start(jdk, how, report);
+        Running t = start(jdk, how, report);
         try {
             phase(t, 1);
             long pid = t.process().pid();
@@ -161,16 +163,16 @@ class RuntimePatchingEndToEndTest {
                     + "Plugin +plugins \\S+ +PATCHED .*")), listed.out());
             assertTrue(listed.out().lines().anyMatch(l -> l.matches("  " + PhaseFacts.WORK.replace(".", "\\.")
                     .replace("(", "\\(").replace(")", "\\)") + " +\\d+ +\\d{4}-.* patched")), listed.out());
-            assertEquals(0, t.stop(), t.err().toString());
-            assertEquals(PhaseFacts.output(4, true), t.out());
+            assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
+            assertEquals(PhaseFacts.output(4, true), t.lines());
         } finally {
-            t.process().destroyForcibly();
+            t.close();
         }
-        checkCounts(E2e.report(report));
+        checkCounts(ExitReport.of(report));
     }
 
     /** Exactly phases 2 and 4. */
-    private static void checkCounts(E2e.Report r) {
+    private static void checkCounts(ExitReport r) {
         long calls = 2L * PhaseFacts.CALLS;
         long taken = PhaseFacts.multiplesOfThree(2) + PhaseFacts.multiplesOfThree(4);
         String block = PhaseFacts.WORK + " block ";
@@ -190,7 +192,7 @@ class RuntimePatchingEndToEndTest {
                 () -> assertEquals("0", r.failures().get("TOTAL")));
     }
 
-    private static Map<String, Long> blocks(E2e.Report r, String prefix) {
+    private static Map<String, Long> blocks(ExitReport r, String prefix) {
         Map<String, Long> counts = new java.util.TreeMap<>();
         r.sections().get("COUNTS").forEach((name, site) -> {
             if (name.startsWith(prefix)) {
@@ -215,7 +217,7 @@ class RuntimePatchingEndToEndTest {
         Files.writeString(launch, "<MODEL NAME='launch'><FOR CLASS='org.dyper.samples.phases.Worker' METHOD='weigh'>"
                 + "<PATCH WHAT='ENTER' MODE='COUNT'/></FOR></MODEL>");
         MonitorEndToEndTest.runtimeJar();
-        Target t = MonitorEndToEndTest.start(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        Running t = MonitorEndToEndTest.start(List.of(Processes.currentJava().toString(),
                 "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--model", launch.toString(),
                 "--report", "none", "--xml", report.toString(), "--cache", shared.resolve("cache").toString(),
                 "--monitor", "dir=" + dir.resolve("registry"), "--", "-cp", paths[0].toString(),
@@ -231,7 +233,7 @@ class RuntimePatchingEndToEndTest {
                     + "since)\n", refused.err());
             unchanged(t, pid, report);
         } finally {
-            t.process().destroyForcibly();
+            t.close();
         }
     }
 
@@ -246,7 +248,7 @@ class RuntimePatchingEndToEndTest {
             jar.flush();
         }
         Path[] paths = layout(dir);
-        Target t = MonitorEndToEndTest.start(List.of(Jdk.JDK17.java().toString(), "-javaagent:" + agent + "=dir="
+        Running t = MonitorEndToEndTest.start(List.of(Jdk.JDK17.java().toString(), "-javaagent:" + agent + "=dir="
                 + dir.resolve("registry"), "-Ddyper.report=none", "-Ddyper.report.xml=" + report, "-cp", paths[0]
                 + java.io.File.pathSeparator + String.join(java.io.File.pathSeparator, runtime()),
                 PhasedApp.class.getName(), paths[1].toString()), null);
@@ -259,14 +261,14 @@ class RuntimePatchingEndToEndTest {
                     + "redefine classes (its Instrumentation does not support it)\n", refused.err());
             unchanged(t, pid, report);
         } finally {
-            t.process().destroyForcibly();
+            t.close();
         }
     }
 
     @Test
     void aClassLoaderThatCannotSeeTheRuntimeRefuses() throws Exception {
         Path report = dir.resolve("report.xml");
-        Target t = start(Jdk.JDK17, Start.ATTACH, report, "isolated");
+        Running t = start(Jdk.JDK17, Start.ATTACH, report, "isolated");
         try {
             phase(t, 1);
             long pid = t.process().pid();
@@ -279,7 +281,7 @@ class RuntimePatchingEndToEndTest {
                     + "(org.dyper.runtime on the application class path)\n"), refused.err());
             unchanged(t, pid, report);
         } finally {
-            t.process().destroyForcibly();
+            t.close();
         }
     }
 
@@ -291,7 +293,7 @@ class RuntimePatchingEndToEndTest {
     @Test
     void patchdAndInstrumentByProtocol() throws Exception {
         Path report = dir.resolve("report.xml");
-        Target t = start(Jdk.JDK17, Start.DYPER_RUN, report);
+        Running t = start(Jdk.JDK17, Start.DYPER_RUN, report);
         Thread service = null;
         try {
             phase(t, 1);
@@ -338,27 +340,27 @@ class RuntimePatchingEndToEndTest {
             assertEquals(0, out.exit(), out.err());
             assertTrue(out.out().contains("MODEL='phases' CLASSES='3'/>"), out.out());
             phase(t, 3);
-            assertEquals(0, t.stop(), t.err().toString());
-            assertEquals(PhaseFacts.output(3, true), t.out());
+            assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
+            assertEquals(PhaseFacts.output(3, true), t.lines());
             service.join(10_000);
             assertTrue(!service.isAlive() && !Files.exists(entry), "patchd stops when its process ends");
         } finally {
-            t.process().destroyForcibly();
+            t.close();
         }
-        E2e.Report r = E2e.report(report);
+        ExitReport r = ExitReport.of(report);
         assertEquals(PhaseFacts.CALLS, r.value("TIMING", PhaseFacts.WORK, "COUNT"));
         assertEquals(PhaseFacts.LATER_CALLS, r.value("COUNTS", PhaseFacts.TWICE, "COUNT"));
         assertEquals(PhaseFacts.PLUGIN_CALLS, r.value("SAMPLED_TIMING", PhaseFacts.PLUGIN, "COUNT"));
     }
 
     /** After a refusal: nothing is instrumented, the program runs on as before, and nothing was measured. */
-    private void unchanged(Target t, long pid, Path report) throws Exception {
+    private void unchanged(Running t, long pid, Path report) throws Exception {
         assertTrue(ctl(Long.toString(pid), "instrumented").out().startsWith("No model was instrumented"));
         phase(t, 2);
-        assertEquals(0, t.stop(), t.err().toString());
-        assertEquals(PhaseFacts.output(2, true), t.out());
+        assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
+        assertEquals(PhaseFacts.output(2, true), t.lines());
         if (Files.exists(report)) {
-            E2e.Report r = E2e.report(report);
+            ExitReport r = ExitReport.of(report);
             assertTrue(r.sections().getOrDefault("TIMING", Map.of()).isEmpty(), r.sections().toString());
         }
     }
