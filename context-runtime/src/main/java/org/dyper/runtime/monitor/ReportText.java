@@ -36,6 +36,18 @@ public final class ReportText {
         return t.s.toString();
     }
 
+    /**
+     * A table for people in the report's style: the first column left-aligned, the others right-aligned, columns as
+     * wide as their widest cell, names whole ({@code dyper ctl PID instrumented} lists patched classes with it).
+     */
+    public static String table(List<String> header, List<List<String>> rows) {
+        TextTable t = new TextTable(header.toArray(String[]::new));
+        rows.forEach(r -> t.row(r.toArray(String[]::new)));
+        StringBuilder out = new StringBuilder();
+        t.appendTo(out);
+        return out.toString();
+    }
+
     private void report(Element r) {
         s.append("Monitor report: pid ").append(r.getAttribute("PID")).append(", ").append(r.getAttribute("MAIN"))
                 .append(", monitoring ").append(Boolean.parseBoolean(r.getAttribute("MONITOR")) ? "on" : "off")
