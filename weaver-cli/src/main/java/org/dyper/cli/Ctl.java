@@ -7,26 +7,18 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.dyper.runtime.monitor.MonitorClient;
 import org.dyper.runtime.monitor.MonitorEntry;
+import org.dyper.runtime.monitor.MonitorReply;
 import org.w3c.dom.Element;
-import org.w3c.dom.Node;
 
 /**
  * {@code dyper ctl}: lists monitored processes, sends them DYPER commands and prints the replies readably, and loads
  * the monitor into running JVMs.
  */
 final class Ctl {
-    /** The monitor answered with an ERROR. */
-    static final int COMMAND_FAILED = 6;
-    /** No such monitored process, or it cannot be reached. */
-    static final int NO_PROCESS = 7;
-    /** Attaching to a JVM failed. */
-    static final int ATTACH_FAILED = 8;
-
     private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
 
     private final PrintStream out;
@@ -80,12 +72,12 @@ final class Ctl {
             out.println(e.pid() + "  " + e.mainClass() + "  "
                     + DATE.format(Instant.ofEpochMilli(e.startMillis()).atZone(ZoneId.systemDefault())));
         }
-        return Main.OK;
+        return ExitCode.OK;
     }
 
     int attach(long pid, String options, Path agentJar) throws Failure, IOException {
         if (agentJar == null || !Files.isRegularFile(agentJar) || !agentJar.toString().endsWith(".jar")) {
-            throw new Failure(ATTACH_FAILED, "the dyper-runtime jar was not found (" + agentJar
+            throw new Failure(ExitCode.ATTACH_FAILED, "the dyper-runtime jar was not found (" + agentJar
                     + "): build with mvn package first");
         }
         String args = "dir=" + dir.toAbsolutePath() + (options == null || options.isBlank() ? "" : "," + options);
@@ -97,11 +89,11 @@ final class Ctl {
                 vm.detach();
             }
         } catch (com.sun.tools.attach.AttachNotSupportedException e) {
-            throw new Failure(ATTACH_FAILED, "cannot attach to process " + pid + ": " + e.getMessage());
+            throw new Failure(ExitCode.ATTACH_FAILED, "cannot attach to process " + pid + ": " + e.getMessage());
         } catch (com.sun.tools.attach.AgentLoadException | com.sun.tools.attach.AgentInitializationException e) {
-            throw new Failure(ATTACH_FAILED, "process " + pid + " did not start the monitor: " + e.getMessage());
+            throw new Failure(ExitCode.ATTACH_FAILED, "process " + pid + " did not start the monitor: " + e.getMessage());
         } catch (IOException e) {
-            throw new Failure(ATTACH_FAILED, "cannot attach to process " + pid + ": " + e.getMessage());
+            throw new Failure(ExitCode.ATTACH_FAILED, "cannot attach to process " + pid + ": " + e.getMessage());
         }
         Path file = dir.resolve(pid + ".monitor");
         for (int i = 0; i < 100 && !Files.exists(file); i++) {
@@ -113,12 +105,12 @@ final class Ctl {
             }
         }
         if (!Files.exists(file)) {
-            throw new Failure(ATTACH_FAILED, "process " + pid + " loaded the agent but wrote no entry in " + dir
+            throw new Failure(ExitCode.ATTACH_FAILED, "process " + pid + " loaded the agent but wrote no entry in " + dir
                     + " (see its stderr)");
         }
         MonitorEntry e = MonitorEntry.read(file);
         out.println("dyper: monitor running in process " + pid + " (port " + e.port() + ")");
-        return Main.OK;
+        return ExitCode.OK;
     }
 
     /** Sends one command; prints the raw reply ({@code xml}) or text rows fitting {@code width} columns (0: whole names). */
@@ -127,14 +119,14 @@ final class Ctl {
         try {
             entry = MonitorEntry.of(dir, pid);
         } catch (IOException e) {
-            throw new Failure(NO_PROCESS, e.getMessage());
+            throw new Failure(ExitCode.NO_PROCESS, e.getMessage());
         }
         String reply;
         try (MonitorClient c = MonitorClient.connect(entry, false)) {
             c.timeout(120_000);
             reply = c.command(command.toUpperCase(Locale.ROOT), data);
         } catch (java.net.ConnectException e) {
-            throw new Failure(NO_PROCESS, "process " + pid + " does not answer on port " + entry.port());
+            throw new Failure(ExitCode.NO_PROCESS, "process " + pid + " does not answer on port " + entry.port());
         }
         Element root;
         try {
@@ -147,41 +139,27 @@ final class Ctl {
             if (xml) {
                 out.println(reply);
             }
-            throw new Failure(COMMAND_FAILED, "process " + pid + ": " + error.getTextContent());
+            throw new Failure(ExitCode.COMMAND_FAILED, "process " + pid + ": " + error.getTextContent());
         }
         if (xml) {
             out.println(reply);
-            return Main.OK;
+            return ExitCode.OK;
         }
         out.print(readable(command.toUpperCase(Locale.ROOT), root, width));
-        return Main.OK;
+        return ExitCode.OK;
     }
 
     /** The monitor's own hardened parser (no DTDs, no entities), so both ends of the protocol read XML alike. */
-    static Element parse(String xml) throws org.dyper.runtime.monitor.internal.Xml.BadXml {
-        return org.dyper.runtime.monitor.internal.Xml.parse(xml);
+    static Element parse(String xml) throws MonitorReply.MalformedException {
+        return MonitorReply.parse(xml);
     }
 
     static Element child(Element e, String tag) {
-        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Element c && c.getTagName().equals(tag)) {
-                return c;
-            }
-        }
-        return null;
+        return MonitorReply.child(e, tag);
     }
 
     static List<Element> children(Element e, String tag) {
-        List<Element> r = new ArrayList<>();
-        if (e == null) {
-            return r;
-        }
-        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Element c && (tag == null || c.getTagName().equals(tag))) {
-                r.add(c);
-            }
-        }
-        return r;
+        return MonitorReply.children(e, tag);
     }
 
     /** The reply for people: tables for reports, jstack-like text for stacks, name = value for settings. */

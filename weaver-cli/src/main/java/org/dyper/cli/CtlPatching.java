@@ -22,10 +22,10 @@ import org.dyper.patch.runtime.PatchService;
 import org.dyper.patch.weave.WeaveException;
 import org.dyper.patch.weave.Weaver;
 import org.dyper.patch.xml.ModelReader;
-import org.dyper.runtime.internal.TextTable;
 import org.dyper.runtime.monitor.MonitorClient;
 import org.dyper.runtime.monitor.MonitorEntry;
-import org.dyper.runtime.monitor.internal.Xml;
+import org.dyper.runtime.monitor.MonitorReply;
+import org.dyper.runtime.monitor.ReportText;
 import org.w3c.dom.Element;
 
 /**
@@ -93,10 +93,10 @@ final class CtlPatching {
             } catch (InvalidInputException e) {
                 e.problems().forEach(p -> err.println("dyper: error: " + p));
                 err.println("dyper: " + e.problems().size() + " problem(s); nothing was instrumented");
-                return Main.INVALID_INPUT;
+                return ExitCode.INVALID_INPUT;
             } catch (WeaveException e) {
                 err.println("dyper: error: " + e.getMessage().replace("\n", "\ndyper:   "));
-                return Main.WEAVE_FAILED;
+                return ExitCode.WEAVE_FAILED;
             }
         }
         if (what.equals("uninstrument")) {
@@ -109,14 +109,14 @@ final class CtlPatching {
 
     private int usage(String message) {
         err.println("dyper: error: " + message);
-        return Main.USAGE;
+        return ExitCode.USAGE;
     }
 
     private MonitorEntry entry(long pid) throws Ctl.Failure {
         try {
             return MonitorEntry.of(dir, pid);
         } catch (IOException e) {
-            throw new Ctl.Failure(Ctl.NO_PROCESS, e.getMessage());
+            throw new Ctl.Failure(ExitCode.NO_PROCESS, e.getMessage());
         }
     }
 
@@ -126,7 +126,7 @@ final class CtlPatching {
             c.timeout(300_000);
             return c;
         } catch (java.net.ConnectException e) {
-            throw new Ctl.Failure(Ctl.NO_PROCESS, "process " + entry.pid() + " does not answer on port "
+            throw new Ctl.Failure(ExitCode.NO_PROCESS, "process " + entry.pid() + " does not answer on port "
                     + entry.port());
         }
     }
@@ -141,7 +141,7 @@ final class CtlPatching {
         }
         Element error = Ctl.child(root, "ERROR");
         if (error != null) {
-            throw new Ctl.Failure(Ctl.COMMAND_FAILED, "process " + pid + ": " + error.getTextContent());
+            throw new Ctl.Failure(ExitCode.COMMAND_FAILED, "process " + pid + ": " + error.getTextContent());
         }
         return root;
     }
@@ -180,7 +180,7 @@ final class CtlPatching {
             service.model(model);
             PatchService.Patched patched = service.patch(model.name(), true, List.of());
             patched.warnings().forEach(w -> err.println("dyper: " + w));
-            String message = "<MODEL NAME='" + Xml.esc(model.name()) + "' INSERT='TRUE'" + instrumentBody(patched);
+            String message = "<MODEL NAME='" + MonitorReply.escape(model.name()) + "' INSERT='TRUE'" + instrumentBody(patched);
             Element reply = Ctl.child(answer(pid, c.command("INSTRUMENT", message)), "PATCH");
             for (Element note : Ctl.children(reply, "NOTE")) {
                 err.println("dyper: note: " + note.getTextContent());
@@ -195,7 +195,7 @@ final class CtlPatching {
                     Long.parseLong(reply.getAttribute("NANOS")) / 1e6,
                     Long.parseLong(reply.getAttribute("REDEFINE_NANOS")) / 1e6, total,
                     patched.cached() ? "reused from" : "woven into", patched.dir());
-            return Main.OK;
+            return ExitCode.OK;
         } finally {
             Weaver.deleteTree(classes);
         }
@@ -211,22 +211,22 @@ final class CtlPatching {
         }
         StringBuilder x = new StringBuilder();
         for (String a : List.of("ID", "SITES")) {
-            x.append(' ').append(a).append("='").append(Xml.esc(patch.getAttribute(a))).append('\'');
+            x.append(' ').append(a).append("='").append(MonitorReply.escape(patch.getAttribute(a))).append('\'');
         }
         x.append('>');
         for (Element cls : Ctl.children(patch, "CLASS")) {
             if (cls.hasAttribute("PATCH")) {
-                x.append("<PATCH CLASS='").append(Xml.esc(cls.getAttribute("NAME"))).append("' ORIG='")
-                        .append(Xml.esc(cls.getAttribute("ORIG"))).append("' PATCH='")
-                        .append(Xml.esc(cls.getAttribute("PATCH"))).append("'/>");
+                x.append("<PATCH CLASS='").append(MonitorReply.escape(cls.getAttribute("NAME"))).append("' ORIG='")
+                        .append(MonitorReply.escape(cls.getAttribute("ORIG"))).append("' PATCH='")
+                        .append(MonitorReply.escape(cls.getAttribute("PATCH"))).append("'/>");
             }
         }
         for (Element a : Ctl.children(patch, "ASPECT")) {
-            x.append("<ASPECT NAME='").append(Xml.esc(a.getAttribute("NAME"))).append("' FILE='")
-                    .append(Xml.esc(a.getAttribute("FILE"))).append("'/>");
+            x.append("<ASPECT NAME='").append(MonitorReply.escape(a.getAttribute("NAME"))).append("' FILE='")
+                    .append(MonitorReply.escape(a.getAttribute("FILE"))).append("'/>");
         }
         for (Path jar : Weaver.runtimeClasspath()) {
-            x.append("<RUNTIME JAR='").append(Xml.esc(jar.toAbsolutePath().toString())).append("'/>");
+            x.append("<RUNTIME JAR='").append(MonitorReply.escape(jar.toAbsolutePath().toString())).append("'/>");
         }
         return x.append("</MODEL>").toString();
     }
@@ -242,14 +242,14 @@ final class CtlPatching {
                     }
                 }
                 if (model == null) {
-                    throw new Ctl.Failure(Ctl.COMMAND_FAILED, "process " + pid + " has no model instrumented");
+                    throw new Ctl.Failure(ExitCode.COMMAND_FAILED, "process " + pid + " has no model instrumented");
                 }
             }
-            Element reply = Ctl.child(answer(pid, c.command("INSTRUMENT", "<MODEL NAME='" + Xml.esc(model)
+            Element reply = Ctl.child(answer(pid, c.command("INSTRUMENT", "<MODEL NAME='" + MonitorReply.escape(model)
                     + "' INSERT='FALSE'/>")), "PATCH");
             out.printf(Locale.ROOT, "dyper: model '%s' removed from process %d: %s class(es) restored in %.1f ms%n",
                     model, pid, reply.getAttribute("CLASSES"), Long.parseLong(reply.getAttribute("NANOS")) / 1e6);
-            return Main.OK;
+            return ExitCode.OK;
         }
     }
 
@@ -261,7 +261,7 @@ final class CtlPatching {
         Element patches = Ctl.child(answer(pid, reply), "PATCHES");
         if (xml) {
             out.println(reply);
-            return Main.OK;
+            return ExitCode.OK;
         }
         List<Element> models = Ctl.children(patches, "MODEL");
         if (models.isEmpty()) {
@@ -274,26 +274,26 @@ final class CtlPatching {
                     + m.getAttribute("LASTID") : "") + "): "
                     + (active ? "in since " + time(m.getAttribute("SINCE"))
                     : "was in from " + time(m.getAttribute("SINCE")) + " to " + time(m.getAttribute("UNTIL"))));
-            TextTable classes = new TextTable("class", "loader", "state", "since", "until");
+            List<List<String>> classes = new ArrayList<>();
             for (Element cls : Ctl.children(m, "CLASS")) {
-                classes.row(cls.getAttribute("NAME"), cls.getAttribute("LOADER"), cls.getAttribute("STATE"),
-                        time(cls.getAttribute("SINCE")), time(cls.getAttribute("UNTIL")));
+                classes.add(List.of(cls.getAttribute("NAME"), cls.getAttribute("LOADER"), cls.getAttribute("STATE"),
+                        time(cls.getAttribute("SINCE")), time(cls.getAttribute("UNTIL"))));
             }
             StringBuilder s = new StringBuilder();
-            classes.appendTo(s);
-            TextTable sites = new TextTable("site", "id", "patched since", "now");
+            s.append(ReportText.table(List.of("class", "loader", "state", "since", "until"), classes));
+            List<List<String>> sites = new ArrayList<>();
             for (Element site : Ctl.children(m, "SITE")) {
-                sites.row(site.getAttribute("NAME"), site.getAttribute("ID"), time(site.getAttribute("SINCE")),
-                        "true".equals(site.getAttribute("ACTIVE")) ? "patched" : "-");
+                sites.add(List.of(site.getAttribute("NAME"), site.getAttribute("ID"), time(site.getAttribute("SINCE")),
+                        "true".equals(site.getAttribute("ACTIVE")) ? "patched" : "-"));
             }
             s.append('\n');
-            sites.appendTo(s);
+            s.append(ReportText.table(List.of("site", "id", "patched since", "now"), sites));
             for (Element note : Ctl.children(m, "NOTE")) {
                 s.append("  note: ").append(note.getTextContent()).append('\n');
             }
             out.print(s.append('\n'));
         }
-        return Main.OK;
+        return ExitCode.OK;
     }
 
     private static String time(String millis) {

@@ -34,19 +34,6 @@ import org.dyper.patch.weave.Weaver;
  * {@code dyper: error:}; warnings start with {@code dyper: warning:}.
  */
 public final class Main {
-    /** Success. */
-    public static final int OK = 0;
-    /** A command or option was wrong or missing. */
-    public static final int USAGE = 2;
-    /** A model or mode file breaks a rule (every problem is printed). */
-    public static final int INVALID_INPUT = 3;
-    /** ajc refused the generated aspects or the input classes. */
-    public static final int WEAVE_FAILED = 4;
-    /** A file could not be read or written. */
-    public static final int IO_ERROR = 5;
-    /** A bug in Dyper. */
-    public static final int INTERNAL = 70;
-
     private static final String VERSION = "0.1.0";
 
     private final PrintStream out;
@@ -203,11 +190,11 @@ public final class Main {
             } else {
                 overview();
             }
-            return args.length == 0 ? USAGE : OK;
+            return args.length == 0 ? ExitCode.USAGE : ExitCode.OK;
         }
         if (args[0].equals("--version") || args[0].equals("version")) {
             out.println("dyper " + VERSION);
-            return OK;
+            return ExitCode.OK;
         }
         Command command = COMMANDS.get(args[0]);
         if (command == null) {
@@ -233,7 +220,7 @@ public final class Main {
         }
         if (line.hasOption("help")) {
             help(command);
-            return OK;
+            return ExitCode.OK;
         }
         if (command.name().equals("ctl")) {
             return ctl(line);
@@ -261,20 +248,20 @@ public final class Main {
                 err.println("dyper: " + (p.warning() ? "" : "error: ") + p);
             }
             err.println("dyper: " + e.errorCount() + " problem(s); nothing was written");
-            return INVALID_INPUT;
+            return ExitCode.INVALID_INPUT;
         } catch (WeaveException e) {
             err.println("dyper: error: " + e.getMessage().replace("\n", "\ndyper:   "));
-            return WEAVE_FAILED;
+            return ExitCode.WEAVE_FAILED;
         } catch (NoSuchFileException e) {
             err.println("dyper: error: " + e.getFile() + ": no such file");
-            return IO_ERROR;
+            return ExitCode.IO_ERROR;
         } catch (IOException e) {
             err.println("dyper: error: " + e.getMessage());
-            return IO_ERROR;
+            return ExitCode.IO_ERROR;
         } catch (RuntimeException e) {
             err.println("dyper: internal error: " + e + " (please report it)");
             e.printStackTrace(err);
-            return INTERNAL;
+            return ExitCode.INTERNAL;
         }
     }
 
@@ -300,7 +287,7 @@ public final class Main {
             notes(Weaver.compileAspects(code, classes, cp));
             out.println("dyper: compiled the aspects into " + classes + " (with META-INF/aop.xml)");
         }
-        return OK;
+        return ExitCode.OK;
     }
 
     private int weave(CommandLine line) throws UsageError, InvalidInputException, IOException, WeaveException {
@@ -329,7 +316,7 @@ public final class Main {
         notes(notes);
         out.printf("dyper: wrote %s (%d class(es) patched, %d advice, %d site id(s)) in %.1f s%n", output,
                 code.wovenClasses().size(), code.adviceCount(), code.siteCount(), (System.nanoTime() - start) / 1e9);
-        return OK;
+        return ExitCode.OK;
     }
 
     private int run(CommandLine line, List<String> javaArgs)
@@ -398,7 +385,7 @@ public final class Main {
             });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return INTERNAL;
+            return ExitCode.INTERNAL;
         }
     }
 
@@ -445,10 +432,10 @@ public final class Main {
             return e.code;
         } catch (IOException e) {
             err.println("dyper: error: " + e.getMessage());
-            return IO_ERROR;
+            return ExitCode.IO_ERROR;
         } catch (RuntimeException e) {
             err.println("dyper: internal error: " + e + " (please report it)");
-            return INTERNAL;
+            return ExitCode.INTERNAL;
         }
     }
 
@@ -476,7 +463,7 @@ public final class Main {
         List<String> entries = new ArrayList<>();
         Weaver.runtimeClasspath().forEach(p -> entries.add(p.toString()));
         out.println(String.join(File.pathSeparator, entries));
-        return OK;
+        return ExitCode.OK;
     }
 
     private int modes() {
@@ -486,7 +473,7 @@ public final class Main {
         for (ModeCatalog.Entry e : entries) {
             out.printf("  %-" + width + "s  %s%n", e.name(), e.description());
         }
-        return OK;
+        return ExitCode.OK;
     }
 
     private void warnings(GeneratedCode code) {
@@ -503,7 +490,7 @@ public final class Main {
 
     private int usage(String message) {
         err.println("dyper: error: " + message);
-        return USAGE;
+        return ExitCode.USAGE;
     }
 
     private void overview() {
@@ -516,9 +503,7 @@ public final class Main {
             out.printf("  %-" + width + "s  %s%n", c.name(), c.purpose());
         }
         out.println();
-        out.println("Exit codes: 0 ok, 2 usage, 3 invalid model, mode or report file, 4 weaving failed, 5 file error,");
-        out.println("6 the monitor answered ERROR, 7 no such monitored process, 8 attach failed,");
-        out.println("70 internal error; dyper run returns the program's own exit code once it started.");
+        out.print(ExitCode.SUMMARY);
     }
 
     private void help(Command c) {

@@ -57,7 +57,7 @@ final class MonitorTargets {
         int fetched = 0;
         for (String name : missing) {
             Element binary = Ctl.child(reply(c.command("CLASSMODEL", "<OPTIONS BINARY='true' PREFIX='"
-                    + org.dyper.runtime.monitor.internal.Xml.esc(name) + "'/>"), "CLASSMODEL"), "CLASSMODEL");
+                    + org.dyper.runtime.monitor.MonitorReply.escape(name) + "'/>"), "CLASSMODEL"), "CLASSMODEL");
             for (Element cls : Ctl.children(binary, "CLASS")) {
                 Element data = Ctl.child(cls, "BINARY");
                 if (cls.getAttribute("NAME").equals(name) && data != null) {

@@ -27,9 +27,8 @@ import org.dyper.patch.runtime.PatchService;
 import org.dyper.patch.weave.WeaveException;
 import org.dyper.runtime.monitor.MonitorClient;
 import org.dyper.runtime.monitor.MonitorEntry;
-import org.dyper.runtime.monitor.internal.Frames;
-import org.dyper.runtime.monitor.internal.RegistryFiles;
-import org.dyper.runtime.monitor.internal.Xml;
+import org.dyper.runtime.monitor.MonitorReply;
+import org.dyper.runtime.monitor.MonitorTransport;
 import org.w3c.dom.Element;
 
 /**
@@ -77,13 +76,13 @@ final class Patchd implements Closeable {
         this.token = HexFormat.of().formatHex(secret);
         this.server = new ServerSocket();
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-        RegistryFiles.createPrivateDirectories(registry);
+        MonitorTransport.createPrivateDirectories(registry);
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("pid", Long.toString(pid));
         fields.put("patchd", Long.toString(ProcessHandle.current().pid()));
         fields.put("port", Integer.toString(server.getLocalPort()));
         fields.put("token", token);
-        this.entry = RegistryFiles.writePrivate(registry.resolve(pid + ".patchd"), fields);
+        this.entry = MonitorTransport.writePrivateEntry(registry.resolve(pid + ".patchd"), fields);
         Thread accept = new Thread(this::acceptLoop, "dyper-patchd-accept");
         accept.setDaemon(true);
         accept.start();
@@ -111,7 +110,7 @@ final class Patchd implements Closeable {
                     connections.decrementAndGet();
                     try (s) {
                         s.setSoTimeout(1000);
-                        Frames.write(s.getOutputStream(), error("too many connections (limit " + MAX_CONNECTIONS
+                        MonitorTransport.writeFrame(s.getOutputStream(), error("too many connections (limit " + MAX_CONNECTIONS
                                 + ")"));
                     }
                     continue;
@@ -134,13 +133,13 @@ final class Patchd implements Closeable {
             InputStream in = new BufferedInputStream(s.getInputStream());
             out = new BufferedOutputStream(s.getOutputStream());
             s.setSoTimeout(AUTH_MILLIS);
-            String first = Frames.read(in, MAX_AUTH, null);
+            String first = MonitorTransport.readFrame(in, MAX_AUTH, null);
             if (first == null || !authenticated(first, out)) {
                 return;
             }
             while (true) {
                 s.setSoTimeout(0);
-                String message = Frames.read(in, Frames.MAX_MESSAGE, () -> {
+                String message = MonitorTransport.readFrame(in, MonitorTransport.MAX_MESSAGE, () -> {
                     try {
                         s.setSoTimeout(FRAME_MILLIS);
                     } catch (IOException ignored) {
@@ -150,9 +149,9 @@ final class Patchd implements Closeable {
                 if (message == null) {
                     return;
                 }
-                Frames.write(out, handle(message));
+                MonitorTransport.writeFrame(out, handle(message));
             }
-        } catch (Frames.FrameException | java.io.EOFException e) {
+        } catch (MonitorTransport.BadFrameException | java.io.EOFException e) {
             trySend(out, error(e.getMessage()));
         } catch (java.net.SocketTimeoutException e) {
             trySend(out, error("incomplete message: nothing more arrived within the time limit"));
@@ -172,7 +171,7 @@ final class Patchd implements Closeable {
     private static void trySend(OutputStream out, String message) {
         try {
             if (out != null) {
-                Frames.write(out, message);
+                MonitorTransport.writeFrame(out, message);
             }
         } catch (IOException ignored) {
             // gone
@@ -187,14 +186,14 @@ final class Patchd implements Closeable {
         java.util.regex.Matcher m = AUTH.matcher(first);
         String offered = m.matches() ? m.group(2) : null;
         if (offered == null) {
-            Frames.write(out, error("access denied: the first message must be <DYPATCH AUTH='token'/>"));
+            MonitorTransport.writeFrame(out, error("access denied: the first message must be <DYPATCH AUTH='token'/>"));
             return false;
         }
         if (!MessageDigest.isEqual(offered.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8))) {
-            Frames.write(out, error("access denied: wrong token"));
+            MonitorTransport.writeFrame(out, error("access denied: wrong token"));
             return false;
         }
-        Frames.write(out, reply("OK"));
+        MonitorTransport.writeFrame(out, reply("OK"));
         return true;
     }
 
@@ -203,22 +202,22 @@ final class Patchd implements Closeable {
     }
 
     private String error(String message) {
-        return reply("<ERROR>" + Xml.text(message) + "</ERROR>");
+        return reply("<ERROR>" + MonitorReply.escapeText(message) + "</ERROR>");
     }
 
     /** One command in, one reply out; nothing here throws. */
     String handle(String message) {
         try {
-            Element root = Xml.parse(message);
-            String command = Xml.attr(root, "COMMAND");
+            Element root = MonitorReply.parse(message);
+            String command = MonitorReply.attribute(root, "COMMAND");
             if (!root.getTagName().equals("DYPATCH") || command == null) {
                 return error("expected <DYPATCH COMMAND='...'>, got <" + root.getTagName() + ">");
             }
-            String target = Xml.attr(root, "PID");
+            String target = MonitorReply.attribute(root, "PID");
             if (target != null && !target.trim().equals(Long.toString(pid))) {
                 return error("this is the patch service of process " + pid + ", not '" + target + "'");
             }
-            List<Element> data = Xml.children(root);
+            List<Element> data = MonitorReply.children(root, null);
             Element first = data.isEmpty() ? null : data.get(0);
             return switch (command.trim().toUpperCase(Locale.ROOT)) {
                 case "PING" -> reply("PONG");
@@ -227,7 +226,7 @@ final class Patchd implements Closeable {
                 case "DIRECTORY" -> directory(root.getTextContent().trim());
                 default -> error("unknown command '" + command + "' (PING, MODEL, PATCH, DIRECTORY)");
             };
-        } catch (Xml.BadXml e) {
+        } catch (MonitorReply.MalformedException e) {
             return error(e.getMessage());
         } catch (InvalidInputException e) {
             List<String> lines = new ArrayList<>();
@@ -247,26 +246,26 @@ final class Patchd implements Closeable {
             throw new IllegalArgumentException("MODEL expects <MODEL NAME='...'><FOR .../>...</MODEL>");
         }
         String name = service.model(Ctl.serialize(data), "MODEL message");
-        return reply("<MODEL NAME='" + Xml.esc(name) + "'/>");
+        return reply("<MODEL NAME='" + MonitorReply.escape(name) + "'/>");
     }
 
     private String patch(Element data) throws InvalidInputException, IOException, WeaveException {
         if (data == null || !data.getTagName().equals("PATCH")) {
             throw new IllegalArgumentException("PATCH expects <PATCH ALL MODEL><CLASS NAME/>...</PATCH>");
         }
-        Boolean all = Xml.flag(Xml.attr(data, "ALL") == null ? "false" : Xml.attr(data, "ALL"));
+        Boolean all = MonitorReply.flag(MonitorReply.attribute(data, "ALL") == null ? "false" : MonitorReply.attribute(data, "ALL"));
         if (all == null) {
             throw new IllegalArgumentException("PATCH: ALL is a flag (true/false, t/f, 1/0), not '"
-                    + Xml.attr(data, "ALL") + "'");
+                    + MonitorReply.attribute(data, "ALL") + "'");
         }
         List<String> classes = new ArrayList<>();
-        for (Element c : Xml.children(data)) {
-            if (!c.getTagName().equals("CLASS") || Xml.attr(c, "NAME") == null) {
+        for (Element c : MonitorReply.children(data, null)) {
+            if (!c.getTagName().equals("CLASS") || MonitorReply.attribute(c, "NAME") == null) {
                 throw new IllegalArgumentException("PATCH may hold only <CLASS NAME='...'/>");
             }
-            classes.add(Xml.attr(c, "NAME").trim());
+            classes.add(MonitorReply.attribute(c, "NAME").trim());
         }
-        String model = Xml.attr(data, "MODEL");
+        String model = MonitorReply.attribute(data, "MODEL");
         if (monitor != null) {
             // the process loads classes as it runs: ask its monitor again
             Path extra = service.directory().resolve("classes-" + pid);
@@ -286,7 +285,7 @@ final class Patchd implements Closeable {
                     + "/path</DYPATCH>");
         }
         Path p = Path.of(dir).toAbsolutePath();
-        RegistryFiles.createPrivateDirectories(p);
+        MonitorTransport.createPrivateDirectories(p);
         service.directory(p);
         return reply("OK");
     }
@@ -310,10 +309,10 @@ final class Patchd implements Closeable {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return Main.OK;
+                return ExitCode.OK;
             }
             err.println("dyper: process " + pid + " ended; the patch service stops");
-            return Main.OK;
+            return ExitCode.OK;
         }
     }
 
@@ -347,28 +346,28 @@ final class Patchd implements Closeable {
         org.dyper.patch.ModeCatalog catalog = org.dyper.patch.ModeCatalog.load(modes);
         Path directory = line.hasOption("directory") ? Path.of(line.getOptionValue("directory"))
                 : defaultCache.resolve("patch");
-        RegistryFiles.createPrivateDirectories(directory);
+        MonitorTransport.createPrivateDirectories(directory);
         if (line.hasOption("pid")) {
             long pid;
             try {
                 pid = Long.parseLong(line.getOptionValue("pid"));
             } catch (NumberFormatException e) {
                 err.println("dyper: error: patchd: --pid " + line.getOptionValue("pid") + " is not a process id");
-                return Main.USAGE;
+                return ExitCode.USAGE;
             }
             MonitorEntry monitor;
             try {
                 monitor = MonitorEntry.of(registry, pid);
             } catch (IOException e) {
                 err.println("dyper: error: " + e.getMessage());
-                return Ctl.NO_PROCESS;
+                return ExitCode.NO_PROCESS;
             }
             return run(new PatchService(catalog, new PatchService.TargetClasses(List.of()), directory), pid, monitor,
                     registry, err);
         }
         if (!line.hasOption("classpath")) {
             err.println("dyper: error: patchd: give --pid PID (a monitored process) or --classpath PATH");
-            return Main.USAGE;
+            return ExitCode.USAGE;
         }
         List<Path> roots = new ArrayList<>();
         for (String e : line.getOptionValue("classpath").split(java.io.File.pathSeparator)) {

@@ -16,11 +16,11 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
@@ -30,8 +30,10 @@ import java.util.jar.Manifest;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.dyper.patch.weave.Weaver;
+import org.dyper.testsupport.Processes;
+import org.dyper.testsupport.Running;
+import org.dyper.testsupport.XmlReports;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,8 +41,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
 
 /**
  * The {@code dyper} command as a user meets it: exit codes and the exact lines on stdout and stderr. Commands run
@@ -136,8 +136,8 @@ class CliTest {
     }
 
     static Stream<Arguments> overviews() {
-        return Stream.of(Arguments.of("", Main.USAGE), Arguments.of("--help", Main.OK), Arguments.of("-h", Main.OK),
-                Arguments.of("help", Main.OK));
+        return Stream.of(Arguments.of("", ExitCode.USAGE), Arguments.of("--help", ExitCode.OK), Arguments.of("-h", ExitCode.OK),
+                Arguments.of("help", ExitCode.OK));
     }
 
     @Test
@@ -160,24 +160,24 @@ class CliTest {
 
                 Run the result with: java -cp OUT.jar:$(dyper classpath):<other jars> <main class>
                 """.replace(":", SEP);
-        assertEquals(new Result(Main.OK, weave, ""), dyper("help", "weave"));
-        assertEquals(new Result(Main.OK, weave, ""), dyper("weave", "--help"));
+        assertEquals(new Result(ExitCode.OK, weave, ""), dyper("help", "weave"));
+        assertEquals(new Result(ExitCode.OK, weave, ""), dyper("weave", "--help"));
         // --help wins over missing or wrong options
-        assertEquals(new Result(Main.OK, weave, ""), dyper("weave", "--in", "nowhere", "-h"));
+        assertEquals(new Result(ExitCode.OK, weave, ""), dyper("weave", "--in", "nowhere", "-h"));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"generate", "weave", "run", "classpath", "modes"})
     void everyCommandHasHelp(String command) {
         Result help = dyper("help", command);
-        assertEquals(Main.OK, help.code());
+        assertEquals(ExitCode.OK, help.code());
         assertTrue(help.out().contains("\nUsage: dyper " + command), help.out());
         assertEquals(help, dyper(command, "--help"));
     }
 
     @Test
     void version() {
-        assertEquals(new Result(Main.OK, "dyper 0.1.0\n", ""), dyper("--version"));
+        assertEquals(new Result(ExitCode.OK, "dyper 0.1.0\n", ""), dyper("--version"));
     }
 
     // ---- usage errors: exit 2, one line ----
@@ -238,7 +238,7 @@ class CliTest {
     @ParameterizedTest(name = "dyper {0}")
     @MethodSource("usageErrors")
     void usageErrorsAreOneLineAndExit2(String args, String message) {
-        assertEquals(new Result(Main.USAGE, "", "dyper: error: " + at(message) + "\n"), dyper(split(args)));
+        assertEquals(new Result(ExitCode.USAGE, "", "dyper: error: " + at(message) + "\n"), dyper(split(args)));
         assertFalse(Files.exists(dir.resolve("x.jar")));
     }
 
@@ -318,7 +318,7 @@ class CliTest {
                 args.addAll(List.of("--modes", modes.toString()));
             }
             Result r = dyper(args.toArray(String[]::new));
-            assertEquals(Main.INVALID_INPUT, r.code(), r.err());
+            assertEquals(ExitCode.INVALID_INPUT, r.code(), r.err());
             assertEquals("", r.out());
             List<String> lines = r.errLines();
             int first = command.equals("weave") ? 1 : 0;  // weave says what it is doing first
@@ -344,7 +344,7 @@ class CliTest {
                 + "    <PATCH WHAT='NOPE' MODE='COUNT'/>\n  </FOR>\n  <BAR/>\n</MODEL>\n");
         Result r = dyper("generate", "--model", a.toString(), "--model", b.toString(), "--in", "{classes}",
                 "--out", "{dir}/together");
-        assertEquals(new Result(Main.INVALID_INPUT, "", String.join("\n",
+        assertEquals(new Result(ExitCode.INVALID_INPUT, "", String.join("\n",
                 "dyper: error: " + a + ":3:3: XML: not well-formed: The element type \"FOR\" must be terminated by "
                         + "the matching end-tag \"</FOR>\".",
                 "dyper: error: " + b + ":3:5: PATCH: WHAT='NOPE' is not one of ENTER, EXIT, BLOCK_START, SYNC_TEST, "
@@ -357,7 +357,7 @@ class CliTest {
                 + "    <PATCH WHAT='BLOCK_START' MODE='GONE'/>\n    <PATCH WHAT='ENTER' MODE='NOPE'/>\n  </FOR>\n"
                 + "</MODEL>\n");
         r = dyper("generate", "--model", c.toString(), "--in", "{classes}", "--out", "{dir}/together");
-        assertEquals(Main.INVALID_INPUT, r.code(), r.err());
+        assertEquals(ExitCode.INVALID_INPUT, r.code(), r.err());
         assertEquals(List.of("dyper: error: " + c + ":3:5: PATCH", "dyper: error: " + c + ":4:5: PATCH",
                         "dyper: 2 problem(s); nothing was written"),
                 r.errLines().stream().map(l -> l.replaceFirst("^(dyper: error: [^ ]+: [A-Z_]+): .*", "$1")).toList(),
@@ -372,7 +372,7 @@ class CliTest {
                 + "    <PATCH WHAT='ENTER' MODE='COUNT'/>\n  </FOR>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n"
                 + "    <PATCH WHAT='ENTER' MODE='NOPE'/>\n  </FOR>\n</MODEL>\n");
         Result r = dyper("generate", "--model", m.toString(), "--in", "{classes}", "--out", "{dir}/both");
-        assertEquals(Main.INVALID_INPUT, r.code(), r.err());
+        assertEquals(ExitCode.INVALID_INPUT, r.code(), r.err());
         assertEquals(List.of("dyper: error: " + m + ":6:5: PATCH",
                         "dyper: " + m + ":2:3: warning: FOR: FOR CLASS='com.acme.cli.Tally' METHOD='nothing' matches no "
                                 + "method in the woven code (2 class(es) scanned)",
@@ -392,7 +392,7 @@ class CliTest {
                 """);
         Path out = dir.resolve("gen-nomatch");
         Result r = dyper("generate", "--model", m.toString(), "--in", "{classes}", "--out", out.toString());
-        assertEquals(new Result(Main.OK,
+        assertEquals(new Result(ExitCode.OK,
                 "dyper: generated 0 advice for 0 site id(s) in 0 class(es): 0 aspect source(s), the site-table class, "
                         + "aop.xml and sites.tsv in "
                         + out + "\n",
@@ -411,7 +411,7 @@ class CliTest {
         Path compiled = dir.resolve("gen-classes");
         Result r = dyper("generate", "--model", "{model}", "--in", "{classes}", "--out", out.toString(),
                 "--classes", compiled.toString());
-        assertEquals(new Result(Main.OK,
+        assertEquals(new Result(ExitCode.OK,
                 "dyper: generated 1 advice for 1 site id(s) in 1 class(es): 1 aspect source(s), the site-table class, "
                         + "aop.xml and sites.tsv in " + out + "\n"
                         + "dyper: compiled the aspects into " + compiled + " (with META-INF/aop.xml)\n", ""), r);
@@ -443,7 +443,7 @@ class CliTest {
                 "Signature-Version: 1.0\n"));
         Path woven = dir.resolve("woven.jar");
         Result r = dyper("weave", "--model", "{model}", "--in", input.toString(), "--out", woven.toString());
-        assertEquals(Main.OK, r.code(), r.err());
+        assertEquals(ExitCode.OK, r.code(), r.err());
         assertTrue(Pattern.matches("dyper: wrote " + Pattern.quote(woven.toString())
                 + " \\(1 class\\(es\\) patched, 1 advice, 1 site id\\(s\\)\\) in \\d+\\.\\d s\n", r.out()), r.out());
         assertEquals(List.of("dyper: generating aspects for " + input + " ...",
@@ -473,7 +473,7 @@ class CliTest {
     void weavesAClassFolderToo() throws IOException {
         Path woven = dir.resolve("new-folder/deeper/from-folder.jar");  // folders that do not exist yet are made
         Result r = dyper("weave", "--model", "{model}", "--in", "{classes}", "--out", woven.toString());
-        assertEquals(Main.OK, r.code(), r.err());
+        assertEquals(ExitCode.OK, r.code(), r.err());
         try (JarFile jar = new JarFile(woven.toFile())) {
             assertEquals(SITES, List.of(read(jar, "META-INF/dyper/sites.tsv").split("\n")));
             assertTrue(jar.getEntry("com/acme/cli/App.class") != null);
@@ -511,15 +511,7 @@ class CliTest {
 
     /** COUNTS of the XML report, site name to COUNT. */
     private static Map<String, String> counts(Path report) throws Exception {
-        Element counts = (Element) DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(report.toFile())
-                .getElementsByTagName("COUNTS").item(0);
-        NodeList sites = counts.getElementsByTagName("SITE");
-        Map<String, String> result = new java.util.TreeMap<>();
-        for (int i = 0; i < sites.getLength(); i++) {
-            Element s = (Element) sites.item(i);
-            result.put(s.getAttribute("NAME"), s.getAttribute("COUNT"));
-        }
-        return result;
+        return XmlReports.counts(report);
     }
 
     // ---- classpath and modes ----
@@ -527,7 +519,7 @@ class CliTest {
     @Test
     void classpathPrintsExistingRuntimeJars() {
         Result r = dyper("classpath");
-        assertEquals(Main.OK, r.code());
+        assertEquals(ExitCode.OK, r.code());
         assertEquals("", r.err());
         assertTrue(r.out().endsWith("\n") && r.out().indexOf('\n') == r.out().length() - 1, r.out());
         List<String> entries = List.of(r.out().strip().split(SEP));
@@ -540,7 +532,7 @@ class CliTest {
     @Test
     void modesListsTheLibrary() {
         Result r = dyper("modes");
-        assertEquals(Main.OK, r.code());
+        assertEquals(ExitCode.OK, r.code());
         assertEquals("", r.err());
         List<String> lines = List.of(r.out().split("\n"));
         assertEquals("Dyper's mode library (use these names in PATCH MODE='...'):", lines.get(0));
@@ -556,11 +548,11 @@ class CliTest {
         Path open = Files.createDirectories(dir.resolve("open-registry"));
         Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
         Result r = dyper("ctl", "--dir", open.toString(), "who");
-        assertEquals(new Result(Main.OK, "", "dyper: warning: the registry folder " + open + " is writable by other "
+        assertEquals(new Result(ExitCode.OK, "", "dyper: warning: the registry folder " + open + " is writable by other "
                 + "users (rwxrwxrwx): they can remove entries or plant false ones; use a folder only you can write to "
                 + "(chmod o-w, or the monitor's dir option and dyper ctl --dir)\n"), r);
         Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
-        assertEquals(new Result(Main.OK, "", ""), dyper("ctl", "--dir", open.toString(), "who"));
+        assertEquals(new Result(ExitCode.OK, "", ""), dyper("ctl", "--dir", open.toString(), "who"));
     }
 
     // ---- run (child JVM: the program inherits stdout and the exit code) ----
@@ -569,26 +561,16 @@ class CliTest {
 
     private static Child java(List<String> args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(Processes.currentJava().toString());
         cmd.addAll(args);
         return run(cmd, dir, 60);
     }
 
     /** Runs {@code cmd} in {@code workDir}, reading both its streams; fails the test if it takes over {@code seconds}. */
     static Child run(List<String> cmd, Path workDir, int seconds) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).directory(workDir.toFile()).start();
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
-        String out = drain(p.getInputStream());
-        assertTrue(p.waitFor(seconds, TimeUnit.SECONDS), "child process did not end: " + cmd);
-        return new Child(p.exitValue(), out, err.join());
-    }
-
-    private static String drain(InputStream in) {
-        try (in) {
-            return new String(in.readAllBytes(), UTF_8);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        Processes.Result r = Processes.run(new ProcessBuilder(cmd).directory(workDir.toFile()),
+                Duration.ofSeconds(seconds));
+        return new Child(r.exit(), r.out(), r.err());
     }
 
     private static Child cli(List<String> args) throws IOException, InterruptedException {
@@ -684,7 +666,7 @@ class CliTest {
         Path app = multiReleaseJar(dir.resolve("mr-weave.jar"));
         Path woven = dir.resolve("mr-woven.jar");
         Result r = dyper("weave", "--model", "{model}", "--in", app.toString(), "--out", woven.toString());
-        assertEquals(Main.OK, r.code(), r.err());
+        assertEquals(ExitCode.OK, r.code(), r.err());
         try (JarFile jar = new JarFile(woven.toFile())) {
             assertEquals("true", jar.getManifest().getMainAttributes().getValue("Multi-Release"));
             for (String entry : List.of("com/acme/cli/Tally.class", "META-INF/versions/17/com/acme/cli/Tally.class")) {
@@ -797,22 +779,21 @@ class CliTest {
                 "SIGINT is ignored in this JVM (started in the background), so its children cannot get it either");
         Path app = sleeperJar();
         Path report = dir.resolve("sleeper-" + signal + ".xml");
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> cmd = new ArrayList<>(List.of(Processes.currentJava().toString(),
                 "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--model", model.toString(),
                 "--cache", dir.resolve("sleeper-cache").toString(), "--no-monitor", "--report", "none", "--xml",
                 report.toString(), "--", "-jar", app.toString()));
-        Process cli = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(cli.getInputStream(),
-                UTF_8));
-        assertEquals("sleeper: started", out.readLine());
-        List<ProcessHandle> programs = cli.children().toList();
-        assertEquals(1, programs.size(), "dyper run starts the program as its child");
-        Process kill = new ProcessBuilder("kill", "-s", signal, Long.toString(cli.pid())).start();
-        assertEquals(0, kill.waitFor());
-        assertTrue(cli.waitFor(60, TimeUnit.SECONDS), "dyper run did not end");
-        assertFalse(programs.get(0).isAlive(), "dyper run returned while the program still ran");
-        assertEquals("sleeper: stopped", out.readLine(), "the program's shutdown hooks ran before dyper run returned");
-        assertEquals(signal.equals("TERM") ? 128 + 15 : 128 + 2, cli.exitValue(), "the program's exit code");
+        try (Running cli = Processes.start(cmd)) {
+            assertEquals("sleeper: started", cli.line(0, Duration.ofSeconds(60)));
+            List<ProcessHandle> programs = cli.process().children().toList();
+            assertEquals(1, programs.size(), "dyper run starts the program as its child");
+            Processes.signal(cli.pid(), signal);
+            int exit = cli.awaitExit(Duration.ofSeconds(60));
+            assertFalse(programs.get(0).isAlive(), "dyper run returned while the program still ran");
+            assertEquals("sleeper: stopped", cli.line(1, Duration.ofSeconds(10)),
+                    "the program's shutdown hooks ran before dyper run returned");
+            assertEquals(signal.equals("TERM") ? 128 + 15 : 128 + 2, exit, "the program's exit code");
+        }
         assertEquals(Map.of(ADD, "3"), counts(report), "the report was written before dyper run returned");
     }
 
@@ -821,7 +802,7 @@ class CliTest {
         Path app = sleeperJar();
         Path report = dir.resolve("sleeper-kill.xml");
         Path registry = Files.createDirectories(dir.resolve("sleeper-registry"));
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> cmd = new ArrayList<>(List.of(Processes.currentJava().toString(),
                 "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--model", model.toString(),
                 "--cache", dir.resolve("sleeper-cache").toString(), "--monitor", "dir=" + registry, "--report", "none",
                 "--xml", report.toString(), "--", "-jar", app.toString()));
@@ -836,8 +817,8 @@ class CliTest {
         ProcessHandle program = cli.children().findFirst().orElseThrow();
         try {
             // SIGKILL: dyper run cannot pass it on
-            assertEquals(0, new ProcessBuilder("kill", "-KILL", Long.toString(cli.pid())).start().waitFor());
-            assertTrue(cli.waitFor(60, TimeUnit.SECONDS));
+            Processes.signal(cli.pid(), "KILL");
+            Processes.awaitExit(cli, Duration.ofSeconds(60), "the killed dyper run");
             program.onExit().get(60, TimeUnit.SECONDS);
         } finally {
             program.destroyForcibly();  // if the test failed: no orphan left running
@@ -903,7 +884,7 @@ class CliTest {
     /** Starts the CLI with {@code java.io.tmpdir} = {@code tmp}, and kills it (SIGKILL) once {@code made} exists. */
     private static void killWhenItMade(Path tmp, List<String> args, java.util.function.LongFunction<Boolean> made)
             throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> cmd = new ArrayList<>(List.of(Processes.currentJava().toString(),
                 "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), Main.class.getName()));
         cmd.addAll(args);
         Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -912,8 +893,8 @@ class CliTest {
             Thread.sleep(50);
         }
         assertTrue(made.apply(p.pid()), "the CLI made no temporary files before it ended");
-        assertEquals(0, new ProcessBuilder("kill", "-KILL", Long.toString(p.pid())).start().waitFor());
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        Processes.signal(p.pid(), "KILL");
+        Processes.awaitExit(p, Duration.ofSeconds(30), "the killed CLI");
     }
 
     @Test

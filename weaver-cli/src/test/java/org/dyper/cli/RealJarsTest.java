@@ -129,11 +129,11 @@ class RealJarsTest {
     void twoJarsWovenSeparatelyWithOneModelRunTogether() throws Exception {
         Path libWoven = dir.resolve("two/lib-woven.jar");
         Path appWoven = dir.resolve("two/app-woven.jar");
-        assertEquals(Main.OK, dyper("weave", "--model", countAll.toString(), "--in", lib.toString(), "--out",
+        assertEquals(ExitCode.OK, dyper("weave", "--model", countAll.toString(), "--in", lib.toString(), "--out",
                 libWoven.toString()).code());
         Result r = dyper("weave", "--model", countAll.toString(), "--in", app.toString(), "--out",
                 appWoven.toString(), "--classpath", lib.toString());
-        assertEquals(Main.OK, r.code(), r.err());
+        assertEquals(ExitCode.OK, r.code(), r.err());
         assertNotEquals(generatedPackages(libWoven), generatedPackages(appWoven));
         assertEquals(1, generatedPackages(libWoven).size());
 
@@ -151,7 +151,7 @@ class RealJarsTest {
     @Test
     void runPatchesOnlyTheNamedEntryBesideAJarWovenBefore() throws Exception {
         Path libWoven = dir.resolve("patch/lib-woven.jar");
-        assertEquals(Main.OK, dyper("weave", "--model", countAll.toString(), "--in", lib.toString(), "--out",
+        assertEquals(ExitCode.OK, dyper("weave", "--model", countAll.toString(), "--in", lib.toString(), "--out",
                 libWoven.toString()).code());
         Path report = dir.resolve("patch/report.xml");
         Child run = cli(List.of("run", "--model", countAll.toString(), "--patch", app.toString(), "--cache",
@@ -163,7 +163,7 @@ class RealJarsTest {
 
         Child wrong = cli(List.of("run", "--model", countAll.toString(), "--patch", opt.toString(), "--", "-cp",
                 app.toString(), "app.Main"));
-        assertEquals(new Child(Main.USAGE, "", "dyper: error: run: --patch " + opt + " is not on the program's "
+        assertEquals(new Child(ExitCode.USAGE, "", "dyper: error: run: --patch " + opt + " is not on the program's "
                 + "class path (-cp or -jar): give one of its entries\n"), wrong);
     }
 
@@ -181,7 +181,7 @@ class RealJarsTest {
     void missingOptionalDependenciesLeaveTheirClassesUnpatchedWithOneWarning() throws Exception {
         Path woven = dir.resolve("opt/woven.jar");
         Result r = dyper("weave", "--model", countA.toString(), "--in", opt.toString(), "--out", woven.toString());
-        assertEquals(Main.OK, r.code(), r.err());
+        assertEquals(ExitCode.OK, r.code(), r.err());
         List<String> warnings = r.errLines().stream().filter(l -> l.contains("warning:")).toList();
         assertEquals(List.of("dyper: " + countA + ":2:3: " + SKIPPED), warnings);
         assertTrue(r.out().startsWith("dyper: wrote " + woven + " (2 class(es) patched, 6 advice, 6 site id(s))"),
@@ -226,7 +226,7 @@ class RealJarsTest {
         Files.createDirectories(out);
         Path woven = out.resolve("lib-woven.jar");
         Result r = dyper("weave", "--model", countAll.toString(), "--in", signed.toString(), "--out", woven.toString());
-        assertEquals(Main.OK, r.code(), r.err());
+        assertEquals(ExitCode.OK, r.code(), r.err());
         assertTrue(r.errLines().contains("dyper: note: dropped signature file META-INF/DYPER.SF: woven classes no "
                 + "longer match the signature"), r.err());
         try (Stream<Path> files = Files.list(out)) {
@@ -275,7 +275,7 @@ class RealJarsTest {
         Path woven = dir.resolve("mod/mod-app-woven.jar");
         Result r = dyper("weave", "--model", countAll.toString(), "--in", modular.toString(), "--out",
                 woven.toString());
-        assertEquals(Main.OK, r.code(), r.err());
+        assertEquals(ExitCode.OK, r.code(), r.err());
 
         Path report = dir.resolve("mod/report.xml");
         Child run = java(List.of("-Ddyper.report=none", "-Ddyper.report.xml=" + report, "--module-path",
@@ -293,7 +293,7 @@ class RealJarsTest {
             Files.copy(lib, in);
             Files.setPosixFilePermissions(in, PosixFilePermissions.fromString(mode));
             Path out = dir.resolve("perm-" + mode + "-woven.jar");
-            assertEquals(Main.OK, dyper("weave", "--model", countAll.toString(), "--in", in.toString(), "--out",
+            assertEquals(ExitCode.OK, dyper("weave", "--model", countAll.toString(), "--in", in.toString(), "--out",
                     out.toString()).code());
             assertEquals(mode, PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
         }

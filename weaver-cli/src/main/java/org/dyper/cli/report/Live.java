@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.dyper.cli.ExitCode;
 import org.dyper.runtime.monitor.MonitorClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.report.BadReportException;
@@ -27,7 +28,7 @@ final class Live {
         try {
             entry = MonitorEntry.of(registry, pid);
         } catch (IOException e) {
-            throw new ReportCommand.Failure(ReportCommand.NO_PROCESS, e.getMessage());
+            throw new ReportCommand.Failure(ExitCode.NO_PROCESS, e.getMessage());
         }
         String reply;
         String whoru;
@@ -36,7 +37,7 @@ final class Live {
             reply = c.command("REPORT", "<REPORT TYPE='ALL'/>");
             whoru = c.command("WHORU", null);
         } catch (ConnectException e) {
-            throw new ReportCommand.Failure(ReportCommand.NO_PROCESS, "process " + pid + " does not answer on port "
+            throw new ReportCommand.Failure(ExitCode.NO_PROCESS, "process " + pid + " does not answer on port "
                     + entry.port());
         }
         String label = "process " + pid + " (REPORT at "
@@ -48,7 +49,7 @@ final class Live {
             String first = e.problems().get(0);
             int at = first.indexOf("the monitor answered with an error: ");
             if (at >= 0) {
-                throw new ReportCommand.Failure(ReportCommand.COMMAND_FAILED, "process " + pid + ": "
+                throw new ReportCommand.Failure(ExitCode.COMMAND_FAILED, "process " + pid + ": "
                         + first.substring(at + "the monitor answered with an error: ".length()));
             }
             throw e;
@@ -60,8 +61,8 @@ final class Live {
     static Report.Process process(String whoru) {
         Element root;
         try {
-            root = org.dyper.runtime.monitor.internal.Xml.parse(whoru);
-        } catch (org.dyper.runtime.monitor.internal.Xml.BadXml e) {
+            root = org.dyper.runtime.monitor.MonitorReply.parse(whoru);
+        } catch (org.dyper.runtime.monitor.MonitorReply.MalformedException e) {
             return null;
         }
         List<String> javaArgs = new ArrayList<>();

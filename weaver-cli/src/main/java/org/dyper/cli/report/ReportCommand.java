@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
+import org.dyper.cli.ExitCode;
 import org.dyper.runtime.report.BadReportException;
 import org.dyper.runtime.report.HtmlReport;
 import org.dyper.runtime.report.Report;
@@ -19,14 +20,6 @@ import org.dyper.runtime.report.Report;
  * stacks, or a differential page. The rendering is the runtime's ({@link HtmlReport}), shared with the exit hook.
  */
 public final class ReportCommand {
-    /** Exit codes (as {@code org.dyper.cli.Main} and {@code Ctl} use them). */
-    static final int OK = 0;
-    static final int USAGE = 2;
-    static final int INVALID = 3;
-    static final int IO_ERROR = 5;
-    static final int COMMAND_FAILED = 6;
-    static final int NO_PROCESS = 7;
-
     public static final String PURPOSE = "turn XML reports into a self-contained HTML page with flame graphs and tables";
     public static final String USAGE_LINE = "dyper report [--out FILE] [--title TEXT] REPORT.xml | --pid PID [--dir DIR]"
             + " | --diff BEFORE.xml AFTER.xml | --collapsed [--view NAME] [--thread ID|NAME] REPORT.xml";
@@ -100,22 +93,22 @@ public final class ReportCommand {
             return execute(line);
         } catch (Usage e) {
             err.println("dyper: error: report: " + e.getMessage() + " (see dyper report --help)");
-            return USAGE;
+            return ExitCode.USAGE;
         } catch (BadReportException e) {
             for (String p : e.problems()) {
                 err.println("dyper: error: " + p);
             }
             err.println("dyper: " + e.problems().size() + " problem(s); nothing was written");
-            return INVALID;
+            return ExitCode.INVALID_INPUT;
         } catch (Failure e) {
             err.println("dyper: error: " + e.getMessage());
             return e.code;
         } catch (NoSuchFileException e) {
             err.println("dyper: error: " + e.getFile() + ": no such file");
-            return IO_ERROR;
+            return ExitCode.IO_ERROR;
         } catch (IOException e) {
             err.println("dyper: error: " + e.getMessage());
-            return IO_ERROR;
+            return ExitCode.IO_ERROR;
         }
     }
 
@@ -165,7 +158,7 @@ public final class ReportCommand {
             try {
                 text = HtmlReport.collapsed(report, view, line.getOptionValue("thread"));
             } catch (IllegalArgumentException e) {
-                throw new Failure(INVALID, e.getMessage());
+                throw new Failure(ExitCode.INVALID_INPUT, e.getMessage());
             }
             if (outFile == null) {
                 out.print(text);
@@ -175,7 +168,7 @@ public final class ReportCommand {
                 out.println("dyper: wrote " + outFile + " (" + text.lines().count() + " stacks of the " + view
                         .toUpperCase(java.util.Locale.ROOT) + " view)");
             }
-            return OK;
+            return ExitCode.OK;
         }
         String html;
         Path target;
@@ -193,7 +186,7 @@ public final class ReportCommand {
         }
         HtmlReport.write(target, html);
         out.println("dyper: wrote " + target + " (" + describe(report) + ")");
-        return OK;
+        return ExitCode.OK;
     }
 
     private static String describe(Report r) {
@@ -216,16 +209,16 @@ public final class ReportCommand {
         if (arg.equals("-")) {
             byte[] bytes = System.in.readAllBytes();
             if (bytes.length == 0) {
-                throw new Failure(IO_ERROR, "standard input: nothing arrived");
+                throw new Failure(ExitCode.IO_ERROR, "standard input: nothing arrived");
             }
             return HtmlReport.read("standard input", new java.io.ByteArrayInputStream(bytes));
         }
         Path file = Path.of(arg);
         if (Files.isDirectory(file)) {
-            throw new Failure(IO_ERROR, arg + ": is a folder, not a report file");
+            throw new Failure(ExitCode.IO_ERROR, arg + ": is a folder, not a report file");
         }
         if (!Files.exists(file)) {
-            throw new Failure(IO_ERROR, arg + ": no such file");
+            throw new Failure(ExitCode.IO_ERROR, arg + ": no such file");
         }
         return HtmlReport.read(file, arg);
     }

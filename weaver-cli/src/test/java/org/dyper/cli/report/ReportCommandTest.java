@@ -6,20 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.acme.cli.Waiter;
-import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.dyper.cli.Main;
 import org.dyper.patch.weave.Weaver;
+import org.dyper.testsupport.Processes;
+import org.dyper.testsupport.Running;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -193,12 +193,9 @@ class ReportCommandTest {
                 + "): run the tests with mvn verify");
         Path registry = dir.resolve("registry");
         Path classes = Path.of(Waiter.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-javaagent:" + runtime + "=dir=" + registry, "-cp", classes.toString(), Waiter.class.getName())
-                .redirectErrorStream(true).start();
-        try {
-            BufferedReader lines = new BufferedReader(new InputStreamReader(p.getInputStream(), UTF_8));
-            assertEquals("ready", lines.readLine());
+        try (Running p = Processes.start(List.of(Processes.currentJava().toString(), "-javaagent:" + runtime
+                + "=dir=" + registry, "-cp", classes.toString(), Waiter.class.getName()))) {
+            assertEquals("ready", p.line(0, Duration.ofSeconds(60)), p.stderr());
             Path out = dir.resolve("live.html");
             Result r = dyper("report", "--pid", Long.toString(p.pid()), "--dir", registry.toString(), "--out",
                     out.toString());
@@ -221,9 +218,7 @@ class ReportCommandTest {
             assertEquals(0, fromFile.code(), fromFile.toString());
             assertTrue(fromFile.out().startsWith("dyper: wrote " + dir.resolve("ctl-report.html") + " ("), fromFile.out());
             assertTrue(Files.readString(dir.resolve("ctl-report.html"), UTF_8).contains("\"root\":{\"t\":\"DYPER_REPLY\""));
-        } finally {
-            p.getOutputStream().close();
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+            assertEquals(0, p.stop(Duration.ofSeconds(30)), p.stderr());
         }
     }
 
