@@ -9,6 +9,10 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+import org.dyper.patch.weave.Weaver;
 import org.dyper.runtime.monitor.MonitorClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.monitor.MonitorReply;
@@ -19,6 +23,22 @@ import org.w3c.dom.Element;
  * the monitor into running JVMs.
  */
 final class Ctl {
+    static final String PURPOSE = "list monitored processes, send them DYPER commands, attach the monitor to a running "
+            + "JVM";
+    static final String USAGE = "dyper ctl [--dir DIR] who | dyper ctl [--xml | --wide | --width N] [--dir DIR] PID "
+            + "COMMAND [DATA] | "
+            + "dyper ctl [--dir DIR] [--options OPTS] attach PID | "
+            + "dyper ctl PID instrument --model FILE [--modes FILE] | dyper ctl PID uninstrument [NAME] | "
+            + "dyper ctl [--xml] PID instrumented";
+    static final String DETAILS = "who: one line per monitored process: pid, main class, start time (entries of dead "
+            + "processes are\n"
+            + "removed). PID COMMAND [DATA]: any command of the DYPER language (PING, WHORU, REPORT,\n"
+            + "SHOWSTACK, SET \"<VAR NAME='CHECKTIME' VALUE='7'/>\", GET, CLEAR, ...); DATA is the command's XML.\n"
+            + "attach PID: load the monitor into a running JVM (same user) with the JDK attach API.\n"
+            + CtlPatching.HELP
+            + "Exit codes: 0 ok, 2 usage, 5 I/O error, 6 the monitor answered ERROR, 7 no such monitored\n"
+            + "process, 8 attach failed.";
+
     private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
 
     private final PrintStream out;
@@ -29,6 +49,91 @@ final class Ctl {
         this.out = out;
         this.err = err;
         this.dir = dir;
+    }
+
+    /** The options of {@code dyper ctl}. */
+    static Options options() {
+        return CtlPatching.addOptions(new Options())
+                .addOption(Option.builder().longOpt("xml").desc("print the raw XML reply").build())
+                .addOption(Option.builder().longOpt("wide").desc("print whole names (rows may be wide)")
+                        .build())
+                .addOption(Option.builder().longOpt("width").hasArg().argName("N")
+                        .desc("columns the text rows fit by shortening names (default 120)").build())
+                .addOption(Option.builder().longOpt("dir").hasArg().argName("DIR")
+                        .desc("registry folder (default: dyper.monitor.dir, else ~/.dyper/run)").build())
+                .addOption(Option.builder().longOpt("options").hasArg().argName("OPTS")
+                        .desc("attach: monitor agent options, e.g. CHECKTIME=5").build())
+                .addOption(Option.builder("h").longOpt("help").desc("show this help").build());
+    }
+
+    /** The registry folder: {@code --dir}, else the monitor's default. */
+    static Path directory(CommandLine line) {
+        return line.hasOption("dir") ? Path.of(line.getOptionValue("dir")) : MonitorEntry.defaultDirectory();
+    }
+
+    /** {@code dyper ctl} with its parsed options; returns the exit code. */
+    int run(CommandLine line, Path defaultCache) {
+        List<String> args = line.getArgList();
+        String insecure = MonitorEntry.insecureDirectory(dir);
+        if (insecure != null) {
+            err.println("dyper: warning: " + insecure);
+        }
+        try {
+            if (args.isEmpty()) {
+                return usage("ctl: say who, attach PID, or PID COMMAND [DATA] (see dyper ctl --help)");
+            }
+            if (args.get(0).equals("who")) {
+                if (args.size() > 1) {
+                    return usage("ctl: who takes no arguments, got '" + args.get(1) + "'");
+                }
+                return who();
+            }
+            if (args.get(0).equals("attach")) {
+                if (args.size() != 2) {
+                    return usage("ctl: attach takes one PID");
+                }
+                return attach(pid(args.get(1)), line.getOptionValue("options"),
+                        Weaver.runtimeClasspath().get(0));
+            }
+            if (args.size() >= 2 && CtlPatching.handles(args.get(1), line.hasOption("model"))) {
+                return new CtlPatching(out, err, dir).run(line, args, pid(args.get(0)), defaultCache);
+            }
+            if (args.size() < 2 || args.size() > 3) {
+                return usage("ctl: expected PID COMMAND [DATA], got " + args.size() + " argument(s)");
+            }
+            return command(pid(args.get(0)), args.get(1), args.size() == 3 ? args.get(2) : null,
+                    line.hasOption("xml"), width(line.hasOption("wide"), line.getOptionValue("width")));
+        } catch (UsageError e) {
+            return usage("ctl: " + e.getMessage());
+        } catch (BadWidth e) {
+            return usage("ctl: " + e.getMessage());
+        } catch (Failure e) {
+            err.println("dyper: error: " + e.getMessage());
+            return e.code;
+        } catch (IOException e) {
+            err.println("dyper: error: " + e.getMessage());
+            return ExitCode.IO_ERROR;
+        } catch (RuntimeException e) {
+            err.println("dyper: internal error: " + e + " (please report it)");
+            return ExitCode.INTERNAL;
+        }
+    }
+
+    private static long pid(String s) throws UsageError {
+        try {
+            long pid = Long.parseLong(s);
+            if (pid > 0) {
+                return pid;
+            }
+        } catch (NumberFormatException ignored) {
+            // below
+        }
+        throw new UsageError("'" + s + "' is not a process id (try dyper ctl who)");
+    }
+
+    private int usage(String message) {
+        err.println("dyper: error: " + message);
+        return ExitCode.USAGE;
     }
 
     /** A failure with its exit code and one line for stderr. */
@@ -91,7 +196,8 @@ final class Ctl {
         } catch (com.sun.tools.attach.AttachNotSupportedException e) {
             throw new Failure(ExitCode.ATTACH_FAILED, "cannot attach to process " + pid + ": " + e.getMessage());
         } catch (com.sun.tools.attach.AgentLoadException | com.sun.tools.attach.AgentInitializationException e) {
-            throw new Failure(ExitCode.ATTACH_FAILED, "process " + pid + " did not start the monitor: " + e.getMessage());
+            throw new Failure(ExitCode.ATTACH_FAILED, "process " + pid + " did not start the monitor: "
+                    + e.getMessage());
         } catch (IOException e) {
             throw new Failure(ExitCode.ATTACH_FAILED, "cannot attach to process " + pid + ": " + e.getMessage());
         }
@@ -105,8 +211,8 @@ final class Ctl {
             }
         }
         if (!Files.exists(file)) {
-            throw new Failure(ExitCode.ATTACH_FAILED, "process " + pid + " loaded the agent but wrote no entry in " + dir
-                    + " (see its stderr)");
+            throw new Failure(ExitCode.ATTACH_FAILED, "process " + pid + " loaded the agent but wrote no entry in "
+                    + dir + " (see its stderr)");
         }
         MonitorEntry e = MonitorEntry.read(file);
         out.println("dyper: monitor running in process " + pid + " (port " + e.port() + ")");

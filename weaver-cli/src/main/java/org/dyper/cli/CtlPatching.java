@@ -180,7 +180,8 @@ final class CtlPatching {
             service.model(model);
             PatchService.Patched patched = service.patch(model.name(), true, List.of());
             patched.warnings().forEach(w -> err.println("dyper: " + w));
-            String message = "<MODEL NAME='" + MonitorReply.escape(model.name()) + "' INSERT='TRUE'" + instrumentBody(patched);
+            String message = "<MODEL NAME='" + MonitorReply.escape(model.name()) + "' INSERT='TRUE'"
+                    + instrumentBody(patched);
             Element reply = Ctl.child(answer(pid, c.command("INSTRUMENT", message)), "PATCH");
             for (Element note : Ctl.children(reply, "NOTE")) {
                 err.println("dyper: note: " + note.getTextContent());

@@ -24,8 +24,6 @@ import org.dyper.patch.gen.GeneratedCode;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Problem;
 import org.dyper.patch.weave.Generation;
-import org.dyper.patch.weave.LoadTime;
-import org.dyper.patch.weave.ProgramProcess;
 import org.dyper.patch.weave.WeaveException;
 import org.dyper.patch.weave.Weaver;
 
@@ -82,70 +80,9 @@ public final class Main {
                                 .desc("the woven jar to write (required; may not be the input)").build()),
                 "Run the result with: java -cp OUT.jar" + File.pathSeparator + "$(dyper classpath)"
                         + File.pathSeparator + "<other jars> <main class>"));
-        COMMANDS.put("run", new Command("run",
-                "run a Java program with its patched classes woven at launch; print the report when it ends",
-                "dyper run [--model FILE [--modes FILE]] [--patch JAR|DIR] [options] -- <java arguments>",
-                inputOptions(false)
-                        .addOption(Option.builder().longOpt("model").hasArg().argName("FILE")
-                                .desc("a patch model (<MODEL>); repeatable; without one the program runs under the "
-                                        + "DYPER monitor alone, nothing patched").build())
-                        .addOption(Option.builder().longOpt("patch").hasArg().argName("JAR|DIR")
-                                .desc("only classes of this class-path entry may be patched; repeatable (the other "
-                                        + "entries are still read to resolve types)").build())
-                        .addOption(Option.builder().longOpt("report").hasArg().argName("WHERE")
-                                .desc("text report: stderr (default), stdout, none, or a file").build())
-                        .addOption(Option.builder().longOpt("xml").hasArg().argName("FILE")
-                                .desc("also write the XML report to FILE").build())
-                        .addOption(Option.builder().longOpt("html").hasArg().argName("FILE")
-                                .desc("also write the HTML report (flame graphs, tables; see dyper report) to FILE")
-                                .build())
-                        .addOption(Option.builder().longOpt("cache").hasArg().argName("DIR")
-                                .desc("where woven classes and compiled aspects are cached (default "
-                                        + "$XDG_CACHE_HOME/dyper or ~/.cache/dyper)").build())
-                        .addOption(Option.builder().longOpt("weaver-agent")
-                                .desc("weave as classes load with the AspectJ weaver agent instead of once ahead "
-                                        + "(slower start and hot path; for classes another agent changes first)")
-                                .build())
-                        .addOption(Option.builder().longOpt("verbose")
-                                .desc("show the cache folder used and the java command; with --weaver-agent also "
-                                        + "what the weaver does as classes load").build())
-                        .addOption(Option.builder().longOpt("no-monitor")
-                                .desc("do not start the DYPER monitor in the program").build())
-                        .addOption(Option.builder().longOpt("monitor").hasArg().argName("OPTIONS")
-                                .desc("monitor agent options, e.g. CHECKTIME=5,dir=/tmp/run (see docs/monitor.md)")
-                                .build()),
-                "Everything after -- is passed to java (JAVA_HOME's java when JAVA_HOME is set, else the one on the\n"
-                        + "PATH). The classes on its class path (-cp or -jar) are what the model can patch (with\n"
-                        + "--patch, only those of the entries named). The first run with a model weaves the classes it\n"
-                        + "patches into the cache; later runs with the same model, modes and class path reuse them, and\n"
-                        + "a small agent swaps them in as they load. The exit code is the program's own once it started.\n"
-                        + "SIGINT, SIGTERM and SIGHUP are passed on to the program, and dyper run waits for it to end\n"
-                        + "(its report included). If dyper run is killed with SIGKILL, the monitor ends the program as\n"
-                        + "SIGTERM would (with --no-monitor it runs on)."));
-        COMMANDS.put("ctl", new Command("ctl",
-                "list monitored processes, send them DYPER commands, attach the monitor to a running JVM",
-                "dyper ctl [--dir DIR] who | dyper ctl [--xml | --wide | --width N] [--dir DIR] PID COMMAND [DATA] | "
-                        + "dyper ctl [--dir DIR] [--options OPTS] attach PID | "
-                        + "dyper ctl PID instrument --model FILE [--modes FILE] | dyper ctl PID uninstrument [NAME] | "
-                        + "dyper ctl [--xml] PID instrumented",
-                CtlPatching.addOptions(new Options())
-                        .addOption(Option.builder().longOpt("xml").desc("print the raw XML reply").build())
-                        .addOption(Option.builder().longOpt("wide").desc("print whole names (rows may be wide)")
-                                .build())
-                        .addOption(Option.builder().longOpt("width").hasArg().argName("N")
-                                .desc("columns the text rows fit by shortening names (default 120)").build())
-                        .addOption(Option.builder().longOpt("dir").hasArg().argName("DIR")
-                                .desc("registry folder (default: dyper.monitor.dir, else ~/.dyper/run)").build())
-                        .addOption(Option.builder().longOpt("options").hasArg().argName("OPTS")
-                                .desc("attach: monitor agent options, e.g. CHECKTIME=5").build())
-                        .addOption(Option.builder("h").longOpt("help").desc("show this help").build()),
-                "who: one line per monitored process: pid, main class, start time (entries of dead processes are\n"
-                        + "removed). PID COMMAND [DATA]: any command of the DYPER language (PING, WHORU, REPORT,\n"
-                        + "SHOWSTACK, SET \"<VAR NAME='CHECKTIME' VALUE='7'/>\", GET, CLEAR, ...); DATA is the command's XML.\n"
-                        + "attach PID: load the monitor into a running JVM (same user) with the JDK attach API.\n"
-                        + CtlPatching.HELP
-                        + "Exit codes: 0 ok, 2 usage, 5 I/O error, 6 the monitor answered ERROR, 7 no such monitored\n"
-                        + "process, 8 attach failed."));
+        COMMANDS.put("run", new Command("run", RunCommand.PURPOSE, RunCommand.USAGE, RunCommand.options(),
+                RunCommand.DETAILS));
+        COMMANDS.put("ctl", new Command("ctl", Ctl.PURPOSE, Ctl.USAGE, Ctl.options(), Ctl.DETAILS));
         COMMANDS.put("patchd", new Command("patchd", Patchd.PURPOSE, Patchd.USAGE, Patchd.options(), Patchd.DETAILS));
         COMMANDS.put("report", new Command("report", ReportCommand.PURPOSE, ReportCommand.USAGE_LINE,
                 ReportCommand.options(), ReportCommand.DETAILS));
@@ -156,7 +93,8 @@ public final class Main {
                 helpOption(new Options()), "A PATCH names one of these in MODE without any --modes file."));
     }
 
-    private static Options inputOptions(boolean withIn) {
+    /** The options generate, weave and run share; {@code withIn}: with {@code --in}. */
+    static Options inputOptions(boolean withIn) {
         Options o = new Options();
         o.addOption(Option.builder().longOpt("model").hasArg().argName("FILE")
                 .desc("a patch model (<MODEL>); repeatable; required").build());
@@ -223,7 +161,7 @@ public final class Main {
             return ExitCode.OK;
         }
         if (command.name().equals("ctl")) {
-            return ctl(line);
+            return new Ctl(out, err, Ctl.directory(line)).run(line, defaultCache());
         }
         if (command.name().equals("report")) {
             return new ReportCommand(out, err).run(line);
@@ -236,7 +174,7 @@ public final class Main {
             return switch (command.name()) {
                 case "generate" -> generate(line);
                 case "weave" -> weave(line);
-                case "run" -> run(line, javaArgs);
+                case "run" -> new RunCommand(err, env, defaultCache()).run(line, javaArgs);
                 case "patchd" -> Patchd.main(line, err, defaultCache());
                 case "classpath" -> classpath();
                 default -> modes();
@@ -319,138 +257,7 @@ public final class Main {
         return ExitCode.OK;
     }
 
-    private int run(CommandLine line, List<String> javaArgs)
-            throws UsageError, InvalidInputException, IOException, WeaveException {
-        if (javaArgs.isEmpty()) {
-            throw new UsageError("give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar Main");
-        }
-        if (!line.hasOption("model")) {
-            try {
-                return launch(line, MonitorOnly.command(line, javaArgs, LoadTime.java(env)), true);
-            } catch (IllegalArgumentException e) {
-                throw new UsageError(e.getMessage());
-            }
-        }
-        List<Path> targets;
-        try {
-            targets = LoadTime.targets(javaArgs);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError(e.getMessage());
-        }
-        List<Path> others = new ArrayList<>();
-        if (line.hasOption("patch")) {
-            targets = InputOptions.patchOnly(targets, InputOptions.values(line, "patch"), others);
-        }
-        Weaver.Inputs in = InputOptions.inputs(line, targets, "no classes to patch: the java class path (-cp or -jar) "
-                + "names no existing jar or folder");
-        if (!others.isEmpty()) {
-            others.addAll(in.classpath());
-            in = new Weaver.Inputs(in.models(), in.modeFiles(), in.targets(), others, in.includes(), in.excludes());
-        }
-        Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache();
-        LoadTime.Weaving weaving = line.hasOption("weaver-agent") ? LoadTime.Weaving.AGENT : LoadTime.Weaving.AHEAD;
-        Path java = LoadTime.java(env);
-        int feature = LoadTime.featureVersion(java).orElse(Runtime.version().feature());
-        LoadTime.Prepared prepared = LoadTime.prepare(in, cache, weaving, feature,
-                line2 -> err.println("dyper: " + line2));
-        prepared.warnings().forEach(w -> err.println("dyper: " + w));
-        notes(prepared.notes());
-        if (line.hasOption("verbose")) {
-            String what = weaving == LoadTime.Weaving.AHEAD ? "woven classes and aspects " : "aspects ";
-            err.println("dyper: " + what + (prepared.cached() ? "reused from " : "made in ") + prepared.aspects());
-        }
-        List<String> command;
-        try {
-            String monitor = line.hasOption("no-monitor") ? null
-                    : LoadTime.monitorAgent(Weaver.runtimeClasspath().get(0), line.getOptionValue("monitor"));
-            command = LoadTime.command(java, prepared.aspects(), new LoadTime.Report(line.getOptionValue("report"),
-                    line.getOptionValue("xml")), line.hasOption("verbose"), javaArgs, monitor);
-            command = ReportCommand.withHtml(command, line.getOptionValue("html"));
-        } catch (IllegalArgumentException e) {
-            throw new UsageError(e.getMessage());
-        }
-        return launch(line, command, false);
-    }
-
-    /** Runs the program; {@code monitorOnly}: say so once it started. Returns its exit code. */
-    private int launch(CommandLine line, List<String> command, boolean monitorOnly) throws IOException {
-        if (line.hasOption("verbose")) {
-            err.println("dyper: " + String.join(" ", command));
-        }
-        try {
-            return ProgramProcess.run(command, null, pid -> {
-                if (monitorOnly) {
-                    err.println(MonitorOnly.started(pid));
-                }
-            });
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return ExitCode.INTERNAL;
-        }
-    }
-
-    private int ctl(CommandLine line) {
-        List<String> args = line.getArgList();
-        Path dir = line.hasOption("dir") ? Path.of(line.getOptionValue("dir"))
-                : org.dyper.runtime.monitor.MonitorEntry.defaultDirectory();
-        Ctl ctl = new Ctl(out, err, dir);
-        String insecure = org.dyper.runtime.monitor.MonitorEntry.insecureDirectory(dir);
-        if (insecure != null) {
-            err.println("dyper: warning: " + insecure);
-        }
-        try {
-            if (args.isEmpty()) {
-                return usage("ctl: say who, attach PID, or PID COMMAND [DATA] (see dyper ctl --help)");
-            }
-            if (args.get(0).equals("who")) {
-                if (args.size() > 1) {
-                    return usage("ctl: who takes no arguments, got '" + args.get(1) + "'");
-                }
-                return ctl.who();
-            }
-            if (args.get(0).equals("attach")) {
-                if (args.size() != 2) {
-                    return usage("ctl: attach takes one PID");
-                }
-                return ctl.attach(pid(args.get(1)), line.getOptionValue("options"),
-                        Weaver.runtimeClasspath().get(0));
-            }
-            if (args.size() >= 2 && CtlPatching.handles(args.get(1), line.hasOption("model"))) {
-                return new CtlPatching(out, err, dir).run(line, args, pid(args.get(0)), defaultCache());
-            }
-            if (args.size() < 2 || args.size() > 3) {
-                return usage("ctl: expected PID COMMAND [DATA], got " + args.size() + " argument(s)");
-            }
-            return ctl.command(pid(args.get(0)), args.get(1), args.size() == 3 ? args.get(2) : null,
-                    line.hasOption("xml"), Ctl.width(line.hasOption("wide"), line.getOptionValue("width")));
-        } catch (UsageError e) {
-            return usage("ctl: " + e.getMessage());
-        } catch (Ctl.BadWidth e) {
-            return usage("ctl: " + e.getMessage());
-        } catch (Ctl.Failure e) {
-            err.println("dyper: error: " + e.getMessage());
-            return e.code;
-        } catch (IOException e) {
-            err.println("dyper: error: " + e.getMessage());
-            return ExitCode.IO_ERROR;
-        } catch (RuntimeException e) {
-            err.println("dyper: internal error: " + e + " (please report it)");
-            return ExitCode.INTERNAL;
-        }
-    }
-
-    private static long pid(String s) throws UsageError {
-        try {
-            long pid = Long.parseLong(s);
-            if (pid > 0) {
-                return pid;
-            }
-        } catch (NumberFormatException ignored) {
-            // below
-        }
-        throw new UsageError("'" + s + "' is not a process id (try dyper ctl who)");
-    }
-
+    /** Where woven classes and compiled aspects are cached: $XDG_CACHE_HOME/dyper, else ~/.cache/dyper. */
     private Path defaultCache() {
         String xdg = env.get("XDG_CACHE_HOME");
         if (xdg != null && !xdg.isBlank()) {
@@ -483,6 +290,11 @@ public final class Main {
     }
 
     private void notes(List<String> notes) {
+        notes(err, notes);
+    }
+
+    /** Prints ajc's and the weaver's notes; warnings among them without the "note:" prefix. */
+    static void notes(PrintStream err, List<String> notes) {
         for (String n : notes) {
             err.println("dyper: " + (Weaver.isWarning(n) ? "" : "note: ") + n);
         }

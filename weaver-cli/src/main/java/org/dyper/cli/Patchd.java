@@ -110,8 +110,8 @@ final class Patchd implements Closeable {
                     connections.decrementAndGet();
                     try (s) {
                         s.setSoTimeout(1000);
-                        MonitorTransport.writeFrame(s.getOutputStream(), error("too many connections (limit " + MAX_CONNECTIONS
-                                + ")"));
+                        MonitorTransport.writeFrame(s.getOutputStream(), error("too many connections (limit "
+                                + MAX_CONNECTIONS + ")"));
                     }
                     continue;
                 }
@@ -253,10 +253,11 @@ final class Patchd implements Closeable {
         if (data == null || !data.getTagName().equals("PATCH")) {
             throw new IllegalArgumentException("PATCH expects <PATCH ALL MODEL><CLASS NAME/>...</PATCH>");
         }
-        Boolean all = MonitorReply.flag(MonitorReply.attribute(data, "ALL") == null ? "false" : MonitorReply.attribute(data, "ALL"));
+        String allValue = MonitorReply.attribute(data, "ALL");
+        Boolean all = MonitorReply.flag(allValue == null ? "false" : allValue);
         if (all == null) {
             throw new IllegalArgumentException("PATCH: ALL is a flag (true/false, t/f, 1/0), not '"
-                    + MonitorReply.attribute(data, "ALL") + "'");
+                    + allValue + "'");
         }
         List<String> classes = new ArrayList<>();
         for (Element c : MonitorReply.children(data, null)) {

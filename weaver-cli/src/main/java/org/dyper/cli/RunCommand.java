@@ -1,0 +1,155 @@
+package org.dyper.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+import org.dyper.cli.report.ReportCommand;
+import org.dyper.patch.model.InvalidInputException;
+import org.dyper.patch.weave.LoadTime;
+import org.dyper.patch.weave.ProgramProcess;
+import org.dyper.patch.weave.WeaveException;
+import org.dyper.patch.weave.Weaver;
+
+/**
+ * {@code dyper run}: weaves the classes a model patches once (cached), then starts the program with the agent that
+ * swaps them in, the DYPER monitor and the report settings, and returns the program's exit code.
+ */
+final class RunCommand {
+    static final String PURPOSE = "run a Java program with its patched classes woven at launch; print the report when it "
+            + "ends";
+    static final String USAGE = "dyper run [--model FILE [--modes FILE]] [--patch JAR|DIR] [options] -- <java "
+            + "arguments>";
+    static final String DETAILS = "Everything after -- is passed to java (JAVA_HOME's java when JAVA_HOME is set, else the "
+            + "one on the\n"
+            + "PATH). The classes on its class path (-cp or -jar) are what the model can patch (with\n"
+            + "--patch, only those of the entries named). The first run with a model weaves the classes it\n"
+            + "patches into the cache; later runs with the same model, modes and class path reuse them, and\n"
+            + "a small agent swaps them in as they load. The exit code is the program's own once it started.\n"
+            + "SIGINT, SIGTERM and SIGHUP are passed on to the program, and dyper run waits for it to end\n"
+            + "(its report included). If dyper run is killed with SIGKILL, the monitor ends the program as\n"
+            + "SIGTERM would (with --no-monitor it runs on).";
+
+    private final PrintStream err;
+    private final Map<String, String> env;
+    private final Path defaultCache;
+
+    RunCommand(PrintStream err, Map<String, String> env, Path defaultCache) {
+        this.err = err;
+        this.env = env;
+        this.defaultCache = defaultCache;
+    }
+
+    /** The options of {@code dyper run}. */
+    static Options options() {
+        return Main.inputOptions(false)
+                .addOption(Option.builder().longOpt("model").hasArg().argName("FILE")
+                        .desc("a patch model (<MODEL>); repeatable; without one the program runs under the "
+                                + "DYPER monitor alone, nothing patched").build())
+                .addOption(Option.builder().longOpt("patch").hasArg().argName("JAR|DIR")
+                        .desc("only classes of this class-path entry may be patched; repeatable (the other "
+                                + "entries are still read to resolve types)").build())
+                .addOption(Option.builder().longOpt("report").hasArg().argName("WHERE")
+                        .desc("text report: stderr (default), stdout, none, or a file").build())
+                .addOption(Option.builder().longOpt("xml").hasArg().argName("FILE")
+                        .desc("also write the XML report to FILE").build())
+                .addOption(Option.builder().longOpt("html").hasArg().argName("FILE")
+                        .desc("also write the HTML report (flame graphs, tables; see dyper report) to FILE")
+                        .build())
+                .addOption(Option.builder().longOpt("cache").hasArg().argName("DIR")
+                        .desc("where woven classes and compiled aspects are cached (default "
+                                + "$XDG_CACHE_HOME/dyper or ~/.cache/dyper)").build())
+                .addOption(Option.builder().longOpt("weaver-agent")
+                        .desc("weave as classes load with the AspectJ weaver agent instead of once ahead "
+                                + "(slower start and hot path; for classes another agent changes first)")
+                        .build())
+                .addOption(Option.builder().longOpt("verbose")
+                        .desc("show the cache folder used and the java command; with --weaver-agent also "
+                                + "what the weaver does as classes load").build())
+                .addOption(Option.builder().longOpt("no-monitor")
+                        .desc("do not start the DYPER monitor in the program").build())
+                .addOption(Option.builder().longOpt("monitor").hasArg().argName("OPTIONS")
+                        .desc("monitor agent options, e.g. CHECKTIME=5,dir=/tmp/run (see docs/monitor.md)")
+                        .build());
+    }
+
+    /** Runs the program woven as {@code line} says; returns its exit code once it started. */
+    int run(CommandLine line, List<String> javaArgs)
+            throws UsageError, InvalidInputException, IOException, WeaveException {
+        if (javaArgs.isEmpty()) {
+            throw new UsageError("give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar Main");
+        }
+        if (!line.hasOption("model")) {
+            try {
+                return launch(line, MonitorOnly.command(line, javaArgs, LoadTime.java(env)), true);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError(e.getMessage());
+            }
+        }
+        List<Path> targets;
+        try {
+            targets = LoadTime.targets(javaArgs);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
+        }
+        List<Path> others = new ArrayList<>();
+        if (line.hasOption("patch")) {
+            targets = InputOptions.patchOnly(targets, InputOptions.values(line, "patch"), others);
+        }
+        Weaver.Inputs in = InputOptions.inputs(line, targets, "no classes to patch: the java class path (-cp or -jar) "
+                + "names no existing jar or folder");
+        if (!others.isEmpty()) {
+            others.addAll(in.classpath());
+            in = new Weaver.Inputs(in.models(), in.modeFiles(), in.targets(), others, in.includes(), in.excludes());
+        }
+        Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache;
+        LoadTime.Weaving weaving = line.hasOption("weaver-agent") ? LoadTime.Weaving.AGENT : LoadTime.Weaving.AHEAD;
+        Path java = LoadTime.java(env);
+        int feature = LoadTime.featureVersion(java).orElse(Runtime.version().feature());
+        LoadTime.Prepared prepared = LoadTime.prepare(in, cache, weaving, feature,
+                line2 -> err.println("dyper: " + line2));
+        prepared.warnings().forEach(w -> err.println("dyper: " + w));
+        notes(prepared.notes());
+        if (line.hasOption("verbose")) {
+            String what = weaving == LoadTime.Weaving.AHEAD ? "woven classes and aspects " : "aspects ";
+            err.println("dyper: " + what + (prepared.cached() ? "reused from " : "made in ") + prepared.aspects());
+        }
+        List<String> command;
+        try {
+            String monitor = line.hasOption("no-monitor") ? null
+                    : LoadTime.monitorAgent(Weaver.runtimeClasspath().get(0), line.getOptionValue("monitor"));
+            command = LoadTime.command(java, prepared.aspects(), new LoadTime.Report(line.getOptionValue("report"),
+                    line.getOptionValue("xml")), line.hasOption("verbose"), javaArgs, monitor);
+            command = ReportCommand.withHtml(command, line.getOptionValue("html"));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
+        }
+        return launch(line, command, false);
+    }
+
+    /** Runs the program; {@code monitorOnly}: say so once it started. Returns its exit code. */
+    private int launch(CommandLine line, List<String> command, boolean monitorOnly) throws IOException {
+        if (line.hasOption("verbose")) {
+            err.println("dyper: " + String.join(" ", command));
+        }
+        try {
+            return ProgramProcess.run(command, null, pid -> {
+                if (monitorOnly) {
+                    err.println(MonitorOnly.started(pid));
+                }
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ExitCode.INTERNAL;
+        }
+    }
+
+    private void notes(List<String> notes) {
+        Main.notes(err, notes);
+    }
+}
