@@ -163,9 +163,9 @@ public final class RuntimePatchingBench {
             }
             double[] later = java.util.Arrays.copyOfRange(inJvm, 1, rounds);
             page.append(String.format(Locale.ROOT, "| %s | %d | %.1f ms | %.1f ms (%.1f–%.1f) | %.1f ms | %.1f ms | "
-                    + "%.2f s | %.2f s |%n", jdk, n, inJvm[0], Runner.median(later), min(later), max(later),
-                    Runner.median(java.util.Arrays.copyOfRange(redefine, 1, rounds)), Runner.median(removal),
-                    trip[0], Runner.median(java.util.Arrays.copyOfRange(trip, 1, rounds))));
+                    + "%.2f s | %.2f s |%n", jdk, n, inJvm[0], Stats.median(later), min(later), max(later),
+                    Stats.median(java.util.Arrays.copyOfRange(redefine, 1, rounds)), Stats.median(removal),
+                    trip[0], Stats.median(java.util.Arrays.copyOfRange(trip, 1, rounds))));
             p.send("exit");
             p.waitFor();
         } finally {
@@ -276,7 +276,7 @@ public final class RuntimePatchingBench {
                 over[r] = v[r] - base[r];
             }
             page.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f–%.2f | %.2f | %.2f | %s |%n", name,
-                    Runner.median(v), min(v), max(v), Runner.median(over), Runner.median(bytes.get(name)),
+                    Stats.median(v), min(v), max(v), Stats.median(over), Stats.median(bytes.get(name)),
                     checks.getOrDefault(name, "n/a")));
         }
         page.append('\n');

@@ -192,14 +192,14 @@ final class WeaveBench {
     }
 
     private static double cpu(List<Sample> s) {
-        return s == null ? Double.NaN : Runner.median(s.stream().mapToDouble(Sample::cpu).toArray());
+        return s == null ? Double.NaN : Stats.median(s.stream().mapToDouble(Sample::cpu).toArray());
     }
 
     private static double median(List<Sample> s, boolean own) {
         if (s == null) {
             return Double.NaN;
         }
-        return Runner.median(s.stream().mapToDouble(x -> own ? x.own() : x.wall()).toArray());
+        return Stats.median(s.stream().mapToDouble(x -> own ? x.own() : x.wall()).toArray());
     }
 
     private static int count(String patched) {
