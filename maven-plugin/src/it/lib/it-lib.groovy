@@ -68,6 +68,18 @@ class DyperIt {
         return file.text.trim().split(File.pathSeparator) as List
     }
 
+    /**
+     * A class of the module's own build (target/classes), such as the sample apps' facts classes (BankFacts,
+     * NestedFacts): the numbers the end-to-end tests expect, so both suites check the same facts. Load only classes the
+     * model does not patch (they run here, in Maven's JVM, without the Dyper runtime).
+     */
+    static Class<?> builtClass(File module, String name) {
+        def classes = new File(module, 'target/classes')
+        assert classes.isDirectory(): "no " + classes
+        def loader = new URLClassLoader([classes.toURI().toURL()] as URL[], DyperIt.classLoader)
+        return loader.loadClass(name)
+    }
+
     static List<String> jarEntries(File jar) {
         assert jar.isFile(): "no jar " + jar
         def z = new java.util.zip.ZipFile(jar)
