@@ -46,7 +46,10 @@ public final class RuntimePatchingBench {
         this.root = root;
         this.work = root.resolve("benchmarks/target/run-runtime");
         this.quick = quick;
-        String home = System.getenv().getOrDefault("JDK25_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64");
+        // the tests' rule (docs/testing.md): -Ddyper.jdk25, else JDK25_HOME, else the default path
+        String home = System.getProperty("dyper.jdk25", "").isBlank()
+                ? System.getenv().getOrDefault("JDK25_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64")
+                : System.getProperty("dyper.jdk25");
         this.jdk25 = Files.isExecutable(Path.of(home, "bin/java")) ? Path.of(home) : null;
     }
 
