@@ -254,13 +254,15 @@ final class Commands {
 
     private String clear(Element data) {
         String name = data == null ? null : Xml.attr(need(data, "CLEAR", "<CLEAR AGENT/>"), "AGENT");
-        if (name == null || name.isBlank()) {
-            for (DyperAgent a : m.agents) {
-                a.clear();
+        synchronized (m.sampler.recording) {
+            if (name == null || name.isBlank()) {
+                for (DyperAgent a : m.agents) {
+                    a.clear();
+                }
+                m.agentErrors.clear();
+            } else {
+                agentNamed(name).clear();
             }
-            m.agentErrors.clear();
-        } else {
-            agentNamed(name).clear();
         }
         return m.reply("OK");
     }

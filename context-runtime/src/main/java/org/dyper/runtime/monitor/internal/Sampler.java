@@ -22,6 +22,11 @@ final class Sampler implements Events {
     private final Monitor m;
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private final Object wake = new Object();
+    /**
+     * Held while a dump's samples are recorded, and by CLEAR: a dump that began before MONITOR became false cannot add
+     * to the figures after CLEAR emptied them (MonitorCommandsContract.clearAllAndOneAgent saw a CONTENTION tick so).
+     */
+    final Object recording = new Object();
     private final ThreadStates states = new ThreadStates();
     private volatile JfrSource jfr;
     private volatile boolean jfrStarting;
@@ -192,36 +197,46 @@ final class Sampler implements Events {
         }
         ThreadInfo[] infos = threads();
         if (on) {
-            Map<Long, ThreadStates.Activity> activity = states.update(infos, now, m.settings.bool("CPUTIME"));
-            for (ThreadInfo i : infos) {
-                List<Frame> frames = frames(i);
-                ThreadStates.Activity a = activity.get(i.getThreadId());
-                m.stacks.add(StackStore.View.WALL, i.getThreadId(), i.getThreadName(), rootFirst(frames, null), 1);
-                if (recorder) {
-                    continue;
-                }
-                if (a != null && a.running()) {
-                    cpu(i.getThreadId(), i.getThreadName(), frames, weight);
-                } else if (i.getLockInfo() != null && (a == ThreadStates.Activity.BLOCKED
-                        || LockKinds.isLock(i.getLockInfo().getClassName()) && parked(frames))) {
-                    lock(i.getThreadId(), i.getThreadName(), frames, i.getLockInfo().getClassName(), weight);
-                }
-            }
-            m.threads.sample(infos, weight, activity);
-            for (DyperAgent a : m.agents) {
-                if (a == m.threads) {
-                    continue;
-                }
-                try {
-                    a.sample(infos, weight);
-                } catch (Throwable t) {
-                    m.agentErrors.putIfAbsent(a.name(), t.getClass().getName() + ": " + t.getMessage());
+            synchronized (recording) {
+                // MONITOR may have become false since this dump began: then CLEAR may already have run
+                if (m.settings.bool("MONITOR")) {
+                    record(infos, now, weight, recorder);
                 }
             }
         }
         if (dump) {
             m.push("<DYPER DUMP='" + m.pid + "' TIME='" + System.currentTimeMillis() + "'>"
                     + StackDump.xml(infos, states) + "</DYPER>");
+        }
+    }
+
+    /** Records one dump in the stack views and the agents. */
+    private void record(ThreadInfo[] infos, long now, long weight, boolean recorder) {
+        Map<Long, ThreadStates.Activity> activity = states.update(infos, now, m.settings.bool("CPUTIME"));
+        for (ThreadInfo i : infos) {
+            List<Frame> frames = frames(i);
+            ThreadStates.Activity a = activity.get(i.getThreadId());
+            m.stacks.add(StackStore.View.WALL, i.getThreadId(), i.getThreadName(), rootFirst(frames, null), 1);
+            if (recorder) {
+                continue;
+            }
+            if (a != null && a.running()) {
+                cpu(i.getThreadId(), i.getThreadName(), frames, weight);
+            } else if (i.getLockInfo() != null && (a == ThreadStates.Activity.BLOCKED
+                    || LockKinds.isLock(i.getLockInfo().getClassName()) && parked(frames))) {
+                lock(i.getThreadId(), i.getThreadName(), frames, i.getLockInfo().getClassName(), weight);
+            }
+        }
+        m.threads.sample(infos, weight, activity);
+        for (DyperAgent a : m.agents) {
+            if (a == m.threads) {
+                continue;
+            }
+            try {
+                a.sample(infos, weight);
+            } catch (Throwable t) {
+                m.agentErrors.putIfAbsent(a.name(), t.getClass().getName() + ": " + t.getMessage());
+            }
         }
     }
 
