@@ -49,6 +49,12 @@ public final class Monitor {
     final String token;
     final Commands commands;
     final Sampler sampler = new Sampler(this);
+    /**
+     * Open until {@link #start} has done its work on the caller's thread: the flight recorder waits for it
+     * ({@link #awaitStarted}), so it never samples the agent's own start-up on the program's main thread (premain),
+     * which the stack views would show as monitor frames (MonitorStacksTest saw that on a busy machine).
+     */
+    private final java.util.concurrent.CountDownLatch startDone = new java.util.concurrent.CountDownLatch(1);
     final MonitorReport report = new MonitorReport(this);
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private Server server;
@@ -95,6 +101,19 @@ public final class Monitor {
             } catch (Throwable ignored) {
                 // nowhere to say it
             }
+        } finally {
+            if (m != null) {
+                m.startDone.countDown();
+            }
+        }
+    }
+
+    /** Waits (at most 10 s) until {@link #start} returned on its thread; at once after that. */
+    void awaitStarted() {
+        try {
+            startDone.await(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -83,6 +83,7 @@ final class Sampler implements Events {
 
     private void runJfr() {
         JfrSource j;
+        m.awaitStarted();
         try {
             recorderOurs = true;
             j = JfrSource.open(this);
