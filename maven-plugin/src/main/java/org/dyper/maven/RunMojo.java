@@ -13,9 +13,9 @@ import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
 import org.dyper.patch.model.InvalidInputException;
-import org.dyper.patch.weave.LoadTime;
-import org.dyper.patch.weave.WeaveException;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.launch.LoadTime;
+import org.dyper.patch.build.WeaveException;
+import org.dyper.patch.build.Weaver;
 
 /**
  * Runs the project's main class (or a given {@code java} command line) instrumented, like {@code exec:java}, and

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.cli.CommandLine;
 import org.dyper.cli.report.ReportCommand;
-import org.dyper.patch.weave.LoadTime;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.launch.LoadTime;
+import org.dyper.patch.build.Weaver;
 
 /**
  * {@code dyper run} without {@code --model}: the program runs under the DYPER monitor alone, nothing patched, the first

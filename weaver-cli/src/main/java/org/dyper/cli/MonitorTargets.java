@@ -9,7 +9,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.jar.JarFile;
 import java.util.regex.Pattern;
-import org.dyper.patch.gen.Generator;
+import org.dyper.patch.aspectj.Generator;
 import org.dyper.patch.runtime.PatchService;
 import org.dyper.runtime.monitor.MonitorClient;
 import org.w3c.dom.Element;

@@ -24,7 +24,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.runtime.PatchService;
-import org.dyper.patch.weave.WeaveException;
+import org.dyper.patch.build.WeaveException;
 import org.dyper.runtime.monitor.MonitorClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.monitor.internal.Frames;

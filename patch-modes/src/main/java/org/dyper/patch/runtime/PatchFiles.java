@@ -73,7 +73,7 @@ public final class PatchFiles {
             }
             return dir;
         } finally {
-            org.dyper.patch.weave.Weaver.deleteTree(tmp);
+            org.dyper.patch.build.Weaver.deleteTree(tmp);
         }
     }
 

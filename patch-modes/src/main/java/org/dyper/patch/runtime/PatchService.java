@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.dyper.patch.ModeCatalog;
-import org.dyper.patch.gen.ClassLookup;
-import org.dyper.patch.gen.GeneratedCode;
-import org.dyper.patch.gen.Generator;
+import org.dyper.patch.scan.ClassLookup;
+import org.dyper.patch.aspectj.GeneratedCode;
+import org.dyper.patch.aspectj.Generator;
 import org.dyper.patch.model.ForSpec;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Location;
@@ -23,7 +23,7 @@ import org.dyper.patch.model.Problem;
 import org.dyper.patch.model.Update;
 import org.dyper.patch.scan.ClassIndex;
 import org.dyper.patch.scan.ClassScanner;
-import org.dyper.patch.weave.WeaveException;
+import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.xml.ModelReader;
 
 /**

@@ -1,5 +1,6 @@
 package org.dyper.patch.runtime;
 
+import org.dyper.patch.aspectj.Generator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,11 +13,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.dyper.patch.gen.BytecodePlan;
-import org.dyper.patch.gen.GeneratedCode;
-import org.dyper.patch.weave.Ajc;
-import org.dyper.patch.weave.WeaveException;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.bytecode.BytecodePlan;
+import org.dyper.patch.aspectj.GeneratedCode;
+import org.dyper.patch.build.Ajc;
+import org.dyper.patch.build.WeaveException;
+import org.dyper.patch.build.Weaver;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.commons.ClassRemapper;

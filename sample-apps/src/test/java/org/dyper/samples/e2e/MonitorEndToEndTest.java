@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.dyper.cli.Main;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.build.Weaver;
 import org.dyper.samples.bank.BankApp;
 import org.dyper.samples.bank.BankFacts;
 import org.dyper.samples.e2e.E2e.Jdk;
