@@ -1,5 +1,6 @@
 package org.dyper.patch.build;
 
+import org.dyper.patch.plan.Planner;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -44,7 +45,7 @@ final class ClassFilter {
             } else if (stars == 2 && p.startsWith("*") && p.endsWith("*")) {
                 infixes.add(p.substring(1, p.length() - 1));
             } else {
-                regexes.add("(?:" + Generator.glob(p).pattern() + ")");
+                regexes.add("(?:" + Planner.glob(p).pattern() + ")");
             }
         }
         others = regexes.isEmpty() ? null : Pattern.compile(String.join("|", regexes));

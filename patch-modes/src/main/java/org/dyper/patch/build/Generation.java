@@ -1,5 +1,6 @@
 package org.dyper.patch.build;
 
+import org.dyper.patch.plan.Planner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -185,7 +186,7 @@ public final class Generation {
         Location at = null;
         for (Model m : models) {
             for (ForSpec f : m.fors()) {
-                Pattern p = Generator.glob(f.className());
+                Pattern p = Planner.glob(f.className());
                 if (at == null && skipped.keySet().stream().anyMatch(c -> p.matcher(c).matches()
                         || p.matcher(c.replace('$', '.')).matches())) {
                     at = f.at();

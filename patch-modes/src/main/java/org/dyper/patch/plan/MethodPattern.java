@@ -1,6 +1,6 @@
 package org.dyper.patch.plan;
 
-import org.dyper.patch.aspectj.Generator;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -23,13 +23,13 @@ public final class MethodPattern {
     public MethodPattern(String method) {
         int open = method.indexOf('(');
         this.name = open < 0 ? method : method.substring(0, open).strip();
-        this.names = Generator.glob(name);
+        this.names = Planner.glob(name);
         if (open < 0) {
             this.parameters = null;
         } else {
             String list = method.substring(open + 1, method.lastIndexOf(')')).replaceAll("\\s+", "")
                     .replace("...", "[]");
-            this.parameters = Generator.glob(list);
+            this.parameters = Planner.glob(list);
         }
     }
 

@@ -1,5 +1,6 @@
 package org.dyper.patch.build;
 
+import org.dyper.patch.plan.Planner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
@@ -31,8 +32,8 @@ class ClassFilterTest {
             """)
     void matchesLikeTheGlob(String pattern, String name, boolean expected) {
         assertEquals(expected, new ClassFilter(List.of(pattern)).matches(name));
-        boolean glob = Generator.glob(pattern).matcher(name).matches()
-                || Generator.glob(pattern).matcher(name.replace('$', '.')).matches();
+        boolean glob = Planner.glob(pattern).matcher(name).matches()
+                || Planner.glob(pattern).matcher(name.replace('$', '.')).matches();
         assertEquals(glob, expected, "the fixture agrees with the generator's glob");
     }
 
