@@ -24,7 +24,9 @@ import org.dyper.patch.aspectj.GeneratedCode;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Problem;
 import org.dyper.patch.build.Generation;
-import org.dyper.patch.launch.LoadTime;
+import org.dyper.patch.launch.Jdk;
+import org.dyper.patch.launch.LaunchCache;
+import org.dyper.patch.launch.LaunchOptions;
 import org.dyper.patch.launch.ProgramProcess;
 import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.build.Weaver;
@@ -339,14 +341,15 @@ public final class Main {
         }
         if (!line.hasOption("model")) {
             try {
-                return launch(line, MonitorOnly.command(line, javaArgs, LoadTime.java(env)), true);
+                return launch(line, MonitorOnly.command(line, javaArgs, Jdk.java(env)), true);
             } catch (IllegalArgumentException e) {
                 throw new UsageError(e.getMessage());
             }
         }
+        LaunchOptions options = LaunchOptions.of(Jdk.java(env), javaArgs);
         List<Path> targets;
         try {
-            targets = LoadTime.targets(javaArgs);
+            targets = options.targets();
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
@@ -361,24 +364,21 @@ public final class Main {
             in = new Weaver.Inputs(in.models(), in.modeFiles(), in.targets(), others, in.includes(), in.excludes());
         }
         Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache();
-        LoadTime.Weaving weaving = line.hasOption("weaver-agent") ? LoadTime.Weaving.AGENT : LoadTime.Weaving.AHEAD;
-        Path java = LoadTime.java(env);
-        int feature = LoadTime.featureVersion(java).orElse(Runtime.version().feature());
-        LoadTime.Prepared prepared = LoadTime.prepare(in, cache, weaving, feature,
+        LaunchOptions launch = options.withWeaving(line.hasOption("weaver-agent") ? LaunchOptions.Weaving.AGENT
+                : LaunchOptions.Weaving.AHEAD).withReport(new LaunchOptions.Report(line.getOptionValue("report"),
+                line.getOptionValue("xml"))).withVerbose(line.hasOption("verbose"))
+                .withMonitor(!line.hasOption("no-monitor"), line.getOptionValue("monitor"));
+        LaunchCache.Prepared prepared = LaunchCache.prepare(in, cache, launch.weaving(), launch.javaFeature(),
                 line2 -> err.println("dyper: " + line2));
         prepared.warnings().forEach(w -> err.println("dyper: " + w));
         notes(prepared.notes());
         if (line.hasOption("verbose")) {
-            String what = weaving == LoadTime.Weaving.AHEAD ? "woven classes and aspects " : "aspects ";
+            String what = launch.weaving() == LaunchOptions.Weaving.AHEAD ? "woven classes and aspects " : "aspects ";
             err.println("dyper: " + what + (prepared.cached() ? "reused from " : "made in ") + prepared.aspects());
         }
         List<String> command;
         try {
-            String monitor = line.hasOption("no-monitor") ? null
-                    : LoadTime.monitorAgent(Weaver.runtimeClasspath().get(0), line.getOptionValue("monitor"));
-            command = LoadTime.command(java, prepared.aspects(), new LoadTime.Report(line.getOptionValue("report"),
-                    line.getOptionValue("xml")), line.hasOption("verbose"), javaArgs, monitor);
-            command = ReportCommand.withHtml(command, line.getOptionValue("html"));
+            command = ReportCommand.withHtml(launch.command(prepared.aspects()), line.getOptionValue("html"));
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

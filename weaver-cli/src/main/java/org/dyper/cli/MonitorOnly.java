@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.cli.CommandLine;
 import org.dyper.cli.report.ReportCommand;
-import org.dyper.patch.launch.LoadTime;
+import org.dyper.patch.launch.LaunchCommand;
 import org.dyper.patch.build.Weaver;
 
 /**
@@ -40,7 +40,7 @@ final class MonitorOnly {
         }
         List<String> command = new ArrayList<>();
         command.add(java.toString());
-        command.add(LoadTime.monitorAgent(Weaver.runtimeClasspath().get(0), line.getOptionValue("monitor")));
+        command.add(LaunchCommand.monitorAgent(Weaver.runtimeClasspath().get(0), line.getOptionValue("monitor")));
         if (line.hasOption("xml")) {
             // the monitor's final report is the exit XML report's last child, woven or not
             command.add("-Ddyper.report.xml=" + Path.of(line.getOptionValue("xml")).toAbsolutePath());

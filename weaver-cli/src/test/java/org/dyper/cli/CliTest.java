@@ -31,6 +31,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.dyper.patch.launch.LaunchWeaving;
 import org.dyper.patch.build.Weaver;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -619,7 +620,7 @@ class CliTest {
         assertTrue(compiled.find(), first.err());
         assertEquals("made in", compiled.group(1));
         assertTrue(first.err().contains(FIRST_RUN), first.err());
-        assertTrue(Files.isRegularFile(Path.of(compiled.group(2), Weaver.PREWOVEN)));
+        assertTrue(Files.isRegularFile(Path.of(compiled.group(2), LaunchWeaving.PREWOVEN)));
         assertTrue(first.err().lines().noneMatch(l -> l.contains("aspectjweaver")), "no AspectJ weaver agent: "
                 + first.err());
 

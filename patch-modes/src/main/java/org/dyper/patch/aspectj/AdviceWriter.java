@@ -131,7 +131,7 @@ final class AdviceWriter {
 
     /**
      * Run-time patching ({@link #contextsInLocals()}): the patches of an execution whose context is kept in a local
-     * become two wrapper methods the method itself calls ({@link ContextLocals#ctx.wrappers}), no advice; returns the
+     * become two wrapper methods the method itself calls ({@link ContextLocals#wrappers}), no advice; returns the
      * empty advice text.
      */
     private String contextLocals(AdviceBuilder builder, PhasedCode code) {

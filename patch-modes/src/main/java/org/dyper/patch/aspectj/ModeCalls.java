@@ -238,7 +238,7 @@ final class ModeCalls {
             String reason = "ARG TYPE='" + a.type() + "' is a " + v.type() + " but the mode method takes a " + paramType
                     + (valuePrimitive != paramPrimitive ? " (Dyper never boxes)" : "");
             if (!VARYING.contains(a.type())) {
-                // the value's type is the same at every builder: the mode itself is wrong
+                // the value's type is the same at every site: the mode itself is wrong
                 ctx.error(a.at(), "ARG", reason + where);
             }
             throw new Skip(reason);

@@ -66,7 +66,7 @@ final class ModeValues {
                     default -> null;
                 };
                 if (id == null) {
-                    ctx.error(a.at(), "ARG", "TYPE='REFMETHODID' ctx.names the called method, constructor or field and applies "
+                    ctx.error(a.at(), "ARG", "TYPE='REFMETHODID' names the called method, constructor or field and applies "
                             + "to WHAT='CALL', 'OBJECT_ALLOC' and the field WHATs only, not WHAT='" + what + "'" + where);
                     throw new ModeCalls.Skip("REFMETHODID does not apply");
                 }
@@ -82,7 +82,7 @@ final class ModeValues {
                     default -> null;
                 };
                 if (id == null) {
-                    ctx.error(a.at(), "ARG", "TYPE='REFCLASSID' ctx.names the class of the called method, allocation or field "
+                    ctx.error(a.at(), "ARG", "TYPE='REFCLASSID' names the class of the called method, allocation or field "
                             + "and applies to WHAT='CALL', the *_ALLOC and the field WHATs only, not WHAT='" + what
                             + "'" + where);
                     throw new ModeCalls.Skip("REFCLASSID does not apply");

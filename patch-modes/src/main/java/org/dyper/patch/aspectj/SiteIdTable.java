@@ -5,10 +5,11 @@ import java.util.Map;
 import org.dyper.patch.scan.CallInfo;
 import org.dyper.patch.scan.MethodInfo;
 import org.dyper.patch.scan.Types;
+import org.dyper.runtime.SiteTableFormat;
 
 /**
  * Hands out the integer ids generated code passes as METHODID, CLASSID, REFMETHODID and REFCLASSID, dense from 1
- * in the order sites are first used, and writes the site table that names them.
+ * in the order sites are first used, and writes the site table that names them ({@link SiteTableFormat}).
  */
 final class SiteIdTable {
     private final Map<String, Integer> byKey = new LinkedHashMap<>();
@@ -23,23 +24,23 @@ final class SiteIdTable {
     }
 
     int type(String className) {
-        return byKey.computeIfAbsent("C " + className, k -> add("CLASS\t" + className + "\t\t"));
+        return byKey.computeIfAbsent("C " + className, k -> add(SiteTableFormat.CLASS, className, "", ""));
     }
 
     /** A field, as the field join points' REFMETHODID names it. */
     int field(org.dyper.patch.scan.FieldInfo f) {
-        return byKey.computeIfAbsent("F " + f.owner() + "." + f.name(), k -> add("FIELD\t" + f.owner() + "\t"
-                + f.name() + "\t" + f.type()));
+        return byKey.computeIfAbsent("F " + f.owner() + "." + f.name(), k -> add(SiteTableFormat.FIELD, f.owner(),
+                f.name(), f.type()));
     }
 
     /** A type that is not a scanned class, such as an array type ({@code int[]}). */
     int typeName(String javaType) {
-        return byKey.computeIfAbsent("T " + javaType, k -> add("TYPE\t" + javaType + "\t\t"));
+        return byKey.computeIfAbsent("T " + javaType, k -> add(SiteTableFormat.TYPE, javaType, "", ""));
     }
 
     int method(String owner, String name, String descriptor) {
-        return byKey.computeIfAbsent("M " + owner + "." + name + descriptor, k -> add("METHOD\t" + owner + "\t" + name
-                + "\t" + String.join(",", Types.parameterTypes(descriptor))));
+        return byKey.computeIfAbsent("M " + owner + "." + name + descriptor, k -> add(SiteTableFormat.METHOD, owner,
+                name, String.join(",", Types.parameterTypes(descriptor))));
     }
 
     /**
@@ -47,14 +48,14 @@ final class SiteIdTable {
      * {@code id BLOCK class method parameters block line}.
      */
     int block(MethodInfo m, int block, int line) {
-        return byKey.computeIfAbsent("B " + m.owner() + "." + m.name() + m.descriptor() + " " + block, k -> add("BLOCK\t"
-                + m.owner() + "\t" + m.name() + "\t" + String.join(",", m.parameterTypes()) + "\t" + block + "\t"
-                + line));
+        return byKey.computeIfAbsent("B " + m.owner() + "." + m.name() + m.descriptor() + " " + block,
+                k -> add(SiteTableFormat.BLOCK, m.owner(), m.name(), String.join(",", m.parameterTypes()),
+                        Integer.toString(block), Integer.toString(line)));
     }
 
-    private int add(String line) {
+    private int add(String kind, String... fields) {
         int id = byKey.size() + 1;
-        table.append(id).append('\t').append(line).append('\n');
+        table.append(SiteTableFormat.line(id, kind, fields)).append('\n');
         return id;
     }
 
@@ -64,6 +65,6 @@ final class SiteIdTable {
 
     /** One line per id: {@code id TAB KIND TAB class TAB method TAB parameters}. */
     String table() {
-        return "# Dyper site table: id\tkind\tclass\tmethod\tparameters\n" + table;
+        return SiteTableFormat.HEADER + "\n" + table;
     }
 }

@@ -22,7 +22,7 @@ import org.dyper.patch.aspectj.GeneratedCode;
  * those classes cost. A batch holds whole groups of classes and aspects that share advice (an aspect that advises two
  * classes puts both in one batch), so every class is woven exactly once with all its advice.
  */
-final class AjcBatches {
+public final class AjcBatches {
     /**
      * About this much generated source per batch (some thousand advice): ajc's sweet spot, measured on big jars
      * (docs/performance.md); the system property {@code dyper.weave.batchChars} changes it.
@@ -30,7 +30,7 @@ final class AjcBatches {
     static final int BATCH_CHARS = Integer.getInteger("dyper.weave.batchChars", 700_000);
 
     /** The class files ajc wrote (woven inputs, compiled aspects, the site-table class), by internal name. */
-    record Result(Map<String, byte[]> classes, List<String> warnings) {}
+    public record Result(Map<String, byte[]> classes, List<String> warnings) {}
 
     private AjcBatches() {}
 
@@ -39,7 +39,7 @@ final class AjcBatches {
      * applied) against {@code classpath} (what else they and the modes need: the rest of their jars, dependencies; the
      * Dyper and AspectJ runtimes are added), telling {@code progress} after each batch when there are several.
      */
-    static Result weave(GeneratedCode code, Map<String, byte[]> inputs, List<Path> classpath,
+    public static Result weave(GeneratedCode code, Map<String, byte[]> inputs, List<Path> classpath,
             Consumer<String> progress) throws IOException, WeaveException {
         List<Batch> batches = batches(code, inputs.keySet());
         String sitesClass = code.packageName() + ".DyperSites";

@@ -3,7 +3,6 @@ package org.dyper.patch.build;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystemException;
@@ -13,7 +12,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +22,6 @@ import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
 
 /**
@@ -49,8 +46,7 @@ final class JarOutput {
         boolean done = false;
         try {
             try (OutputStream file = Files.newOutputStream(tmp, StandardOpenOption.TRUNCATE_EXISTING);
-                 ZipOutputStream out = new ZipOutputStream(file);
-                 ZipFile zip = Files.isDirectory(input) ? null : new ZipFile(input.toFile())) {
+                 ZipOutputStream out = new ZipOutputStream(file)) {
                 Set<String> written = new HashSet<>();
                 Copier copier = (name, time, data) -> {
                     if (!written.add(name)) {
@@ -66,12 +62,11 @@ final class JarOutput {
                     }
                     out.closeEntry();
                 };
-                List<String> names = entries(input);
-                boolean signed = names.stream().anyMatch(JarOutput::isSignature);
-                for (String name : names) {
+                boolean signed = Jars.entries(input).stream().anyMatch(JarOutput::isSignature);
+                Jars.forEach(input, (name, time, bytes) -> {
                     if (isSignature(name)) {
                         notes.add("dropped signature file " + name + ": woven classes no longer match the signature");
-                        continue;
+                        return;
                     }
                     if (changes.containsKey(name)) {
                         if (changes.get(name) != null) {
@@ -79,26 +74,16 @@ final class JarOutput {
                         } else {
                             written.add(name);
                         }
-                        continue;
+                        return;
                     }
-                    ZipEntry entry = zip == null ? null : zip.getEntry(name);
-                    byte[] data;
-                    if (name.endsWith("/")) {
-                        data = null;
-                    } else if (zip == null) {
-                        data = Files.readAllBytes(input.resolve(name));
-                    } else {
-                        try (InputStream in = zip.getInputStream(entry)) {
-                            data = in.readAllBytes();
-                        }
-                    }
+                    byte[] data = name.endsWith("/") ? null : bytes.read();
                     if (signed && name.equalsIgnoreCase(JarFile.MANIFEST_NAME)) {
                         data = withoutDigests(data);
                     } else if (ModuleInfo.isDescriptor(name)) {
                         data = descriptor.apply(data);
                     }
-                    copier.put(name, entry == null ? -1 : entry.getTime(), data);
-                }
+                    copier.put(name, time, data);
+                });
                 for (Map.Entry<String, byte[]> e : changes.entrySet()) {
                     if (e.getValue() != null) {
                         copier.put(e.getKey(), -1, e.getValue());
@@ -145,42 +130,6 @@ final class JarOutput {
                 Files.setPosixFilePermissions(file, Files.getPosixFilePermissions(like));
             } catch (FileSystemException | UnsupportedOperationException ignored) {
                 // the default (umask) permissions stay: a jar that cannot take the input's mode is still usable
-            }
-        }
-    }
-
-    /** Entry names of a jar (in its order) or relative file names of a folder (sorted), with '/' separators. */
-    static List<String> entries(Path input) throws IOException {
-        List<String> names = new ArrayList<>();
-        if (Files.isDirectory(input)) {
-            try (var walk = Files.walk(input)) {
-                walk.filter(Files::isRegularFile).sorted()
-                        .forEach(f -> names.add(input.relativize(f).toString().replace('\\', '/')));
-            }
-            return names;
-        }
-        try (ZipFile zip = new ZipFile(input.toFile())) {
-            Enumeration<? extends ZipEntry> all = zip.entries();
-            while (all.hasMoreElements()) {
-                names.add(all.nextElement().getName());
-            }
-        }
-        return names;
-    }
-
-    /** One entry's bytes, or null when absent; jars are read without verifying signatures. */
-    static byte[] read(Path input, String name) throws IOException {
-        if (Files.isDirectory(input)) {
-            Path f = input.resolve(name);
-            return Files.isRegularFile(f) ? Files.readAllBytes(f) : null;
-        }
-        try (ZipFile zip = new ZipFile(input.toFile())) {
-            ZipEntry e = zip.getEntry(name);
-            if (e == null) {
-                return null;
-            }
-            try (InputStream in = zip.getInputStream(e)) {
-                return in.readAllBytes();
             }
         }
     }

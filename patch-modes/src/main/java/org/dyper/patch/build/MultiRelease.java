@@ -30,7 +30,7 @@ final class MultiRelease {
             return List.of();
         }
         Map<String, Map<String, String>> byRelease = new TreeMap<>();  // release -> class entry -> versioned entry
-        for (String name : JarOutput.entries(input)) {
+        for (String name : Jars.entries(input)) {
             if (!isVersionedClass(name)) {
                 continue;
             }
@@ -63,7 +63,7 @@ final class MultiRelease {
                 for (Map.Entry<String, String> c : release.getValue().entrySet()) {
                     Path f = in.resolve(c.getKey());
                     Files.createDirectories(f.getParent());
-                    Files.write(f, JarOutput.read(input, c.getValue()));
+                    Files.write(f, Jars.read(input, c.getValue()));
                 }
                 Files.createDirectories(out);
                 List<String> args = new ArrayList<>(List.of("-inpath", in.toString(), "-aspectpath",

@@ -28,17 +28,6 @@ public final class Weaver {
     public static final String SITE_TABLE = "META-INF/dyper/sites.tsv";
     /** Where the load-time weaving configuration goes in an aspect folder. */
     public static final String AOP_XML = "META-INF/aop.xml";
-    /**
-     * Where, in an aspect folder for load-time weaving, the bytecode pass leaves the patched class files, their index
-     * ({@code replace.tsv}) and the agent jar that swaps them in ({@code agent.jar}).
-     */
-    public static final String REPLACE_DIR = "META-INF/dyper/replace";
-    /**
-     * Marks an aspect folder made by {@link #weaveForLaunch}: its classes are woven already, so a launch needs the
-     * replace agent only, not the AspectJ weaver agent.
-     */
-    public static final String PREWOVEN = "META-INF/dyper/prewoven";
-    private static final String REPLACE_AGENT = "org.dyper.runtime.agent.ReplaceAgent";
 
     private Weaver() {}
 
@@ -134,7 +123,7 @@ public final class Weaver {
             Files.writeString(aop, code.aopXml(), StandardCharsets.UTF_8);
             writeSiteTable(code, classesDir);
             if (!code.bytecode().isEmpty()) {
-                writeReplacements(code.bytecode(), classesDir.resolve(REPLACE_DIR));
+                Replacements.writeBytecodePass(code.bytecode(), classesDir.resolve(Replacements.DIR));
             }
             return result.warnings();
         } finally {
@@ -160,7 +149,7 @@ public final class Weaver {
      */
     public static List<String> weaveBinary(GeneratedCode code, Path input, Path outJar, List<Path> classpath,
             java.util.function.Consumer<String> progress) throws IOException, WeaveException {
-        Map<String, byte[]> inputs = patchedClasses(code, List.of(input), 0, null);
+        Map<String, byte[]> inputs = PatchedClasses.read(code, List.of(input), 0, null);
         List<Path> cp = new ArrayList<>();
         cp.add(input);
         cp.addAll(classpath);
@@ -175,155 +164,9 @@ public final class Weaver {
         return notes;
     }
 
-    /**
-     * The class files of the classes {@code code} patches, from the first of {@code roots} that holds each (the
-     * version Java {@code javaFeature} loads from a multi-release jar; 0: the base version), with the bytecode pass
-     * applied; {@code originals}, when not null, gets the SHA-256 of each original class file.
-     */
-    private static Map<String, byte[]> patchedClasses(GeneratedCode code, List<Path> roots, int javaFeature,
-            Map<String, String> originals) throws IOException {
-        Map<String, BytecodePlan.ClassPlan> plans = new java.util.HashMap<>();
-        code.bytecode().classes().values().forEach(c -> plans.put(c.className(), c));
-        Map<String, byte[]> inputs = new java.util.TreeMap<>();
-        try (ClassFiles files = new ClassFiles(roots, javaFeature)) {
-            for (String name : code.wovenClasses()) {
-                String internal = name.replace('.', '/');
-                byte[] original = files.read(internal + ".class");
-                if (original == null) {
-                    continue;  // the generator found it in the targets; it can only have gone since
-                }
-                BytecodePlan.ClassPlan plan = plans.get(name);
-                inputs.put(internal, plan == null ? original : BytecodePlan.transform(plan));
-                if (originals != null) {
-                    originals.put(internal, sha256(original));
-                }
-            }
-        }
-        return inputs;
-    }
-
-    /**
-     * Weaves, ahead of a launch, only the classes the generated aspects touch ({@link GeneratedCode#wovenClasses()}),
-     * read from the first of {@code targets} that holds each (class path order, as the JVM finds them). Leaves in
-     * {@code classesDir}: the compiled aspects and any class ajc added (closures), the site table, the marker
-     * {@link #PREWOVEN}, and under {@link #REPLACE_DIR} the woven classes with their index ({@code replace.tsv}: internal
-     * name TAB SHA-256 of the original class file) and the replace agent jar that hands them to the JVM in place of the
-     * originals. The bytecode pass, if any, is applied before ajc, as binary weaving does. The program runs on Java
-     * {@code javaFeature}: from a multi-release jar, the class file that release loads is the one woven. Returns ajc's
-     * warnings.
-     */
-    public static List<String> weaveForLaunch(GeneratedCode code, List<Path> targets, List<Path> classpath,
-            Path classesDir, int javaFeature) throws IOException, WeaveException {
-        return weaveForLaunch(code, targets, classpath, classesDir, javaFeature, line -> {});
-    }
-
-    /** As above, telling {@code progress} how a weave of several batches goes. */
-    public static List<String> weaveForLaunch(GeneratedCode code, List<Path> targets, List<Path> classpath,
-            Path classesDir, int javaFeature, java.util.function.Consumer<String> progress)
-            throws IOException, WeaveException {
-        Map<String, String> originals = new java.util.TreeMap<>();
-        Map<String, byte[]> inputs = patchedClasses(code, targets, javaFeature, originals);
-        List<Path> cp = new ArrayList<>(targets);
-        cp.addAll(classpath);
-        AjcBatches.Result result = AjcBatches.weave(code, inputs, cp, progress);
-        Path replace = classesDir.resolve(REPLACE_DIR);
-        Files.createDirectories(replace);
-        for (Map.Entry<String, byte[]> c : result.classes().entrySet()) {
-            Path to = (originals.containsKey(c.getKey()) ? replace : classesDir).resolve(c.getKey() + ".class");
-            Files.createDirectories(to.getParent());
-            Files.write(to, c.getValue());
-        }
-        writeReplaceIndex(replace, "Dyper launch weaving", originals);
-        writeSiteTable(code, classesDir);
-        Files.writeString(classesDir.resolve(PREWOVEN), originals.size() + " class(es) woven ahead of the launch\n",
-                StandardCharsets.UTF_8);
-        return result.warnings();
-    }
-
-    /**
-     * Writes what load-time runs need to apply the bytecode pass: each patched class file under {@code dir} (by
-     * internal name), {@code replace.tsv} (internal name TAB SHA-256 of the original bytes) and {@code agent.jar},
-     * the replace agent with its own manifest.
-     */
-    static void writeReplacements(BytecodePlan plan, Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Map<String, String> originals = new java.util.LinkedHashMap<>();
-        for (BytecodePlan.ClassPlan c : plan.classes().values()) {
-            String internal = c.className().replace('.', '/');
-            Path file = dir.resolve(internal + ".class");
-            Files.createDirectories(file.getParent());
-            Files.write(file, BytecodePlan.transform(c));
-            originals.put(internal, sha256(c.original()));
-        }
-        writeReplaceIndex(dir, "Dyper bytecode pass", originals);
-    }
-
-    /**
-     * Writes a replacement folder's index, {@code replace.tsv} (a {@code # what: ...} header, then internal name TAB
-     * SHA-256 of the original class file per line), and the replace agent jar beside it.
-     */
-    private static void writeReplaceIndex(Path dir, String what, Map<String, String> shaByInternalName)
-            throws IOException {
-        StringBuilder index = new StringBuilder("# " + what + ": class\tSHA-256 of the original class file\n");
-        shaByInternalName.forEach((name, sha) -> index.append(name).append('\t').append(sha).append('\n'));
-        Files.writeString(dir.resolve("replace.tsv"), index.toString(), StandardCharsets.UTF_8);
-        writeReplaceAgentJar(dir.resolve("agent.jar"));
-    }
-
     /** Writes the site table under {@link #SITE_TABLE} in {@code classesDir}. */
-    private static void writeSiteTable(GeneratedCode code, Path classesDir) throws IOException {
-        Path sites = classesDir.resolve(SITE_TABLE);
-        Files.createDirectories(sites.getParent());
-        Files.writeString(sites, code.siteTable(), StandardCharsets.UTF_8);
-    }
-
-    /**
-     * A jar holding only the replace agent's classes (copied from the Dyper runtime, a jar or a classes folder) and a
-     * manifest naming it as {@code Premain-Class}, so the runtime jar's own manifest stays free for other agents.
-     */
-    static void writeReplaceAgentJar(Path jarFile) throws IOException {
-        Path runtime = runtimeClasspath().get(0);
-        String prefix = REPLACE_AGENT.replace('.', '/');
-        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
-        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().putValue("Premain-Class", REPLACE_AGENT);
-        try (OutputStream file = Files.newOutputStream(jarFile);
-             JarOutputStream jar = new JarOutputStream(file, manifest)) {
-            if (Files.isDirectory(runtime)) {
-                try (var walk = Files.walk(runtime.resolve(prefix).getParent())) {
-                    for (Path f : walk.filter(Files::isRegularFile).sorted().toList()) {
-                        String name = runtime.relativize(f).toString().replace('\\', '/');
-                        if (name.startsWith(prefix)) {
-                            jar.putNextEntry(new JarEntry(name));
-                            jar.write(Files.readAllBytes(f));
-                            jar.closeEntry();
-                        }
-                    }
-                }
-            } else {
-                try (JarFile in = new JarFile(runtime.toFile())) {
-                    Enumeration<JarEntry> entries = in.entries();
-                    while (entries.hasMoreElements()) {
-                        JarEntry e = entries.nextElement();
-                        if (e.getName().startsWith(prefix) && e.getName().endsWith(".class")) {
-                            jar.putNextEntry(new JarEntry(e.getName()));
-                            try (InputStream data = in.getInputStream(e)) {
-                                data.transferTo(jar);
-                            }
-                            jar.closeEntry();
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    static String sha256(byte[] bytes) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+    public static void writeSiteTable(GeneratedCode code, Path classesDir) throws IOException {
+        Jars.write(classesDir.resolve(SITE_TABLE), code.siteTable().getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -342,7 +185,7 @@ public final class Weaver {
     public static List<String> weaveFolderInPlace(GeneratedCode code, Path classes, List<Path> classpath,
             java.util.function.Consumer<String> progress) throws IOException, WeaveException {
         deleteTree(classes.resolve(Generator.PACKAGE.replace('.', '/')));
-        Map<String, byte[]> inputs = patchedClasses(code, List.of(classes), 0, null);
+        Map<String, byte[]> inputs = PatchedClasses.read(code, List.of(classes), 0, null);
         List<Path> cp = new ArrayList<>();
         cp.add(classes);
         cp.addAll(classpath);

@@ -19,7 +19,12 @@ public final class ProgramProcess {
     private ProgramProcess() {
     }
 
-    static int run(List<String> command, Path dir) throws IOException, InterruptedException {
+    /**
+     * Runs {@code command} (in {@code dir} when not null) with this JVM's standard streams and returns the program's
+     * exit code once it has ended: SIGINT, SIGTERM and SIGHUP to this JVM are passed on to the program, which this JVM
+     * waits for; if this thread is interrupted, the program is stopped and the interrupt rethrown.
+     */
+    public static int run(List<String> command, Path dir) throws IOException, InterruptedException {
         return run(command, dir, pid -> { });
     }
 

@@ -21,7 +21,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.dyper.patch.gentest.Recorder;
 import org.dyper.patch.model.InvalidInputException;
-import org.dyper.patch.launch.LoadTime;
+import org.dyper.patch.launch.Jdk;
+import org.dyper.patch.launch.LaunchCache;
+import org.dyper.patch.launch.LaunchOptions;
+import org.dyper.patch.launch.LaunchWeaving;
+import org.dyper.patch.build.Replacements;
 import org.dyper.patch.build.Weaver;
 import org.example.blocks.Loops;
 import org.junit.jupiter.api.io.TempDir;
@@ -186,7 +190,7 @@ class BytecodePassTest {
             + "</MODEL>";
 
     static Stream<Arguments> launches() {
-        return Stream.of(17, 25).flatMap(jdk -> Stream.of(LoadTime.Weaving.values()).map(w -> Arguments.of(jdk, w)));
+        return Stream.of(17, 25).flatMap(jdk -> Stream.of(LaunchOptions.Weaving.values()).map(w -> Arguments.of(jdk, w)));
     }
 
     /**
@@ -195,7 +199,7 @@ class BytecodePassTest {
      */
     @ParameterizedTest(name = "launch on JDK {0}, {1}")
     @MethodSource("launches")
-    void loadTimeWeavingSeesTheSameEventsAsBinaryWeaving(int jdk, LoadTime.Weaving weaving, @TempDir Path dir)
+    void loadTimeWeavingSeesTheSameEventsAsBinaryWeaving(int jdk, LaunchOptions.Weaving weaving, @TempDir Path dir)
             throws Exception {
         Path java = jdk == 17 ? Path.of(System.getProperty("java.home"), "bin", "java") : JDK25.resolve("bin/java");
         assumeTrue(Files.isExecutable(java), "no JDK " + jdk + " at " + java
@@ -203,13 +207,13 @@ class BytecodePassTest {
         Weaver.Inputs in = inputs(dir, MODES, LTW_MODEL);
         GeneratedCode code = Weaver.generate(in);
         List<String> binary = runBinary(code, in, dir);
-        LoadTime.Prepared prepared = LoadTime.prepare(in, dir.resolve("cache"), weaving);
-        List<String> cmd = LoadTime.command(java, prepared.aspects(), new LoadTime.Report("none", null), false,
-                List.of("-cp", in.targets().get(0) + File.pathSeparator + Woven.TEST_CLASSES,
-                        "org.dyper.patch.gentest.BlocksMain"));
+        LaunchCache.Prepared prepared = LaunchCache.prepare(in, dir.resolve("cache"), weaving);
+        List<String> cmd = LaunchOptions.of(java, List.of("-cp", in.targets().get(0) + File.pathSeparator
+                + Woven.TEST_CLASSES, "org.dyper.patch.gentest.BlocksMain")).withMonitor(false, null)
+                .withReport(new LaunchOptions.Report("none", null)).command(prepared.aspects());
         assertTrue(cmd.get(1).startsWith("-javaagent:") && cmd.get(1).contains("=replace="),
                 "the replace agent comes first: " + cmd);
-        assertEquals(weaving == LoadTime.Weaving.AGENT, cmd.stream().anyMatch(a -> a.contains("aspectjweaver")),
+        assertEquals(weaving == LaunchOptions.Weaving.AGENT, cmd.stream().anyMatch(a -> a.contains("aspectjweaver")),
                 () -> "the AspectJ weaver agent only when asked for: " + cmd);
         Process process = new ProcessBuilder(cmd).redirectError(dir.resolve("stderr.txt").toFile()).start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

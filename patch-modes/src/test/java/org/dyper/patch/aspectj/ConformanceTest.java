@@ -14,7 +14,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.example.fixture.Target;
-import org.dyper.patch.launch.LoadTime;
+import org.dyper.patch.launch.Jdk;
+import org.dyper.patch.launch.LaunchCache;
+import org.dyper.patch.launch.LaunchOptions;
+import org.dyper.patch.launch.LaunchWeaving;
+import org.dyper.patch.build.Replacements;
 import org.dyper.patch.build.Weaver;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,7 +57,7 @@ class ConformanceTest {
         List<String> cmd = new ArrayList<>(List.of(java.toString()));
         if (way == Way.LOAD_TIME) {
             cmd.add("-javaagent:" + Weaver.weaverAgent());
-            if (LoadTime.featureVersion(java).orElse(17) >= 24) {
+            if (Jdk.featureVersion(java).orElse(17) >= 24) {
                 cmd.add("--sun-misc-unsafe-memory-access=allow");
             }
         }
@@ -126,12 +130,12 @@ class ConformanceTest {
                 // the replace agent serves one folder per JVM, not one per class loader: here the replacement
                 // classes come first in the case's class loader instead (BytecodePassTest and the e2e tests run
                 // the agent itself)
-                LoadTime.Prepared prepared = LoadTime.prepare(in, shared.resolve("cache"), way == Way.LAUNCH
-                        ? LoadTime.Weaving.AHEAD : LoadTime.Weaving.AGENT);
+                LaunchCache.Prepared prepared = LaunchCache.prepare(in, shared.resolve("cache"), way == Way.LAUNCH
+                        ? LaunchOptions.Weaving.AHEAD : LaunchOptions.Weaving.AGENT);
                 assertEquals(List.of(), prepared.warnings().stream().filter(w -> w.contains("AspectJ did not"))
                         .toList(), c[0] + ": ajc's lint (advice that matched nothing)");
                 assertEquals(List.of(), prepared.notes(), c[0] + ": ajc's warnings");
-                Path replace = prepared.aspects().resolve(Weaver.REPLACE_DIR);
+                Path replace = prepared.aspects().resolve(Replacements.DIR);
                 args.add(i + "=" + (Files.isDirectory(replace) ? replace + ";" : "") + prepared.aspects() + ";"
                         + in.targets().get(0));
             }

@@ -7,7 +7,11 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.dyper.patch.launch.LoadTime;
+import org.dyper.patch.launch.Jdk;
+import org.dyper.patch.launch.LaunchCache;
+import org.dyper.patch.launch.LaunchOptions;
+import org.dyper.patch.launch.LaunchWeaving;
+import org.dyper.patch.build.Replacements;
 import org.dyper.patch.build.Weaver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,8 +57,8 @@ class UnappliedAdviceTest {
     void weavingAheadOfALaunchWarnsNamingThePatch(@TempDir Path dir) throws Exception {
         GeneratedCode code = brokenCode(dir);
         Path classes = dir.resolve("launch");
-        List<String> notes = Weaver.weaveForLaunch(code, List.of(Woven.fixtureClasses(dir)),
-                List.of(Woven.TEST_CLASSES), classes, Runtime.version().feature());
+        List<String> notes = LaunchWeaving.weave(code, List.of(Woven.fixtureClasses(dir)),
+                List.of(Woven.TEST_CLASSES), classes, Runtime.version().feature(), line -> {});
         assertEquals(2, notes.stream().filter(Weaver::isWarning).count(), String.join("\n", notes));
         assertEquals(expected(dir), notes.stream().filter(Weaver::isWarning).findFirst().orElseThrow());
     }

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Which {@code java} runs the program, which JDK it is, and the command line {@code dyper run} builds. */
-class LoadTimeTest {
+class LaunchCommandTest {
     private static final Path JDK25 = Path.of(System.getProperty("dyper.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64"));
 
     @TempDir
@@ -43,9 +43,9 @@ class LoadTimeTest {
     @Test
     void readsTheReleaseFileOfRealJdks() {
         assertEquals(Optional.of(Runtime.version().feature()),
-                LoadTime.featureVersion(Path.of(System.getProperty("java.home"), "bin", "java")));
+                Jdk.featureVersion(Path.of(System.getProperty("java.home"), "bin", "java")));
         assumeTrue(Files.isRegularFile(JDK25.resolve("release")), "no JDK 25 at " + JDK25);
-        assertEquals(Optional.of(25), LoadTime.featureVersion(JDK25.resolve("bin/java")));
+        assertEquals(Optional.of(25), Jdk.featureVersion(JDK25.resolve("bin/java")));
     }
 
     static Stream<Arguments> releases() {
@@ -63,7 +63,7 @@ class LoadTimeTest {
     @ParameterizedTest(name = "{1}: {0}")
     @MethodSource("releases")
     void featureVersionFromTheReleaseFile(String release, Optional<Integer> version) throws IOException {
-        assertEquals(version, LoadTime.featureVersion(jdk("jdk", release)));
+        assertEquals(version, Jdk.featureVersion(jdk("jdk", release)));
     }
 
     static Stream<Arguments> unsafeFlag() {
@@ -77,8 +77,8 @@ class LoadTimeTest {
     @MethodSource("unsafeFlag")
     void allowsUnsafeMemoryAccessOnlyFromJdk24(String release, boolean allowed) throws IOException {
         Path java = jdk("jdk", release);
-        List<String> cmd = LoadTime.command(java, Path.of("/aspects"), new LoadTime.Report(null, null), false,
-                List.of("-cp", "app.jar", "app.Main"));
+        List<String> cmd = LaunchOptions.of(java, List.of("-cp", "app.jar", "app.Main")).withMonitor(false, null)
+                .command(Path.of("/aspects"));
         List<String> expected = new ArrayList<>(List.of(java.toString(), "-javaagent:" + Weaver.weaverAgent()));
         if (allowed) {
             expected.add("--sun-misc-unsafe-memory-access=allow");
@@ -96,8 +96,9 @@ class LoadTimeTest {
     @Test
     void agentComesFirstThenDyperPropertiesThenTheUsersOptions() throws IOException {
         Path java = jdk("jdk", "JAVA_VERSION=\"17.0.15\"");
-        List<String> cmd = LoadTime.command(java, Path.of("/aspects"), new LoadTime.Report("stdout", "/r.xml"), true,
-                List.of("-Xmx64m", "-Ddyper.report=none", "--class-path=app.jar", "app.Main", "-cp", "arg"));
+        List<String> cmd = LaunchOptions.of(java, List.of("-Xmx64m", "-Ddyper.report=none", "--class-path=app.jar",
+                "app.Main", "-cp", "arg")).withMonitor(false, null).withReport(new LaunchOptions.Report("stdout",
+                "/r.xml")).withVerbose(true).command(Path.of("/aspects"));
         assertEquals(List.of(java.toString(), "-javaagent:" + Weaver.weaverAgent(), "-Ddyper.report=stdout",
                 "-Ddyper.report.xml=/r.xml", "-Daj.weaving.verbose=true", "-Dorg.aspectj.weaver.showWeaveInfo=true",
                 // the user's own -D comes later, so it wins
@@ -107,18 +108,19 @@ class LoadTimeTest {
     @Test
     void targetsAreTheExistingClassPathEntries() throws IOException {
         Path a = Files.createDirectories(dir.resolve("a"));
-        assertEquals(List.of(a), LoadTime.targets(List.of("-cp", a + File.pathSeparator + dir.resolve("none"), "M")));
+        assertEquals(List.of(a), JavaArgs.parse(List.of("-cp", a + File.pathSeparator + dir.resolve("none"), "M"))
+                .classpathEntries());
     }
 
     @Test
     void javaHomeWinsOverThePath() throws IOException {
         Path onPath = jdk("onpath", null);
         Map<String, String> env = new HashMap<>(Map.of("PATH", "/nonexistent" + File.pathSeparator + onPath.getParent()));
-        assertEquals(onPath.toRealPath(), LoadTime.java(env));
+        assertEquals(onPath.toRealPath(), Jdk.java(env));
         env.put("JAVA_HOME", " ");
-        assertEquals(onPath.toRealPath(), LoadTime.java(env));
+        assertEquals(onPath.toRealPath(), Jdk.java(env));
         env.put("JAVA_HOME", "/opt/jdk");
-        assertEquals(Path.of("/opt/jdk/bin/java"), LoadTime.java(env));
+        assertEquals(Path.of("/opt/jdk/bin/java"), Jdk.java(env));
     }
 
     @Test
@@ -126,14 +128,14 @@ class LoadTimeTest {
         Path java = jdk("real", "JAVA_VERSION=\"24\"");
         Path bin = Files.createDirectories(dir.resolve("usr-bin"));
         Files.createSymbolicLink(bin.resolve("java"), java);
-        Path found = LoadTime.java(Map.of("PATH", bin.toString()));
+        Path found = Jdk.java(Map.of("PATH", bin.toString()));
         assertEquals(java.toRealPath(), found);
-        assertEquals(Optional.of(24), LoadTime.featureVersion(found));
+        assertEquals(Optional.of(24), Jdk.featureVersion(found));
     }
 
     @Test
     void withoutJavaHomeOrJavaOnThePathItIsPlainJava() {
-        assertEquals(Path.of("java"), LoadTime.java(Map.of()));
-        assertEquals(Path.of("java"), LoadTime.java(Map.of("PATH", dir.toString())));
+        assertEquals(Path.of("java"), Jdk.java(Map.of()));
+        assertEquals(Path.of("java"), Jdk.java(Map.of("PATH", dir.toString())));
     }
 }
