@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.dyper.patch.bytecode.BytecodePlan;
 import org.dyper.patch.plan.ModeMethods;
+import org.dyper.patch.plan.PatchChecks;
 import org.dyper.patch.plan.PatchUsage;
 import org.dyper.patch.plan.ProblemLog;
 import org.dyper.patch.scan.ClassIndex;
@@ -27,6 +28,8 @@ final class GenerationContext {
     final PatchUsage usage = new PatchUsage();
     final SiteIdTable ids = new SiteIdTable();
     final ModeMethods modeMethods;
+    /** What is decided once per (PATCH, CODE), whatever the join point. */
+    final PatchChecks checks = new PatchChecks(log);
     /** How the generated code names classes and signatures; marker annotations and field holders go in aspect 1. */
     final Spelling names;
     final FieldReads fieldReads;

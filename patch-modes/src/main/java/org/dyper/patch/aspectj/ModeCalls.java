@@ -8,6 +8,7 @@ import org.dyper.patch.model.Code;
 import org.dyper.patch.model.Condition;
 import org.dyper.patch.model.ConditionType;
 import org.dyper.patch.plan.ModeMethods.ModeMethod;
+import org.dyper.patch.plan.PatchChecks;
 import org.dyper.patch.plan.PlannedPatch;
 import org.dyper.patch.scan.Types;
 import org.dyper.patch.aspectj.ModeValues.Value;
@@ -23,6 +24,13 @@ final class ModeCalls {
     /** ARG types whose Java type depends on the patched method, so a mismatch skips that method only. */
     private static final java.util.Set<ArgType> VARYING = java.util.Set.of(ArgType.RETURN, ArgType.ARG,
             ArgType.FIELD);
+
+    /** Skips the patch here for {@code refusal}, a reason decided once for the whole patch ({@link PatchChecks}). */
+    private static void refuse(java.util.Optional<String> refusal) throws Skip {
+        if (refusal.isPresent()) {
+            throw new Skip(refusal.get());
+        }
+    }
 
     /** Thrown while building one patch at one join point when it cannot apply there (e.g. RETURN of a void method). */
     static final class Skip extends Exception {
@@ -97,44 +105,22 @@ final class ModeCalls {
         if (target == null) {
             throw new Skip("its mode method could not be resolved");
         }
-        String where = " (PATCH WHAT='" + use.patch().what() + "' MODE='" + use.patch().mode() + "' at "
-                + use.patch().at() + ")";
+        String where = PatchChecks.where(use.patch());
         String contextType = use.mode().contextClass();
-        boolean touchesContext = code.returnsContext() || !target.isStatic()
-                || code.args().stream().anyMatch(a -> a.type() == ArgType.CONTEXT)
-                || code.conditions().stream().anyMatch(c -> c.type() == ConditionType.CONTEXT);
-        if (touchesContext && builder.point != null) {
-            ctx.error(code.at(), "CODE", "uses the context, which a patch that the bytecode pass applies (WHAT='BLOCK_START', "
-                    + "WHEN CASE='BLOCK', ARG TYPE='LOCAL', 'INSNO', 'BLOCKID', 'REFBLOCKID' or CONDITION TYPE='LOCAL') "
-                    + "does not have" + where);
-            throw new Skip("the bytecode pass has no context");
+        boolean touchesContext = PatchChecks.touchesContext(code, target);
+        refuse(ctx.checks.contextAllowed(use, code, target, builder.point != null));
+        if (touchesContext && builder.contextType != null && !builder.contextType.equals(contextType)) {
+            ctx.error(code.at(), "CODE", "mode '" + use.mode().name() + "' has CONTEXT='" + contextType
+                    + "' but an earlier patch of the same invocation set a context of type " + builder.contextType
+                    + where);
+            throw new Skip("of a context type conflict");
         }
-        if (touchesContext) {
-            if (contextType == null) {
-                ctx.error(code.at(), "CODE", "uses the context but its DYPATCH_MODE '" + use.mode().name()
-                        + "' has no CONTEXT attribute" + where);
-                throw new Skip("its mode has no CONTEXT");
-            }
-            if (builder.contextType != null && !builder.contextType.equals(contextType)) {
-                ctx.error(code.at(), "CODE", "mode '" + use.mode().name() + "' has CONTEXT='" + contextType
-                        + "' but an earlier patch of the same invocation set a context of type " + builder.contextType
-                        + where);
-                throw new Skip("of a context type conflict");
-            }
-        }
-        boolean needsContextSet = !target.isStatic()
-                || code.args().stream().anyMatch(a -> a.type() == ArgType.CONTEXT)
-                || code.conditions().stream().anyMatch(c -> c.type() == ConditionType.CONTEXT);
-        if (needsContextSet && !builder.contextSet) {
+        if (PatchChecks.usesContext(code, target) && !builder.contextSet) {
             ctx.error(code.at(), "CODE", "uses CONTEXT but no earlier patch of the same invocation sets it with "
                     + "<RETURN TYPE='CONTEXT'/> (an ENTER patch for EXIT, an earlier CALL patch for CALL)" + where);
             throw new Skip("no patch sets the context");
         }
-        if (!target.isStatic() && Types.isPrimitive(contextType)) {
-            ctx.error(code.at(), "CODE", target.className() + "." + target.name() + " is not static, so it is called on "
-                    + "the context, but CONTEXT='" + contextType + "' is a primitive type" + where);
-            throw new Skip("of a non-static method on a primitive context");
-        }
+        refuse(ctx.checks.receiver(use, code, target));
 
         List<String> tests = new ArrayList<>();
         for (Condition c : code.conditions()) {
@@ -153,19 +139,8 @@ final class ModeCalls {
             receiver = "((" + Types.sourceType(target.className()) + ") ctx)";
         }
         String invocation = receiver + "." + target.name() + "(" + String.join(", ", values) + ")";
+        refuse(ctx.checks.contextResult(use, code, target));
         if (code.returnsContext()) {
-            if (target.returnType().equals("void")) {
-                ctx.error(code.at(), "RETURN", target.className() + "." + target.name() + " returns void, so it cannot "
-                        + "set the context" + where);
-                throw new Skip("its mode method returns void");
-            }
-            boolean fits = Types.isPrimitive(contextType) ? Types.primitiveWidens(target.returnType(), contextType)
-                    : !Types.isPrimitive(target.returnType());
-            if (!fits) {
-                ctx.error(code.at(), "RETURN", target.className() + "." + target.name() + " returns "
-                        + target.returnType() + ", which does not fit CONTEXT='" + contextType + "'" + where);
-                throw new Skip("of a context type mismatch");
-            }
             String cast = Types.isPrimitive(contextType) ? "" : "(" + Types.sourceType(contextType) + ") ";
             invocation = "ctx = " + cast + invocation;
             builder.contextSet = true;
@@ -200,7 +175,7 @@ final class ModeCalls {
             case FIELD -> modeValues.field(c.lvalue(), builder);
             case RETURN -> modeValues.returnValue(c.at(), "CONDITION", use, builder, where);
             case LOCAL -> modeValues.local(c.lvalue(), c.at(), "CONDITION", builder, where);
-            default -> modeValues.argument(Integer.parseInt(c.lvalue().trim()), c.at(), "CONDITION", builder, use.patch().what(),
+            default -> modeValues.argument(Integer.parseInt(c.lvalue().trim()), c.at(), "CONDITION", use, builder,
                     where);
         };
         String rvalue = c.rvalue().trim();

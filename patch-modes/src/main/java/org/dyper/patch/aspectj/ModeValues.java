@@ -18,6 +18,19 @@ final class ModeValues {
 
     private final GenerationContext ctx;
 
+    /**
+     * Skips the patch here when {@code check} (which depends only on the patch and its WHAT, never on the join point)
+     * refuses the ARG or CONDITION at {@code subject}: decided once per patch ({@link PatchChecks}), the error reported
+     * once.
+     */
+    private void refuse(PlannedPatch use, Object subject, java.util.function.Supplier<String> check)
+            throws ModeCalls.Skip {
+        java.util.Optional<String> refusal = ctx.checks.once(use.patch(), subject, "value", check);
+        if (refusal.isPresent()) {
+            throw new ModeCalls.Skip(refusal.get());
+        }
+    }
+
     ModeValues(GenerationContext ctx) {
         this.ctx = ctx;
     }
@@ -46,56 +59,64 @@ final class ModeValues {
                 return new Value("java.lang.Thread.currentThread()", "java.lang.Thread");
             case FIELD:
                 if (a.value() == null) {
-                    return joinPointField(builder, a.at(), "ARG", what, where);
+                    return joinPointField(use, builder, a.at(), "ARG", where);
                 }
                 return field(a.value(), builder);
             case RETURN:
                 return returnValue(a.at(), "ARG", use, builder, where);
             case ARG:
-                return argument(Integer.parseInt(a.value().trim()), a.at(), "ARG", builder, what, where);
+                return argument(Integer.parseInt(a.value().trim()), a.at(), "ARG", use, builder, where);
             case METHODID:
                 return new Value(AspectFiles.id(builder.methodId()), "int");
             case CLASSID:
                 return new Value(AspectFiles.id(ctx.ids.type(builder.method.owner())), "int");
             case REFMETHODID: {
+                refuse(use, a, () -> switch (kind) {
+                    case CALL, NEW, GET, SET -> null;
+                    default -> {
+                        ctx.error(a.at(), "ARG", "TYPE='REFMETHODID' names the called method, constructor or field "
+                                + "and applies to WHAT='CALL', 'OBJECT_ALLOC' and the field WHATs only, not WHAT='"
+                                + what + "'" + where);
+                        yield "REFMETHODID does not apply";
+                    }
+                });
                 JoinPoint sh = builder.joinPoint;
-                Integer id = switch (kind) {
+                int id = switch (kind) {
                     case CALL -> ctx.ids.callee(sh.call);
                     case NEW -> ctx.ids.method(sh.allocation.type(), "<init>", sh.allocation.descriptor());
-                    case GET, SET -> ctx.ids.field(sh.field);
-                    default -> null;
+                    default -> ctx.ids.field(sh.field);
                 };
-                if (id == null) {
-                    ctx.error(a.at(), "ARG", "TYPE='REFMETHODID' names the called method, constructor or field and applies "
-                            + "to WHAT='CALL', 'OBJECT_ALLOC' and the field WHATs only, not WHAT='" + what + "'" + where);
-                    throw new ModeCalls.Skip("REFMETHODID does not apply");
-                }
                 return new Value(AspectFiles.id(id), "int");
             }
             case REFCLASSID: {
+                refuse(use, a, () -> switch (kind) {
+                    case CALL, NEW, NEW_ARRAY, GET, SET -> null;
+                    default -> {
+                        ctx.error(a.at(), "ARG", "TYPE='REFCLASSID' names the class of the called method, allocation "
+                                + "or field and applies to WHAT='CALL', the *_ALLOC and the field WHATs only, not WHAT='"
+                                + what + "'" + where);
+                        yield "REFCLASSID does not apply";
+                    }
+                });
                 JoinPoint sh = builder.joinPoint;
-                Integer id = switch (kind) {
+                int id = switch (kind) {
                     case CALL -> ctx.ids.type(sh.call.owner());
                     case NEW -> ctx.ids.type(sh.allocation.type());
                     case NEW_ARRAY -> ctx.ids.typeName(sh.allocation.type());
-                    case GET, SET -> ctx.ids.type(sh.field.owner());
-                    default -> null;
+                    default -> ctx.ids.type(sh.field.owner());
                 };
-                if (id == null) {
-                    ctx.error(a.at(), "ARG", "TYPE='REFCLASSID' names the class of the called method, allocation or field "
-                            + "and applies to WHAT='CALL', the *_ALLOC and the field WHATs only, not WHAT='" + what
-                            + "'" + where);
-                    throw new ModeCalls.Skip("REFCLASSID does not apply");
-                }
                 return new Value(AspectFiles.id(id), "int");
             }
             case TARGET:
-                if (kind != JoinPoint.Kind.CALL && kind != JoinPoint.Kind.GET && kind != JoinPoint.Kind.SET) {
-                    ctx.error(a.at(), "ARG", "TYPE='TARGET' is the object a called method runs on or whose field is "
-                            + "accessed; it applies to WHAT='CALL' and the field WHATs only, not WHAT='" + what + "'"
-                            + where);
-                    throw new ModeCalls.Skip("TARGET does not apply");
-                }
+                refuse(use, a, () -> {
+                    if (kind != JoinPoint.Kind.CALL && kind != JoinPoint.Kind.GET && kind != JoinPoint.Kind.SET) {
+                        ctx.error(a.at(), "ARG", "TYPE='TARGET' is the object a called method runs on or whose field "
+                                + "is accessed; it applies to WHAT='CALL' and the field WHATs only, not WHAT='" + what
+                                + "'" + where);
+                        return "TARGET does not apply";
+                    }
+                    return null;
+                });
                 if (builder.joinPoint.targetType == null) {
                     return new Value("null", null);
                 }
@@ -112,15 +133,19 @@ final class ModeValues {
 
     /** ARG n: a parameter at ENTER/EXIT, an argument passed at CALL and OBJECT_ALLOC, a dimension's length at an
      *  array allocation, the value written at a field write, the monitor at SYNC_*. */
-    Value argument(int n, org.dyper.patch.model.Location at, String element, AdviceBuilder builder, What what,
-                           String where) throws ModeCalls.Skip {
-        if (builder.joinPoint.kind == JoinPoint.Kind.GET) {
-            ctx.error(at, element, "TYPE='ARG' has no value at WHAT='" + what + "' (a field read has no arguments; "
-                    + "RETURN is the value read)" + where);
-            throw new ModeCalls.Skip("ARG does not apply");
-        }
+    Value argument(int n, org.dyper.patch.model.Location at, String element, PlannedPatch use,
+                   AdviceBuilder builder, String where) throws ModeCalls.Skip {
+        What what = use.patch().what();
+        JoinPoint.Kind kind = builder.joinPoint.kind;
+        refuse(use, at, () -> {
+            if (kind == JoinPoint.Kind.GET) {
+                ctx.error(at, element, "TYPE='ARG' has no value at WHAT='" + what + "' (a field read has no "
+                        + "arguments; RETURN is the value read)" + where);
+                return "ARG does not apply";
+            }
+            return null;
+        });
         if (n < 1 || n > builder.params.size()) {
-            JoinPoint.Kind kind = builder.joinPoint.kind;
             if (kind != JoinPoint.Kind.EXECUTION && kind != JoinPoint.Kind.CALL && kind != JoinPoint.Kind.NEW
                     && kind != JoinPoint.Kind.NEW_ARRAY) {
                 ctx.error(at, element, "TYPE='ARG' number " + n + " does not exist at WHAT='" + what + "', which has "
@@ -136,16 +161,19 @@ final class ModeValues {
     Value returnValue(org.dyper.patch.model.Location at, String element, PlannedPatch use, AdviceBuilder builder, String where)
             throws ModeCalls.Skip {
         What what = use.patch().what();
-        if (what == What.ENTER) {
-            ctx.error(at, element, "TYPE='RETURN' has no value at WHAT='ENTER' (use it at EXIT or CALL)" + where);
-            throw new ModeCalls.Skip("RETURN has no value at ENTER");
-        }
         JoinPoint.Kind kind = builder.joinPoint.kind;
-        if (kind == JoinPoint.Kind.LOCK || kind == JoinPoint.Kind.UNLOCK || kind == JoinPoint.Kind.SET) {
-            ctx.error(at, element, "TYPE='RETURN' has no value at WHAT='" + what + "' (it is the value returned at EXIT "
-                    + "and CALL, read at a field read, and allocated at an allocation)" + where);
-            throw new ModeCalls.Skip("RETURN has no value here");
-        }
+        refuse(use, at, () -> {
+            if (what == What.ENTER) {
+                ctx.error(at, element, "TYPE='RETURN' has no value at WHAT='ENTER' (use it at EXIT or CALL)" + where);
+                return "RETURN has no value at ENTER";
+            }
+            if (kind == JoinPoint.Kind.LOCK || kind == JoinPoint.Kind.UNLOCK || kind == JoinPoint.Kind.SET) {
+                ctx.error(at, element, "TYPE='RETURN' has no value at WHAT='" + what + "' (it is the value returned "
+                        + "at EXIT and CALL, read at a field read, and allocated at an allocation)" + where);
+                return "RETURN has no value here";
+            }
+            return null;
+        });
         if (builder.returnType.equals("void")) {
             throw new ModeCalls.Skip("RETURN has no value where the method returns void");
         }
@@ -171,14 +199,17 @@ final class ModeValues {
     }
 
     /** FIELD without a VALUE at a field read or write: the accessed field's current value (before a write). */
-    Value joinPointField(AdviceBuilder builder, org.dyper.patch.model.Location at, String element, What what, String where)
-            throws ModeCalls.Skip {
+    Value joinPointField(PlannedPatch use, AdviceBuilder builder, org.dyper.patch.model.Location at,
+                         String element, String where) throws ModeCalls.Skip {
         FieldInfo f = builder.joinPoint.field;
-        if (f == null) {
-            ctx.error(at, element, "TYPE='FIELD' without a VALUE means the accessed field, which exists at the field "
-                    + "WHATs only, not WHAT='" + what + "'" + where);
-            throw new ModeCalls.Skip("FIELD without VALUE does not apply");
-        }
+        refuse(use, at, () -> {
+            if (f == null) {
+                ctx.error(at, element, "TYPE='FIELD' without a VALUE means the accessed field, which exists at the "
+                        + "field WHATs only, not WHAT='" + use.patch().what() + "'" + where);
+                return "FIELD without VALUE does not apply";
+            }
+            return null;
+        });
         if (f.isStatic()) {
             return new Value(ctx.fieldReads.read(f, null, builder.methodId()), f.type());
         }
