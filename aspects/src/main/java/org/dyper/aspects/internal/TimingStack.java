@@ -6,8 +6,8 @@ package org.dyper.aspects.internal;
  * advice pops the frame its before advice pushed; frames left behind by a before without its after
  * are dropped when an outer after finds its own frame below them.
  */
-public final class Frames {
-    private static final ThreadLocal<Frames> CURRENT = ThreadLocal.withInitial(Frames::new);
+public final class TimingStack {
+    private static final ThreadLocal<TimingStack> CURRENT = ThreadLocal.withInitial(TimingStack::new);
 
     private Object[] sites = new Object[16];
     private int[] ids = new int[16];
@@ -19,11 +19,11 @@ public final class Frames {
     /** The start time of the frame {@link #pop} found. */
     public long start;
 
-    private Frames() {
+    private TimingStack() {
     }
 
     /** This thread's frames. */
-    public static Frames current() {
+    public static TimingStack current() {
         return CURRENT.get();
     }
 

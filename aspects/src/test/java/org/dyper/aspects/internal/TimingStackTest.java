@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-class FramesTest {
+class TimingStackTest {
 
     @Test
     void nestedFramesOfOneSitePopInnermostFirst() {
-        Frames frames = Frames.current();
+        TimingStack frames = TimingStack.current();
         Object site = new Object();
         for (int depth = 0; depth < 40; depth++) {
             frames.push(site, -1, depth);
@@ -26,7 +26,7 @@ class FramesTest {
     /** A frame whose after advice never ran is dropped when an outer frame is popped. */
     @Test
     void staleFramesAboveAreDropped() {
-        Frames frames = Frames.current();
+        TimingStack frames = TimingStack.current();
         Object outer = new Object();
         Object stale = new Object();
         frames.push(outer, -2, 100);
@@ -40,12 +40,12 @@ class FramesTest {
     @Test
     void framesArePerThread() throws Exception {
         Object site = new Object();
-        Frames.current().push(site, -4, 1);
+        TimingStack.current().push(site, -4, 1);
         boolean[] seen = new boolean[1];
-        Thread other = new Thread(() -> seen[0] = Frames.current().pop(site));
+        Thread other = new Thread(() -> seen[0] = TimingStack.current().pop(site));
         other.start();
         other.join();
         assertFalse(seen[0]);
-        assertTrue(Frames.current().pop(site));
+        assertTrue(TimingStack.current().pop(site));
     }
 }

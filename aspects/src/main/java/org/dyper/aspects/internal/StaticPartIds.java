@@ -17,7 +17,7 @@ import org.dyper.runtime.Sites;
  * immutable snapshot array whose entries have only final fields; writers (once per site) hold a lock
  * and publish through a volatile field.
  */
-public final class SiteIds {
+public final class StaticPartIds {
     /** What {@link #of} returns for a site whose registration failed: advice then measures nothing. */
     public static final int NONE = 0;
 
@@ -26,7 +26,7 @@ public final class SiteIds {
     /** Entries in {@link #table}, cleared ones included; guarded by {@link #LOCK}. */
     private static int used;
 
-    private SiteIds() {
+    private StaticPartIds() {
     }
 
     /**

@@ -19,8 +19,8 @@ import org.aspectj.runtime.reflect.Factory;
 import org.dyper.runtime.Sites;
 import org.junit.jupiter.api.Test;
 
-class SiteIdsTest {
-    private static final Factory FACTORY = new Factory("SiteIdsTest.java", SiteIdsTest.class);
+class StaticPartIdsTest {
+    private static final Factory FACTORY = new Factory("StaticPartIdsTest.java", StaticPartIdsTest.class);
 
     private static JoinPoint.StaticPart method(String name, String parameters) {
         return FACTORY.makeSJP(JoinPoint.METHOD_EXECUTION,
@@ -33,12 +33,12 @@ class SiteIdsTest {
         JoinPoint.StaticPart method = method("append", "int:[[Ljava.lang.String;");
         JoinPoint.StaticPart constructor = FACTORY.makeSJP(JoinPoint.CONSTRUCTOR_EXECUTION,
                 FACTORY.makeConstructorSig("1", "java.lang.StringBuilder", "int", "capacity", ""), 2);
-        int methodId = SiteIds.of(method);
-        int constructorId = SiteIds.of(constructor);
+        int methodId = StaticPartIds.of(method);
+        int constructorId = StaticPartIds.of(constructor);
         assertTrue(methodId < 0 && constructorId < 0, "run-time ids are negative");
         assertEquals("java.lang.StringBuilder.append(int,java.lang.String[][])", Sites.name(methodId));
         assertEquals("java.lang.StringBuilder.<init>(int)", Sites.name(constructorId));
-        assertEquals(methodId, SiteIds.of(method));
+        assertEquals(methodId, StaticPartIds.of(method));
     }
 
     /** Two static parts of one signature (say, from two class loaders) are one site. */
@@ -46,8 +46,8 @@ class SiteIdsTest {
     void equalSignaturesShareAnId() {
         JoinPoint.StaticPart a = method("shared", "long");
         JoinPoint.StaticPart b = method("shared", "long");
-        assertEquals(SiteIds.of(a), SiteIds.of(b));
-        assertNotEquals(SiteIds.of(a), SiteIds.of(method("shared", "int")));
+        assertEquals(StaticPartIds.of(a), StaticPartIds.of(b));
+        assertNotEquals(StaticPartIds.of(a), StaticPartIds.of(method("shared", "int")));
     }
 
     /** Enough sites to grow the table several times, looked up from many threads in random orders. */
@@ -70,7 +70,7 @@ class SiteIdsTest {
                     Collections.shuffle(order, new Random(seed));
                     int[] ids = new int[sites.size()];
                     for (int i : order) {
-                        ids[i] = SiteIds.of(sites.get(i));
+                        ids[i] = StaticPartIds.of(sites.get(i));
                     }
                     return ids;
                 }));
@@ -86,7 +86,7 @@ class SiteIdsTest {
             for (int i = 0; i < first.length; i++) {
                 assertEquals("java.lang.StringBuilder.grow" + i + "(int)", Sites.name(first[i]));
                 distinct.add(first[i]);
-                assertEquals(first[i], SiteIds.of(sites.get(i)));
+                assertEquals(first[i], StaticPartIds.of(sites.get(i)));
             }
             assertEquals(sites.size(), distinct.size());
         } finally {
