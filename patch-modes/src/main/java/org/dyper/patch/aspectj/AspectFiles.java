@@ -131,10 +131,10 @@ final class AspectFiles {
     private static String sitesClass(String pkg, String table, int siteCount) {
         StringBuilder s = new StringBuilder("/** The site table of this generation; every id is BASE + a constant. */\n"
                 + "public final class " + SITES_CLASS + " {\n"
-                + "    public static final int BASE = org.dyper.runtime.Sites.base(" + javaString(pkg) + ", " + siteCount
+                + "    public static final int BASE = " + org.dyper.runtime.Sites.class.getName() + ".base(" + javaString(pkg) + ", " + siteCount
                 + ");\n\n    static {\n");
         for (String part : splitTable(table)) {
-            s.append("        org.dyper.runtime.Sites.define(BASE, ").append(javaString(part)).append(");\n");
+            s.append("        ").append(org.dyper.runtime.Sites.class.getName()).append(".define(BASE, ").append(javaString(part)).append(");\n");
         }
         return s.append("    }\n\n    private ").append(SITES_CLASS).append("() {\n    }\n}\n").toString();
     }

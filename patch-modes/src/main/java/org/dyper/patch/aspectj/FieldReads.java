@@ -77,7 +77,7 @@ final class FieldReads {
                 + "                        .unreflectGetter(owner.getDeclaredField(" + AspectFiles.javaString(f.name())
                 + ")).asType(" + methodType + ");\n"
                 + "            } catch (Throwable t) {\n"
-                + "                org.dyper.runtime.Dyper.hookFailed(" + AspectFiles.id(site) + ", t);\n"
+                + "                " + Source.RUNTIME + ".hookFailed(" + AspectFiles.id(site) + ", t);\n"
                 + "            }\n"
                 + "            GET = h;\n"
                 + "        }\n"

@@ -107,7 +107,7 @@ final class JoinPoint {
 
     /** Calls AspectJ has a call join point for: not constructors, super calls, or signature-polymorphic calls. */
     static boolean isCallJoinPoint(MethodInfo caller, CallInfo c) {
-        if (c.name().equals("<init>") || c.owner().startsWith("org.dyper.runtime.")) {
+        if (c.name().equals("<init>") || c.owner().startsWith(org.dyper.runtime.Dyper.class.getPackageName() + ".")) {
             return false;
         }
         if (c.opcode() == Opcodes.INVOKESPECIAL && !c.owner().equals(caller.owner())) {

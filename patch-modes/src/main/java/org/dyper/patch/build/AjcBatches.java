@@ -120,7 +120,7 @@ public final class AjcBatches {
     /** A stub of the site-table class: the same class and field, no table. */
     private static String sitesStub(String pkg) {
         return "package " + pkg + ";\npublic final class DyperSites {\n    public static final int BASE = "
-                + "org.dyper.runtime.Sites.base(\"\", 0);\n    private DyperSites() {\n    }\n}\n";
+                + org.dyper.runtime.Sites.class.getName() + ".base(\"\", 0);\n    private DyperSites() {\n    }\n}\n";
     }
 
     /** Internal names of classes and fully qualified aspect names that ajc sees in one run. */

@@ -212,7 +212,8 @@ public final class PatchService {
      */
     public static boolean mayPatch(String binaryName) {
         String simple = binaryName.substring(binaryName.lastIndexOf('.') + 1);
-        return !binaryName.startsWith("org.dyper.runtime.") && !binaryName.startsWith("org.dyper.generated.")
+        return !binaryName.startsWith(org.dyper.runtime.Dyper.class.getPackageName() + ".")
+                && !binaryName.startsWith(org.dyper.patch.aspectj.Generator.PACKAGE + ".")
                 && !binaryName.startsWith("org.aspectj.") && !simple.startsWith("Dyper$");
     }
 
