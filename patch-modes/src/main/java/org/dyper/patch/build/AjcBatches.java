@@ -58,9 +58,7 @@ public final class AjcBatches {
                 Files.createDirectories(in);
                 Files.createDirectories(classes);
                 for (String c : b.classes) {
-                    Path f = in.resolve(c + ".class");
-                    Files.createDirectories(f.getParent());
-                    Files.write(f, inputs.get(c));
+                    Jars.write(in.resolve(c + ".class"), inputs.get(c));
                 }
                 Map<String, String> sources = new LinkedHashMap<>();
                 // the first batch compiles the site-table class with the whole table; the others a stub of the

@@ -52,18 +52,14 @@ final class MultiRelease {
             String pkg = code.packageName().replace('.', '/') + "/";
             for (Map.Entry<String, byte[]> c : woven.entrySet()) {
                 if (c.getKey().startsWith(pkg)) {
-                    Path f = aspects.resolve(c.getKey() + ".class");
-                    Files.createDirectories(f.getParent());
-                    Files.write(f, c.getValue());
+                    Jars.write(aspects.resolve(c.getKey() + ".class"), c.getValue());
                 }
             }
             for (Map.Entry<String, Map<String, String>> release : byRelease.entrySet()) {
                 Path in = work.resolve(release.getKey()).resolve("in");
                 Path out = work.resolve(release.getKey()).resolve("out");
                 for (Map.Entry<String, String> c : release.getValue().entrySet()) {
-                    Path f = in.resolve(c.getKey());
-                    Files.createDirectories(f.getParent());
-                    Files.write(f, Jars.read(input, c.getValue()));
+                    Jars.write(in.resolve(c.getKey()), Jars.read(input, c.getValue()));
                 }
                 Files.createDirectories(out);
                 List<String> args = new ArrayList<>(List.of("-inpath", in.toString(), "-aspectpath",

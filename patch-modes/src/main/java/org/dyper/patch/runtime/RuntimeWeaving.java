@@ -1,5 +1,6 @@
 package org.dyper.patch.runtime;
 
+import org.dyper.patch.build.Jars;
 import org.dyper.patch.aspectj.Generator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -124,10 +125,8 @@ public final class RuntimeWeaving {
                 }
                 String internal = name.replace('.', '/');
                 originalByInternal.put(internal, original);
-                Path file = in.resolve(internal + ".class");
-                Files.createDirectories(file.getParent());
                 BytecodePlan.ClassPlan plan = plans.get(name);
-                Files.write(file, plan == null ? original : BytecodePlan.transform(plan));
+                Jars.write(in.resolve(internal + ".class"), plan == null ? original : BytecodePlan.transform(plan));
             }
             Files.createDirectories(out);
             List<Path> cp = new ArrayList<>(classpath);
