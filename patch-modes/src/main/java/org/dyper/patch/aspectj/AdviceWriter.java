@@ -19,6 +19,11 @@ final class AdviceWriter {
         this.ctx = ctx;
     }
 
+    /**
+     * The advice of one join point group, with a comment naming it and its patches: the pointcut binds what the mode
+     * calls use; a context shared by before and after travels in a local of around advice, on the per-thread
+     * {@code ContextStack} where around advice is not allowed, or (run-time patching) in a local of the method.
+     */
     String write(AdviceBuilder builder, PhasedCode code) {
         boolean anyReturning = code.anyReturning();
         boolean anyAfterAll = code.anyAlways();

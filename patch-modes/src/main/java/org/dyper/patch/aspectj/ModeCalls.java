@@ -77,6 +77,7 @@ final class ModeCalls {
         return code;
     }
 
+    /** When a patch's calls run: fixed by its WHAT, after the join point when they read its result or context. */
     Phase phaseOf(PlannedPatch use, AdviceBuilder builder) {
         boolean bindsReturn = false;
         boolean usesContext = false;

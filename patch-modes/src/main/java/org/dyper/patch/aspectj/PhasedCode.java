@@ -55,8 +55,8 @@ final class PhasedCode {
     }
 
     /**
-     * The after patches of {@code phases} for advice that runs on normal returns only, where the guard is not needed:
-     * each returning patch in a block of its own.
+     * The after patches for advice that runs on normal returns only, where the guard is not needed: each returning
+     * patch in a block of its own; with {@code withAlways} the patches that run on every exit too, in model order.
      */
     String afterOnReturn(boolean withAlways) {
         return String.join("\n", after.stream().filter(a -> withAlways || a.returningOnly())
