@@ -2,13 +2,9 @@ package org.dyper.patch.build;
 
 import org.dyper.patch.plan.Planner;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -261,18 +257,12 @@ public final class Generation {
      * names on any machine).
      */
     private String packageName(Set<String> without) throws IOException {
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-        sha.update((forLoadTime ? "load-time\n" : "woven\n").getBytes(StandardCharsets.UTF_8));
+        Sha256 sha = new Sha256().add(forLoadTime ? "load-time\n" : "woven\n");
         for (Path p : in.models()) {
-            sha.update(Files.readAllBytes(p));
+            sha.add(Files.readAllBytes(p));
         }
         for (Path p : in.modeFiles()) {
-            sha.update(Files.readAllBytes(p));
+            sha.add(Files.readAllBytes(p));
         }
         StringBuilder classes = new StringBuilder();
         for (ClassInfo c : targets.classes()) {
@@ -284,7 +274,6 @@ public final class Generation {
                 classes.append(' ').append(m.name()).append(m.descriptor()).append('\n');
             }
         }
-        sha.update(classes.toString().getBytes(StandardCharsets.UTF_8));
-        return Generator.PACKAGE + ".g" + HexFormat.of().formatHex(sha.digest()).substring(0, 12);
+        return Generator.PACKAGE + ".g" + sha.add(classes.toString()).hex(12);
     }
 }
