@@ -17,7 +17,6 @@ import org.dyper.patch.launch.LaunchCache;
 import org.dyper.patch.launch.LaunchOptions;
 import org.dyper.patch.launch.ProgramProcess;
 import org.dyper.patch.build.WeaveException;
-import org.dyper.patch.build.Weaver;
 
 /**
  * Runs the project's main class (or a given {@code java} command line) instrumented, like {@code exec:java}, and

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import org.dyper.patch.aspectj.Generator;
 
 /**
  * A set of class-name patterns ({@code *} matches any run of characters) compiled once, so that testing a class costs

@@ -1,20 +1,13 @@
 package org.dyper.patch.build;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
-import java.util.jar.JarOutputStream;
-import org.dyper.patch.bytecode.BytecodePlan;
 import org.dyper.patch.aspectj.GeneratedCode;
 import org.dyper.patch.aspectj.Generator;
 import org.dyper.patch.model.InvalidInputException;

@@ -17,7 +17,6 @@ import org.example.fixture.Target;
 import org.dyper.patch.launch.Jdk;
 import org.dyper.patch.launch.LaunchCache;
 import org.dyper.patch.launch.LaunchOptions;
-import org.dyper.patch.launch.LaunchWeaving;
 import org.dyper.patch.build.Replacements;
 import org.dyper.patch.build.Weaver;
 import org.junit.jupiter.api.Assumptions;

@@ -4,7 +4,6 @@ import org.dyper.patch.plan.Planner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
-import org.dyper.patch.aspectj.Generator;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
