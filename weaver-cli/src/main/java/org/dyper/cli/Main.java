@@ -97,7 +97,7 @@ public final class Main {
                         + File.pathSeparator + "<other jars> <main class>"));
         COMMANDS.put("run", new Command("run",
                 "run a Java program with its patched classes woven at launch; print the report when it ends",
-                "dyper run [--model FILE [--modes FILE]] [--patch JAR|DIR] [options] -- <java arguments>",
+                "dyper run [--model FILE [--modes FILE]] [--detail] [--patch JAR|DIR] [options] -- <java arguments>",
                 inputOptions(false)
                         .addOption(Option.builder().longOpt("model").hasArg().argName("FILE")
                                 .desc("a patch model (<MODEL>); repeatable; without one the program runs under the "
@@ -126,7 +126,8 @@ public final class Main {
                                 .desc("do not start the DYPER monitor in the program").build())
                         .addOption(Option.builder().longOpt("monitor").hasArg().argName("OPTIONS")
                                 .desc("monitor agent options, e.g. CHECKTIME=5,dir=/tmp/run (see docs/monitor.md)")
-                                .build()),
+                                .build())
+                        .addOption(DetailLaunch.OPTION),
                 "Everything after -- is passed to java (JAVA_HOME's java when JAVA_HOME is set, else the one on the\n"
                         + "PATH). The classes on its class path (-cp or -jar) are what the model can patch (with\n"
                         + "--patch, only those of the entries named). The first run with a model weaves the classes it\n"
@@ -134,7 +135,7 @@ public final class Main {
                         + "a small agent swaps them in as they load. The exit code is the program's own once it started.\n"
                         + "SIGINT, SIGTERM and SIGHUP are passed on to the program, and dyper run waits for it to end\n"
                         + "(its report included). If dyper run is killed with SIGKILL, the monitor ends the program as\n"
-                        + "SIGTERM would (with --no-monitor it runs on)."));
+                        + "SIGTERM would (with --no-monitor it runs on).\n" + DetailLaunch.HELP));
         COMMANDS.put("ctl", new Command("ctl",
                 "list monitored processes, send them DYPER commands, attach the monitor to a running JVM",
                 "dyper ctl [--dir DIR] who | dyper ctl [--xml | --wide | --width N] [--dir DIR] PID COMMAND [DATA] | "
@@ -375,7 +376,7 @@ public final class Main {
         List<String> command;
         try {
             String monitor = line.hasOption("no-monitor") ? null
-                    : LoadTime.monitorAgent(Weaver.runtimeClasspath().get(0), line.getOptionValue("monitor"));
+                    : LoadTime.monitorAgent(Weaver.runtimeClasspath().get(0), DetailLaunch.monitorOptions(line));
             command = LoadTime.command(java, prepared.aspects(), new LoadTime.Report(line.getOptionValue("report"),
                     line.getOptionValue("xml")), line.hasOption("verbose"), javaArgs, monitor);
             command = ReportCommand.withHtml(command, line.getOptionValue("html"));
@@ -393,7 +394,11 @@ public final class Main {
         try {
             return ProgramProcess.run(command, null, pid -> {
                 if (monitorOnly) {
-                    err.println(MonitorOnly.started(pid));
+                    err.println(line.hasOption("detail") ? DetailLaunch.started(pid) : MonitorOnly.started(pid));
+                }
+                if (line.hasOption("detail")) {
+                    DetailLaunch.serve(pid, DetailLaunch.registry(DetailLaunch.monitorOptions(line)),
+                            line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache(), err);
                 }
             });
         } catch (InterruptedException e) {
