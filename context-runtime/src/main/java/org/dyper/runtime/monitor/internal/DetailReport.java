@@ -49,13 +49,18 @@ final class DetailReport {
                 x.append("<SKIPPED ITEM='").append(Xml.esc(s.getKey())).append("' REASON='")
                         .append(Xml.esc(s.getValue())).append("'/>");
             }
-            for (Detailer.Failure f : d.failures.values()) {
-                x.append("<FAILURE WHAT='").append(Xml.esc(f.what)).append("' COUNT='").append(f.count)
-                        .append("' LAST='").append(f.last).append("'>").append(Xml.text(f.reason))
-                        .append("</FAILURE>");
-            }
+            kinds(x, "FAILURE", d.failures);
+            kinds(x, "NOTE", d.notes);
         }
         return m.cpu.detailXml(a.toString(), x.toString());
+    }
+
+    private static void kinds(StringBuilder x, String tag, Map<String, Detailer.Failure> kinds) {
+        for (Detailer.Failure f : kinds.values()) {
+            x.append('<').append(tag).append(" WHAT='").append(Xml.esc(f.what)).append("' COUNT='").append(f.count)
+                    .append("' LAST='").append(f.last).append("'>").append(Xml.text(f.reason)).append("</")
+                    .append(tag).append('>');
+        }
     }
 
     /** The DETAILED items and the CALLS, from the site tables of every insert (the same patch has the same ids). */

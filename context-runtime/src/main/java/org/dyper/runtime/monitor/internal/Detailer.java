@@ -70,6 +70,8 @@ final class Detailer {
     final Map<String, Item> items = new LinkedHashMap<>();
     final Map<String, String> skipped = new TreeMap<>();
     final Map<String, Failure> failures = new LinkedHashMap<>();
+    /** The patch service's warnings (a method that makes no call: COUNT_CALLS matches nothing in it); not failures. */
+    final Map<String, Failure> notes = new LinkedHashMap<>();
     final Map<String, Insert> inserts = new LinkedHashMap<>();
     private final Map<String, String> refusedClasses = new HashMap<>();
     private final Map<String, String> classVerdicts = new HashMap<>();
@@ -276,7 +278,9 @@ final class Detailer {
             }
             reply = c.command("PATCH", "<PATCH ALL='true' MODEL='" + MODEL + "'/>");
             for (String w : DetailService.warnings(reply)) {
-                fail("the patch service", w);
+                synchronized (this) {
+                    count(notes, "the patch service", w);
+                }
             }
             set = DetailService.patchSet(MODEL, reply);
         } catch (DetailService.Unavailable e) {
@@ -399,13 +403,17 @@ final class Detailer {
 
     synchronized void fail(String what, String reason) {
         failureCount++;
-        Failure f = failures.get(what + "\n" + reason);
+        count(failures, what, reason);
+    }
+
+    private static void count(Map<String, Failure> kinds, String what, String reason) {
+        Failure f = kinds.get(what + "\n" + reason);
         if (f == null) {
-            if (failures.size() >= FAILURE_KINDS) {
-                failures.remove(failures.keySet().iterator().next());
+            if (kinds.size() >= FAILURE_KINDS) {
+                kinds.remove(kinds.keySet().iterator().next());
             }
             f = new Failure(what, reason);
-            failures.put(what + "\n" + reason, f);
+            kinds.put(what + "\n" + reason, f);
         }
         f.count++;
         f.last = System.currentTimeMillis();
