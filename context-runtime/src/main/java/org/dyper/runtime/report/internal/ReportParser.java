@@ -140,7 +140,8 @@ public final class ReportParser extends DefaultHandler {
         for (int i = 0; i < atts.getLength(); i++) {
             String name = atts.getQName(i);
             String value = atts.getValue(i);
-            if (NUMBERS.contains(name) && !isLong(value)) {
+            // a run-time patch's MODEL ID is its content hash in hex (PATCHES), not a number
+            if (NUMBERS.contains(name) && !isLong(value) && !(name.equals("ID") && tag.equals("MODEL"))) {
                 problem(tag, name + "='" + value + "' is not a whole number");
             }
         }
