@@ -9,8 +9,9 @@ import java.nio.charset.StandardCharsets;
  * {@code cool} runs {@value DetailFacts#COOL_CALLS} calls of {@link Cooling#cool(int)} (a phase that then ends: the
  * method cools down); {@code hot} starts a thread that calls {@link Hot#hot(int)} (the hot method, which calls
  * {@link Cheap#cheap(int)} {@value DetailFacts#CHEAP_PER_HOT} times) and {@link Cheap#cheap(int)} itself (a cheap method
- * called very often) until {@code stop}; {@code calls N} makes exactly N calls of {@link Hot#hot(int)}; {@code exit}
- * ends. Every line printed depends only on the commands, never on timing, so a monitored run prints what an
+ * called very often) until {@code stop}; {@code calls N} makes exactly N calls of {@link Hot#hot(int)} ({@code
+ * timed N} too, and prints when it started and how long it took on stderr, for benchmarks/run-detailing);
+ * {@code exit} ends. Every line printed depends only on the commands, never on timing, so a monitored run prints what an
  * unmonitored one does.
  */
 public final class DetailApp {
@@ -44,6 +45,16 @@ public final class DetailApp {
                 case "calls" -> {
                     int n = Integer.parseInt(words[1]);
                     System.out.println("calls " + n + ": sum=" + calls(n));
+                }
+                case "timed" -> {
+                    // the benchmark's run (benchmarks/run-detailing): when it started and how long it took, on stderr
+                    int n = Integer.parseInt(words[1]);
+                    long start = System.currentTimeMillis();
+                    long t0 = System.nanoTime();
+                    long sum = calls(n);
+                    long ms = (System.nanoTime() - t0) / 1_000_000;
+                    System.out.println("timed " + n + ": sum=" + sum);
+                    System.err.println("dyper-bench: start=" + start + " ms=" + ms);
                 }
                 case "exit" -> {
                     System.out.println("done");

@@ -152,6 +152,12 @@ final class Detailer {
         if (active == null) {
             ended(now);  // taken out by hand (uninstrument): put in again below when there is something to detail
         }
+        try {
+            service.client();  // at once, so a service the monitor starts is up by the time something is hot
+        } catch (DetailService.Unavailable e) {
+            waiting(e.getMessage());
+            return;
+        }
         Map<String, String> skip = new TreeMap<>();
         List<String> wanted = choose(m.cpu.detailCandidates(), inserted, (int) m.settings.longValue("DETAIL_MAX"),
                 this::refusal, skip);

@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * The agent options: {@code key=value} pairs separated by commas. {@code dir}, {@code notify}, {@code notifywait},
- * {@code frametimeout}, {@code authtimeout}, {@code idletimeout}, {@code maxconnections}, {@code launcher}, {@code cli} (the Dyper command line detailing runs as {@code
- * cli patchd}; {@code none}: never), and any
+ * {@code frametimeout}, {@code authtimeout}, {@code idletimeout}, {@code maxconnections}, {@code launcher},
+ * {@code cli} (the Dyper command line automatic detailing runs as {@code cli patchd}; {@code none}: never), and any
  * monitor variable (CHECKTIME=5, ...).
  */
 public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWaitMillis, long frameTimeoutMillis,
