@@ -32,6 +32,13 @@ final class DetailLaunch {
     private DetailLaunch() {
     }
 
+    /** Refuses {@code --detail} with {@code --no-monitor} before anything is woven. */
+    static void check(CommandLine line) throws UsageError {
+        if (line.hasOption("detail") && line.hasOption("no-monitor")) {
+            throw new UsageError("--detail needs the DYPER monitor: leave out --no-monitor");
+        }
+    }
+
     /** The monitor agent options {@code dyper run} passes: {@code --monitor}'s, after detailing's when --detail. */
     static String monitorOptions(CommandLine line) {
         String given = line.getOptionValue("monitor");

@@ -338,6 +338,7 @@ public final class Main {
         if (javaArgs.isEmpty()) {
             throw new UsageError("give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar Main");
         }
+        DetailLaunch.check(line);
         if (!line.hasOption("model")) {
             try {
                 return launch(line, MonitorOnly.command(line, javaArgs, LoadTime.java(env)), true);

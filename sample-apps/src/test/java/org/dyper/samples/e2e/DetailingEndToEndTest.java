@@ -118,6 +118,41 @@ class DetailingEndToEndTest {
                 report);
     }
 
+    /**
+     * {@code -javaagent:...=detail=true,cli=<the dyper script>}: no launcher serves a patch service, so the monitor
+     * starts {@code dyper patchd --pid <own pid>} itself, and details the cooling method; the service ends with the
+     * program.
+     */
+    @org.junit.jupiter.api.Test
+    void theAgentAloneStartsItsOwnPatchService() throws Exception {
+        Path cli = E2e.REPO.resolve("dyper");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(E2e.REPO.resolve(
+                "weaver-cli/target/dyper-cli.jar")), "the dyper command line is not packaged: run mvn verify");
+        Path registry = dir.resolve("registry");
+        Target t = MonitorEndToEndTest.start(List.of(Jdk.JDK17.java().toString(), "-javaagent:"
+                + MonitorEndToEndTest.runtimeJar() + "=dir=" + registry + ",detail=true,cli=" + cli + "," + THRESHOLDS,
+                "-Ddyper.report=none", "-cp", E2e.appClasses().toString(), DetailApp.class.getName()),
+                Jdk.JDK17.home().toString(), java.util.Map.of("XDG_CACHE_HOME", shared.resolve("xdg").toString()));
+        try {
+            send(t, "cool");
+            t.line(0);
+            long pid = t.process().pid();
+            await(registry, pid, "the cooling method patched", d -> state(d, DetailFacts.COOLING, "cool")
+                    .equals("PATCHED"));
+            assertTrue(Files.isRegularFile(registry.resolve(pid + ".patchd.log")));
+            send(t, "exit");
+            assertEquals(0, t.stop(), t.err().toString());
+            assertEquals(List.of("cool: sum=" + t.out().get(0).substring("cool: sum=".length()), "done"), t.out());
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (Files.exists(registry.resolve(pid + ".patchd")) && System.currentTimeMillis() < deadline) {
+                Thread.sleep(100);
+            }
+            assertTrue(!Files.exists(registry.resolve(pid + ".patchd")), "the patch service ends with the program");
+        } finally {
+            t.process().destroyForcibly();
+        }
+    }
+
     private static void send(Target t, String line) throws Exception {
         OutputStream in = t.process().getOutputStream();
         in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
