@@ -31,6 +31,9 @@
     if ((name.startsWith("org.dyper.") && !name.startsWith("org.dyper.samples.")) || name.startsWith("org.aspectj.")) {
       return "dyper";
     }
+    // Run-time patching defines its aspects in the patched class's own package (Dyper$<id>$DyperPatches1), and ajc's
+    // glue methods in woven classes start with ajc$: both are what measuring costs, not the program's code.
+    if (/(^|\.)Dyper\$[0-9a-f]+\$/.test(name) || /\.ajc\$[^.]*$/.test(name)) return "dyper";
     return "app";
   }
 

@@ -66,15 +66,16 @@
     const agents = run.process ? run.process.agents : null;
     const sites = p.exact ? kids(p.exact).filter(s => s.t !== "MONITOR_REPORT" && s.t !== "FAILURES")
       .reduce((n, s) => n + kids(s).length, 0) : 0;
+    const runTime = kids(kid(p.monitor, "PATCHES"), "MODEL").length > 0;
     if (!agents) {
       return sites ? "not recorded in the XML (pages made at exit or with dyper report --pid say how)"
-        : "nothing woven reported";
+        + (runTime ? "; patched at run time (below)" : "") : "nothing woven reported";
     }
     const parts = [];
     if (agents.some(a => a.includes("=replace="))) parts.push("at launch by dyper run: classes woven ahead, swapped in as they load (replace agent)");
     if (agents.some(a => /aspectjweaver/.test(a))) parts.push("at load time by the AspectJ weaver agent");
-    if (!parts.length) parts.push(sites ? "before the launch (dyper weave or the Maven plugin: woven classes on the class path)"
-      : "nothing woven");
+    if (!parts.length) parts.push(runTime ? "no weaving agent at launch; patched at run time (below)"
+      : sites ? "before the launch (dyper weave or the Maven plugin: woven classes on the class path)" : "nothing woven");
     if (agents.some(a => /dyper-runtime/.test(a))) parts.push("DYPER monitor started as an agent");
     return parts.join("; ");
   }
@@ -93,6 +94,12 @@
       : "report taken " + when(end)]);
     if (run.process && run.process.java) items.push(["Java", run.process.java]);
     items.push(["Woven", weaving(run, p)]);
+    const patched = kids(kid(m, "PATCHES"), "MODEL");
+    const classes = n => n + (n === 1 ? " class" : " classes");
+    if (patched.length) items.push(["Patched at run time", patched.map(md => "model " + attr(md, "NAME") + " ("
+      + classes(kids(md, "CLASS").filter(c => attr(c, "STATE") === "PATCHED").length) + " patched now): "
+      + (attr(md, "ACTIVE") === "true" ? "in since " + when(num(md, "SINCE"))
+        : "in from " + when(num(md, "SINCE")) + " to " + when(num(md, "UNTIL")))).join("; ")]);
     const measured = [];
     if (x) {
       for (const sec of D.tables.SECTIONS) {

@@ -99,6 +99,26 @@ class HtmlReportTest {
         assertTrue(page.contains("\"mode\":\"diff\""));
     }
 
+    /** The PATCHES section of a monitor that patched at run time: its MODEL ID is a hexadecimal hash, not a number. */
+    @Test
+    void aMonitorReportWithRunTimePatchesIsRead() throws Exception {
+        Report r = HtmlReport.read("p.xml", """
+                <MONITOR_REPORT VERSION='1' PID='7' TIME='2000' START='1000' MAIN='p.Main' MONITOR='true' CHECKTIME='10'>
+                  <PATCHES>
+                    <MODEL NAME='phases' ID='67009c043a77935c' ACTIVE='true' SINCE='1500' FIRSTID='1' LASTID='2'>
+                      <CLASS NAME='p.Worker' LOADER='app' STATE='PATCHED' SINCE='1500'/>
+                      <SITE ID='1' NAME='p.Worker.work(int)' SINCE='1500' ACTIVE='true'/>
+                    </MODEL>
+                  </PATCHES>
+                </MONITOR_REPORT>
+                """);
+        assertEquals(List.of(), r.views());
+        BadReportException e = assertThrows(BadReportException.class, () -> HtmlReport.read("q.xml",
+                "<MONITOR_REPORT VERSION='1' PID='7'>\n<PATCHES><MODEL NAME='m' ID='x1' ACTIVE='true' SINCE='1'>"
+                        + "<SITE ID='x2' NAME='a' ACTIVE='true'/></MODEL></PATCHES></MONITOR_REPORT>"));
+        assertEquals(List.of("q.xml:2:96: SITE: ID='x2' is not a whole number"), e.problems());
+    }
+
     static Stream<Arguments> problems() {
         String head = "<MONITOR_REPORT VERSION='1' PID='7'>\n<STACKS>\n";
         String tail = "</STACKS>\n</MONITOR_REPORT>\n";

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.dyper.cli.Main;
@@ -119,6 +120,29 @@ class ReportPageBrowserTest {
     private void screenshot(String name) throws Exception {
         Path shot = browser.driver.getScreenshotAs(OutputType.FILE).toPath();
         Files.copy(shot, ARTIFACTS.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** What measuring costs is coloured apart, also the aspects run-time patching defines in the program's packages. */
+    @Test
+    void framesOfDyperAndAspectJAreToldFromTheProgramsOwn() {
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put("org.dyper.samples.bank.Bank.audit", "app");
+        expected.put("com.acme.Dyperish.run", "app");
+        expected.put("com.acme.Worker.work", "app");
+        expected.put("java.util.HashMap.get", "jdk");
+        expected.put("org.dyper.runtime.internal.ThreadData.lockAcquired", "dyper");
+        expected.put("org.aspectj.runtime.reflect.Factory.makeJP", "dyper");
+        expected.put("org.dyper.generated.g1.DyperPatches1.ajc$before$x$1", "dyper");
+        expected.put("org.dyper.samples.phases.Dyper$4f29201bb550b061$DyperBytecode1.b$6", "dyper");
+        expected.put("com.acme.Dyper$0a1b$DyperPatches1.ajc$after$y$2", "dyper");
+        expected.put("com.acme.Worker.ajc$inlineAccessFieldGet$z", "dyper");
+        expected.put("[lock java.lang.Object]", "lock");
+        expected.put("[alloc byte[]]", "alloc");
+        Map<String, String> seen = new LinkedHashMap<>();
+        for (String frame : expected.keySet()) {
+            seen.put(frame, (String) browser.js("return Dyper.flameTools.kindOf(arguments[0]);", frame));
+        }
+        assertEquals(expected, seen);
     }
 
     @Test
@@ -292,6 +316,11 @@ class ReportPageBrowserTest {
                 summary("Measured exactly"));
         assertEquals("200 hook failures; agent broken failed: java.lang.IllegalStateException: no", summary("Failures"));
         assertEquals("no CPU samples or stacks in the monitor's report", summary("Estimated (sampled)"));
+        assertEquals("model phases (0 classes patched now): in from " + shown(1795412168000L) + " to "
+                + shown(1795412168500L) + "; model detail (1 class patched now): in since " + shown(1795412168600L),
+                summary("Patched at run time"));
+        assertEquals("not recorded in the XML (pages made at exit or with dyper report --pid say how); patched at run time "
+                + "(below)", summary("Woven"));
         assertTrue(browser.driver.findElement(By.id("flame-empty")).getText().startsWith("No sampled stacks in this "
                 + "report."));
         assertFalse(browser.driver.findElement(By.id("flame-ui")).isDisplayed());
@@ -318,6 +347,11 @@ class ReportPageBrowserTest {
         assertEquals(List.of("“left” waits for java.lang.Object@11 held by “right”",
                 "“right” waits for java.lang.Object@22 held by “left”"), browser.driver.findElements(
                 By.cssSelector("#monitor-deadlocks li")).stream().map(WebElement::getText).toList());
+    }
+
+    /** An epoch time as the page shows it (the browser's locale and zone). */
+    private String shown(long ms) {
+        return (String) browser.driver.executeScript("return new Date(arguments[0]).toLocaleString();", ms);
     }
 
     private String summary(String term) {

@@ -29,7 +29,10 @@ public final class ReportParser extends DefaultHandler {
 
     public static final Set<String> ROOTS = Set.of("DYPER_REPORT", "MONITOR_REPORT", "DYPER_REPLY");
 
-    /** Attributes that hold whole numbers wherever they appear (runtime-contract.md, monitor.md, the stacks format). */
+    /**
+     * Attributes that hold whole numbers wherever they appear (runtime-contract.md, monitor.md, the stacks format),
+     * except a run-time patch's {@code MODEL ID} in the monitor's PATCHES section, a hexadecimal hash.
+     */
     private static final Set<String> NUMBERS = Set.of("PID", "TIME", "START", "CHECKTIME", "VERSION", "ID", "COUNT",
             "TOTAL_NS", "MIN_NS", "MAX_NS", "MEAN_NS", "UPPER_NS", "EVERY", "SAMPLES", "SAMPLED_TOTAL_NS",
             "ESTIMATED_TOTAL_NS", "ERROR_NS", "SUM", "MIN", "MAX", "NULLS", "NONNULLS", "CONTENDED_NS", "ACQUISITIONS",
@@ -140,8 +143,7 @@ public final class ReportParser extends DefaultHandler {
         for (int i = 0; i < atts.getLength(); i++) {
             String name = atts.getQName(i);
             String value = atts.getValue(i);
-            // a run-time patch's MODEL ID is its content hash in hex (PATCHES), not a number
-            if (NUMBERS.contains(name) && !isLong(value) && !(name.equals("ID") && tag.equals("MODEL"))) {
+            if (NUMBERS.contains(name) && !isLong(value) && !(tag.equals("MODEL") && name.equals("ID"))) {
                 problem(tag, name + "='" + value + "' is not a whole number");
             }
         }
