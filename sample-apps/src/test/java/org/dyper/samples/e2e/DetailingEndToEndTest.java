@@ -72,6 +72,10 @@ class DetailingEndToEndTest {
             send(t, "stop");
             t.line(2);
             Element before = detail(registry, pid);
+            var schema = javax.xml.validation.SchemaFactory.newInstance(javax.xml.XMLConstants.W3C_XML_SCHEMA_NS_URI)
+                    .newSchema(org.dyper.runtime.monitor.MonitorAgent.class.getResource("monitor-report.xsd"));
+            schema.newValidator().validate(new javax.xml.transform.dom.DOMSource(MonitorEndToEndTest.all(
+                    MonitorEndToEndTest.xml(detailText(registry, pid)), "MONITOR_REPORT").get(0)));
             exactBefore = exactCount(before, DetailFacts.HOT, "hot");
             send(t, "calls " + CALLS);
             t.line(3);
