@@ -162,7 +162,11 @@ final class Detailer {
         List<String> wanted = choose(m.cpu.detailCandidates(), inserted, (int) m.settings.longValue("DETAIL_MAX"),
                 this::refusal, skip);
         synchronized (this) {
-            skipped.putAll(skip);
+            for (Map.Entry<String, String> e : skip.entrySet()) {
+                if (skipped.size() < HISTORY || skipped.containsKey(e.getKey())) {
+                    skipped.put(e.getKey(), e.getValue());
+                }
+            }
         }
         Set<String> want = new LinkedHashSet<>(wanted);
         if (want.equals(inserted) || want.equals(failedSet)) {
