@@ -100,6 +100,21 @@ final class DetailLaunch {
         t.start();
     }
 
+    /**
+     * Once {@code dyper run} started the program (process {@code pid}): says what runs when there is no model, and
+     * with --detail serves the patch service (its patch files under {@code --cache}, else {@code defaultCache}).
+     */
+    static void launched(CommandLine line, long pid, boolean monitorOnly, Path defaultCache, PrintStream err) {
+        boolean detail = line.hasOption("detail");
+        if (monitorOnly) {
+            err.println(detail ? started(pid) : MonitorOnly.started(pid));
+        }
+        if (detail) {
+            serve(pid, registry(monitorOptions(line)), line.hasOption("cache") ? Path.of(line.getOptionValue("cache"))
+                    : defaultCache, err);
+        }
+    }
+
     /** The line {@code dyper run --detail} without a model prints once the program started. */
     static String started(long pid) {
         return "dyper: no model: the program (process " + pid + ") runs under the DYPER monitor, which patches the "

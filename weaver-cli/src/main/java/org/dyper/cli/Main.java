@@ -393,15 +393,8 @@ public final class Main {
             err.println("dyper: " + String.join(" ", command));
         }
         try {
-            return ProgramProcess.run(command, null, pid -> {
-                if (monitorOnly) {
-                    err.println(line.hasOption("detail") ? DetailLaunch.started(pid) : MonitorOnly.started(pid));
-                }
-                if (line.hasOption("detail")) {
-                    DetailLaunch.serve(pid, DetailLaunch.registry(DetailLaunch.monitorOptions(line)),
-                            line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache(), err);
-                }
-            });
+            return ProgramProcess.run(command, null, pid -> DetailLaunch.launched(line, pid, monitorOnly, defaultCache(),
+                    err));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return INTERNAL;
