@@ -99,7 +99,7 @@ public final class Main {
                         + File.pathSeparator + "<other jars> <main class>"));
         COMMANDS.put("run", new Command("run",
                 "run a Java program with its patched classes woven at launch; print the report when it ends",
-                "dyper run [--model FILE [--modes FILE]] [--patch JAR|DIR] [options] -- <java arguments>",
+                "dyper run [--model FILE [--modes FILE]] [--detail] [--patch JAR|DIR] [options] -- <java arguments>",
                 inputOptions(false)
                         .addOption(Option.builder().longOpt("model").hasArg().argName("FILE")
                                 .desc("a patch model (<MODEL>); repeatable; without one the program runs under the "
@@ -128,7 +128,8 @@ public final class Main {
                                 .desc("do not start the DYPER monitor in the program").build())
                         .addOption(Option.builder().longOpt("monitor").hasArg().argName("OPTIONS")
                                 .desc("monitor agent options, e.g. CHECKTIME=5,dir=/tmp/run (see docs/monitor.md)")
-                                .build()),
+                                .build())
+                        .addOption(DetailLaunch.OPTION),
                 "Everything after -- is passed to java (JAVA_HOME's java when JAVA_HOME is set, else the one on the\n"
                         + "PATH). The classes on its class path (-cp or -jar) are what the model can patch (with\n"
                         + "--patch, only those of the entries named). The first run with a model weaves the classes it\n"
@@ -136,7 +137,7 @@ public final class Main {
                         + "a small agent swaps them in as they load. The exit code is the program's own once it started.\n"
                         + "SIGINT, SIGTERM and SIGHUP are passed on to the program, and dyper run waits for it to end\n"
                         + "(its report included). If dyper run is killed with SIGKILL, the monitor ends the program as\n"
-                        + "SIGTERM would (with --no-monitor it runs on)."));
+                        + "SIGTERM would (with --no-monitor it runs on).\n" + DetailLaunch.HELP));
         COMMANDS.put("ctl", new Command("ctl",
                 "list monitored processes, send them DYPER commands, attach the monitor to a running JVM",
                 "dyper ctl [--dir DIR] who | dyper ctl [--xml | --wide | --width N] [--dir DIR] PID COMMAND [DATA] | "
@@ -339,6 +340,7 @@ public final class Main {
         if (javaArgs.isEmpty()) {
             throw new UsageError("give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar Main");
         }
+        DetailLaunch.check(line);
         if (!line.hasOption("model")) {
             try {
                 return launch(line, MonitorOnly.command(line, javaArgs, Jdk.java(env)), true);
@@ -367,7 +369,7 @@ public final class Main {
         LaunchOptions launch = options.withWeaving(line.hasOption("weaver-agent") ? LaunchOptions.Weaving.AGENT
                 : LaunchOptions.Weaving.AHEAD).withReport(new LaunchOptions.Report(line.getOptionValue("report"),
                 line.getOptionValue("xml"))).withVerbose(line.hasOption("verbose"))
-                .withMonitor(!line.hasOption("no-monitor"), line.getOptionValue("monitor"));
+                .withMonitor(!line.hasOption("no-monitor"), DetailLaunch.monitorOptions(line));
         LaunchCache.Prepared prepared = LaunchCache.prepare(in, cache, launch.weaving(), launch.javaFeature(),
                 line2 -> err.println("dyper: " + line2));
         prepared.warnings().forEach(w -> err.println("dyper: " + w));
@@ -391,11 +393,8 @@ public final class Main {
             err.println("dyper: " + String.join(" ", command));
         }
         try {
-            return ProgramProcess.run(command, null, pid -> {
-                if (monitorOnly) {
-                    err.println(MonitorOnly.started(pid));
-                }
-            });
+            return ProgramProcess.run(command, null, pid -> DetailLaunch.launched(line, pid, monitorOnly, defaultCache(),
+                    err));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return INTERNAL;

@@ -220,6 +220,10 @@ class CliTest {
                         "run: running a module (-m) is not supported: use -cp and a main class, or -jar"),
                 Arguments.of("run --no-monitor -- -cp {classes} com.acme.cli.App", "run: give --model FILE, or leave "
                         + "out --no-monitor: with neither, nothing would be measured"),
+                Arguments.of("run --detail --model {model} --no-monitor -- -cp {classes} com.acme.cli.App",
+                        "run: --detail needs the DYPER monitor: leave out --no-monitor"),
+                Arguments.of("run --detail --no-monitor -- -cp {classes} com.acme.cli.App",
+                        "run: --detail needs the DYPER monitor: leave out --no-monitor"),
                 Arguments.of("run --modes {model} -- -cp {classes} com.acme.cli.App",
                         "run: --modes needs --model FILE (modes are used by a model)"),
                 Arguments.of("run --report stdout -- -cp {classes} com.acme.cli.App", "run: --report needs --model FILE "

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.dyper.cli.Main;
@@ -55,7 +56,13 @@ class MonitorEndToEndTest {
     }
 
     static Target start(List<String> cmd, String javaHome) throws Exception {
+        return start(cmd, javaHome, Map.of());
+    }
+
+    /** As {@link #start(List, String)}, with {@code env} added to the inherited environment. */
+    static Target start(List<String> cmd, String javaHome, Map<String, String> env) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().putAll(env);
         if (javaHome != null) {
             pb.environment().put("JAVA_HOME", javaHome);
         }

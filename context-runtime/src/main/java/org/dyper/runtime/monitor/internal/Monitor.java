@@ -50,6 +50,7 @@ public final class Monitor {
     final Commands commands;
     final Sampler sampler = new Sampler(this);
     final MonitorReport report = new MonitorReport(this);
+    final Detailer detailer;
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private Server server;
     private Path entry;
@@ -63,6 +64,7 @@ public final class Monitor {
         new SecureRandom().nextBytes(secret);
         this.token = HexFormat.of().formatHex(secret);
         this.commands = new Commands(this);
+        this.detailer = new Detailer(this);
     }
 
     /** Starts the monitor once per JVM; later calls (a second agent load) do nothing. Never throws. */
@@ -252,6 +254,7 @@ public final class Monitor {
         }
         stacks.limit((int) settings.longValue("MAXNODES"));
         sampler.apply();
+        detailer.apply();
     }
 
     /** Whether a connection asked for pushed reports and dumps. */
