@@ -5,7 +5,7 @@ import org.aspectj.lang.annotation.Aspect;
 import org.aspectj.lang.annotation.Before;
 import org.aspectj.lang.annotation.Pointcut;
 import org.dyper.aspects.internal.Safe;
-import org.dyper.aspects.internal.SiteIds;
+import org.dyper.aspects.internal.StaticPartIds;
 import org.dyper.runtime.Counting;
 import org.dyper.runtime.Dyper;
 
@@ -26,11 +26,11 @@ public abstract class CountingAspect {
 
     @Before(value = Pointcuts.EXECUTIONS, argNames = "site")
     public void count(JoinPoint.StaticPart site) {
-        int id = SiteIds.NONE;
+        int id = StaticPartIds.NONE;
         try {
             if (Dyper.on()) {
-                id = SiteIds.of(site);
-                if (id != SiteIds.NONE) {
+                id = StaticPartIds.of(site);
+                if (id != StaticPartIds.NONE) {
                     Counting.count(id);
                 }
             }

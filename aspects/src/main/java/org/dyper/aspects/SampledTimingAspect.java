@@ -7,9 +7,9 @@ import org.aspectj.lang.annotation.Around;
 import org.aspectj.lang.annotation.Aspect;
 import org.aspectj.lang.annotation.Before;
 import org.aspectj.lang.annotation.Pointcut;
-import org.dyper.aspects.internal.Frames;
+import org.dyper.aspects.internal.TimingStack;
 import org.dyper.aspects.internal.Safe;
-import org.dyper.aspects.internal.SiteIds;
+import org.dyper.aspects.internal.StaticPartIds;
 import org.dyper.runtime.Dyper;
 import org.dyper.runtime.SampledTiming;
 
@@ -32,12 +32,12 @@ public abstract class SampledTimingAspect {
 
     @Around(value = Pointcuts.METHODS, argNames = "call")
     public Object time(ProceedingJoinPoint call) throws Throwable {
-        int id = SiteIds.NONE;
+        int id = StaticPartIds.NONE;
         long start = 0;
         try {
             if (Dyper.on()) {
-                id = SiteIds.of(call.getStaticPart());
-                if (id != SiteIds.NONE) {
+                id = StaticPartIds.of(call.getStaticPart());
+                if (id != StaticPartIds.NONE) {
                     start = SampledTiming.enter(id);
                 }
             }
@@ -61,14 +61,14 @@ public abstract class SampledTimingAspect {
 
     @Before(value = Pointcuts.CONSTRUCTORS, argNames = "site")
     public void enterConstructor(JoinPoint.StaticPart site) {
-        int id = SiteIds.NONE;
+        int id = StaticPartIds.NONE;
         try {
             if (Dyper.on()) {
-                id = SiteIds.of(site);
-                if (id != SiteIds.NONE) {
+                id = StaticPartIds.of(site);
+                if (id != StaticPartIds.NONE) {
                     // Pushed even when not sampled (start 0), so nested executions of one
                     // constructor pop their own frames.
-                    Frames.current().push(site, id, SampledTiming.enter(id));
+                    TimingStack.current().push(site, id, SampledTiming.enter(id));
                 }
             }
         } catch (Throwable t) {
@@ -79,10 +79,10 @@ public abstract class SampledTimingAspect {
     /** After advice is "after finally": it also runs when the constructor throws. */
     @After(value = Pointcuts.CONSTRUCTORS, argNames = "site")
     public void exitConstructor(JoinPoint.StaticPart site) {
-        int id = SiteIds.NONE;
+        int id = StaticPartIds.NONE;
         try {
             if (Dyper.on()) {
-                Frames frames = Frames.current();
+                TimingStack frames = TimingStack.current();
                 if (frames.pop(site) && frames.start != 0) {
                     id = frames.id;
                     SampledTiming.exit(id, frames.start);

@@ -7,9 +7,9 @@ import org.aspectj.lang.annotation.Around;
 import org.aspectj.lang.annotation.Aspect;
 import org.aspectj.lang.annotation.Before;
 import org.aspectj.lang.annotation.Pointcut;
-import org.dyper.aspects.internal.Frames;
+import org.dyper.aspects.internal.TimingStack;
 import org.dyper.aspects.internal.Safe;
-import org.dyper.aspects.internal.SiteIds;
+import org.dyper.aspects.internal.StaticPartIds;
 import org.dyper.runtime.Dyper;
 import org.dyper.runtime.Timing;
 
@@ -33,13 +33,13 @@ public abstract class TimingAspect {
 
     @Around(value = Pointcuts.METHODS, argNames = "call")
     public Object time(ProceedingJoinPoint call) throws Throwable {
-        int id = SiteIds.NONE;
+        int id = StaticPartIds.NONE;
         long start = 0;
         boolean timed = false;
         try {
             if (Dyper.on()) {
-                id = SiteIds.of(call.getStaticPart());
-                if (id != SiteIds.NONE) {
+                id = StaticPartIds.of(call.getStaticPart());
+                if (id != StaticPartIds.NONE) {
                     start = Timing.enter(id);
                     timed = true;
                 }
@@ -63,12 +63,12 @@ public abstract class TimingAspect {
 
     @Before(value = Pointcuts.CONSTRUCTORS, argNames = "site")
     public void enterConstructor(JoinPoint.StaticPart site) {
-        int id = SiteIds.NONE;
+        int id = StaticPartIds.NONE;
         try {
             if (Dyper.on()) {
-                id = SiteIds.of(site);
-                if (id != SiteIds.NONE) {
-                    Frames.current().push(site, id, Timing.enter(id));
+                id = StaticPartIds.of(site);
+                if (id != StaticPartIds.NONE) {
+                    TimingStack.current().push(site, id, Timing.enter(id));
                 }
             }
         } catch (Throwable t) {
@@ -79,10 +79,10 @@ public abstract class TimingAspect {
     /** After advice is "after finally": it also runs when the constructor throws. */
     @After(value = Pointcuts.CONSTRUCTORS, argNames = "site")
     public void exitConstructor(JoinPoint.StaticPart site) {
-        int id = SiteIds.NONE;
+        int id = StaticPartIds.NONE;
         try {
             if (Dyper.on()) {
-                Frames frames = Frames.current();
+                TimingStack frames = TimingStack.current();
                 if (frames.pop(site)) {
                     id = frames.id;
                     Timing.exit(id, frames.start);

@@ -16,11 +16,11 @@ import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
-import org.dyper.patch.gen.GeneratedCode;
+import org.dyper.patch.aspectj.GeneratedCode;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Problem;
-import org.dyper.patch.weave.WeaveException;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.build.WeaveException;
+import org.dyper.patch.build.Weaver;
 
 /**
  * What every Dyper goal shares: the model and mode files (the CLI's {@code --model} and {@code --modes}), the skip

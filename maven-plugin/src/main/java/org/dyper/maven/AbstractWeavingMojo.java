@@ -10,7 +10,7 @@ import org.apache.maven.artifact.Artifact;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.dyper.maven.internal.WeaveState;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.build.Weaver;
 
 /** What the build-time goals ({@code generate}, {@code weave}) share: the classes and dependencies they patch. */
 abstract class AbstractWeavingMojo extends AbstractDyperMojo {

@@ -16,10 +16,10 @@ import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
-import org.dyper.patch.gen.GeneratedCode;
+import org.dyper.patch.aspectj.GeneratedCode;
 import org.dyper.patch.model.InvalidInputException;
-import org.dyper.patch.weave.WeaveException;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.build.WeaveException;
+import org.dyper.patch.build.Weaver;
 
 /**
  * Turns the models and modes into AspectJ source: the aspects go to {@code target/generated-sources/dyper} (with

@@ -13,9 +13,10 @@ import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
 import org.dyper.patch.model.InvalidInputException;
-import org.dyper.patch.weave.LoadTime;
-import org.dyper.patch.weave.WeaveException;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.launch.LaunchCache;
+import org.dyper.patch.launch.LaunchOptions;
+import org.dyper.patch.launch.ProgramProcess;
+import org.dyper.patch.build.WeaveException;
 
 /**
  * Runs the project's main class (or a given {@code java} command line) instrumented, like {@code exec:java}, and
@@ -101,9 +102,16 @@ public class RunMojo extends AbstractDyperMojo {
     protected void run() throws MojoExecutionException, MojoFailureException, InvalidInputException,
             WeaveException, IOException {
         List<String> javaArgs = javaArguments();
+        Path java = javaExecutable != null ? javaExecutable.toPath()
+                : Path.of(System.getProperty("java.home"), "bin", "java");
+        LaunchOptions launch = LaunchOptions.of(java, javaArgs, pluginJar("aspectjweaver"), runtimeClasspath())
+                .withWeaving(weaverAgent ? LaunchOptions.Weaving.AGENT : LaunchOptions.Weaving.AHEAD)
+                .withReport(new LaunchOptions.Report(reportDestination(), xmlReport == null ? null
+                        : xmlReport.getAbsolutePath()))
+                .withVerbose(verbose).withMonitor(monitor, monitorOptions);
         List<Path> targets;
         try {
-            targets = LoadTime.targets(javaArgs);
+            targets = launch.targets();
         } catch (IllegalArgumentException e) {
             throw new MojoFailureException("dyper: run: " + e.getMessage(), e);
         }
@@ -111,25 +119,18 @@ public class RunMojo extends AbstractDyperMojo {
             throw new MojoFailureException("dyper: run: nothing on the program's class path exists (" + javaArgs
                     + "): run it after compile (mvn compile dyper:run)");
         }
-        LoadTime.Weaving weaving = weaverAgent ? LoadTime.Weaving.AGENT : LoadTime.Weaving.AHEAD;
-        Path java = javaExecutable != null ? javaExecutable.toPath()
-                : Path.of(System.getProperty("java.home"), "bin", "java");
-        LoadTime.Prepared prepared = LoadTime.prepare(inputs(targets, List.of()), cacheDirectory.toPath(), weaving,
-                LoadTime.featureVersion(java).orElse(Runtime.version().feature()),
-                line -> getLog().info("dyper: " + line));
+        LaunchCache.Prepared prepared = LaunchCache.prepare(inputs(targets, List.of()), cacheDirectory.toPath(),
+                launch.weaving(), launch.javaFeature(), line -> getLog().info("dyper: " + line));
         // the warnings are kept with the cache entry: a reused one shows them again
         prepared.warnings().forEach(w -> getLog().warn("dyper: " + w));
         notes(prepared.notes());
         if (verbose) {
-            getLog().info("dyper: " + (weaving == LoadTime.Weaving.AHEAD ? "woven classes and aspects " : "aspects ")
+            getLog().info("dyper: " + (weaverAgent ? "aspects " : "woven classes and aspects ")
                     + (prepared.cached() ? "reused from " : "made in ") + prepared.aspects());
         }
-        String monitorAgent = monitor ? LoadTime.monitorAgent(runtimeClasspath().get(0), monitorOptions) : null;
         List<String> command;
         try {
-            command = LoadTime.command(java, pluginJar("aspectjweaver"), runtimeClasspath(), prepared.aspects(),
-                    new LoadTime.Report(reportDestination(), xmlReport == null ? null
-                            : xmlReport.getAbsolutePath()), verbose, javaArgs, monitorAgent);
+            command = launch.command(prepared.aspects());
         } catch (IllegalArgumentException e) {
             throw new MojoFailureException("dyper: run: " + e.getMessage(), e);
         }
@@ -141,7 +142,7 @@ public class RunMojo extends AbstractDyperMojo {
         }
         int exit;
         try {
-            exit = LoadTime.execute(command, workingDirectory.toPath());
+            exit = ProgramProcess.run(command, workingDirectory.toPath());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new MojoExecutionException("dyper: run: interrupted; the program was stopped", e);

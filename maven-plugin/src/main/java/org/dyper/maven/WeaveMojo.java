@@ -16,11 +16,11 @@ import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
-import org.dyper.patch.gen.GeneratedCode;
+import org.dyper.patch.aspectj.GeneratedCode;
 import org.dyper.patch.model.InvalidInputException;
-import org.dyper.patch.weave.Generation;
-import org.dyper.patch.weave.WeaveException;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.build.Generation;
+import org.dyper.patch.build.WeaveException;
+import org.dyper.patch.build.Weaver;
 
 /**
  * Weaves the project's compiled classes in place, and the dependency jars named in {@code weaveDependencies}, with

@@ -12,7 +12,7 @@ import java.util.Locale;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.build.Weaver;
 import org.dyper.runtime.monitor.MonitorClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.monitor.MonitorReply;

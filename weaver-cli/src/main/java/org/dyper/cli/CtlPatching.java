@@ -19,8 +19,8 @@ import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Model;
 import org.dyper.patch.model.Problem;
 import org.dyper.patch.runtime.PatchService;
-import org.dyper.patch.weave.WeaveException;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.build.WeaveException;
+import org.dyper.patch.build.Weaver;
 import org.dyper.patch.xml.ModelReader;
 import org.dyper.runtime.monitor.MonitorClient;
 import org.dyper.runtime.monitor.MonitorEntry;
@@ -256,8 +256,10 @@ final class CtlPatching {
 
     int instrumented(long pid, boolean xml) throws Ctl.Failure, IOException {
         String reply;
+        String detail;
         try (MonitorClient c = connect(entry(pid))) {
             reply = c.command("INSTRUMENTED", null);
+            detail = xml ? null : c.command("REPORT", "<REPORT TYPE='DETAIL'/>");
         }
         Element patches = Ctl.child(answer(pid, reply), "PATCHES");
         if (xml) {
@@ -268,6 +270,7 @@ final class CtlPatching {
         if (models.isEmpty()) {
             out.println("No model was instrumented in process " + pid + ".");
         }
+        detailedNow(pid, detail);
         for (Element m : models) {
             boolean active = "true".equals(m.getAttribute("ACTIVE"));
             out.println("model " + m.getAttribute("NAME") + " (patch " + m.getAttribute("ID")
@@ -295,6 +298,29 @@ final class CtlPatching {
             out.print(s.append('\n'));
         }
         return ExitCode.OK;
+    }
+
+    /** Automatic detailing's items patched now (docs/detailing.md), from the DETAIL section of a REPORT. */
+    private void detailedNow(long pid, String reply) throws Ctl.Failure, IOException {
+        Element report = Ctl.child(answer(pid, reply), "MONITOR_REPORT");
+        Element detail = report == null ? null : Ctl.child(report, "DETAIL");
+        if (detail == null || !"true".equals(detail.getAttribute("AUTO"))) {
+            return;
+        }
+        List<Element> now = Ctl.children(detail, "DETAILED").stream()
+                .filter(d -> d.getAttribute("STATE").equals("PATCHED")).toList();
+        out.println("Detailed now by automatic detailing (model " + detail.getAttribute("MODEL") + "): " + now.size()
+                + " method(s), at most " + detail.getAttribute("MAX"));
+        List<List<String>> rows = new ArrayList<>();
+        for (Element d : now) {
+            rows.add(List.of(d.getAttribute("CLASS") + "." + d.getAttribute("NAME"), time(d.getAttribute("SINCE")),
+                    Ctl.child(d, "EXACT").getAttribute("COUNT")));
+        }
+        StringBuilder s = new StringBuilder(ReportText.table(List.of("method", "since", "exact calls"), rows));
+        for (Element w : Ctl.children(detail, "WAITING")) {
+            s.append("  waiting: ").append(w.getTextContent()).append('\n');
+        }
+        out.print(s.append('\n'));
     }
 
     private static String time(String millis) {

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.cli.CommandLine;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.build.Weaver;
 
 /** Turns the options generate, weave and run share (models, modes, classes to patch, patterns) into Weaver inputs. */
 final class InputOptions {

@@ -20,12 +20,12 @@ import org.apache.commons.cli.Options;
 import org.apache.commons.cli.ParseException;
 import org.dyper.cli.report.ReportCommand;
 import org.dyper.patch.ModeCatalog;
-import org.dyper.patch.gen.GeneratedCode;
+import org.dyper.patch.aspectj.GeneratedCode;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Problem;
-import org.dyper.patch.weave.Generation;
-import org.dyper.patch.weave.WeaveException;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.build.Generation;
+import org.dyper.patch.build.WeaveException;
+import org.dyper.patch.build.Weaver;
 
 /**
  * The {@code dyper} command. Each failure kind maps to one exit code and short lines on stderr starting with

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.cli.CommandLine;
 import org.dyper.cli.report.ReportCommand;
-import org.dyper.patch.weave.LoadTime;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.launch.LaunchCommand;
+import org.dyper.patch.build.Weaver;
 
 /**
  * {@code dyper run} without {@code --model}: the program runs under the DYPER monitor alone, nothing patched, the first
@@ -30,7 +30,7 @@ final class MonitorOnly {
     /** The {@code java} command; throws IllegalArgumentException naming an option that needs a model. */
     static List<String> command(CommandLine line, List<String> javaArgs, Path java) {
         for (String[] o : NEED_A_MODEL) {
-            if (line.hasOption(o[0])) {
+            if (line.hasOption(o[0]) && !(o[0].equals("report") && line.hasOption("detail"))) {
                 throw new IllegalArgumentException("--" + o[0] + " needs --model FILE (" + o[1] + ")");
             }
         }
@@ -40,7 +40,11 @@ final class MonitorOnly {
         }
         List<String> command = new ArrayList<>();
         command.add(java.toString());
-        command.add(LoadTime.monitorAgent(Weaver.runtimeClasspath().get(0), line.getOptionValue("monitor")));
+        command.add(LaunchCommand.monitorAgent(Weaver.runtimeClasspath().get(0), DetailLaunch.monitorOptions(line)));
+        if (line.hasOption("report")) {
+            // with --detail: the detailed methods' exact figures (Timing) in the text report at exit
+            command.add("-Ddyper.report=" + line.getOptionValue("report"));
+        }
         if (line.hasOption("xml")) {
             // the monitor's final report is the exit XML report's last child, woven or not
             command.add("-Ddyper.report.xml=" + Path.of(line.getOptionValue("xml")).toAbsolutePath());

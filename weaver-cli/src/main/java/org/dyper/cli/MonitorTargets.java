@@ -9,7 +9,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.jar.JarFile;
 import java.util.regex.Pattern;
-import org.dyper.patch.gen.Generator;
+import org.dyper.patch.plan.Planner;
 import org.dyper.patch.runtime.PatchService;
 import org.dyper.runtime.monitor.MonitorClient;
 import org.w3c.dom.Element;
@@ -44,7 +44,7 @@ final class MonitorTargets {
                 roots.add(p.normalize());
             }
         }
-        List<Pattern> patterns = classPatterns.stream().map(Generator::glob).toList();
+        List<Pattern> patterns = classPatterns.stream().map(Planner::glob).toList();
         List<String> missing = new ArrayList<>();
         try (OnClassPath onPath = new OnClassPath(roots)) {
             for (Element cls : Ctl.children(model, "CLASS")) {

@@ -24,7 +24,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.runtime.PatchService;
-import org.dyper.patch.weave.WeaveException;
+import org.dyper.patch.build.WeaveException;
 import org.dyper.runtime.monitor.MonitorClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.monitor.MonitorReply;
@@ -277,7 +277,23 @@ final class Patchd implements Closeable {
         }
         PatchService.Patched patched = service.patch(model == null || model.isBlank() ? null : model.trim(), all,
                 classes);
-        return reply(patched.xml());
+        return reply(withRuntime(patched.xml()));
+    }
+
+    /**
+     * The PATCH reply with a {@code <RUNTIME JAR/>} line per jar the woven code needs (the Dyper and AspectJ
+     * runtimes), so code in the JVM that inserts the patch itself (automatic detailing) knows them.
+     */
+    static String withRuntime(String patchXml) {
+        int end = patchXml.lastIndexOf("</PATCH>");
+        if (end < 0) {
+            return patchXml;
+        }
+        StringBuilder x = new StringBuilder(patchXml.substring(0, end));
+        for (Path jar : org.dyper.patch.build.Weaver.runtimeClasspath()) {
+            x.append("<RUNTIME JAR='").append(MonitorReply.escape(jar.toAbsolutePath().toString())).append("'/>");
+        }
+        return x.append(patchXml.substring(end)).toString();
     }
 
     private String directory(String dir) throws IOException {

@@ -11,10 +11,12 @@ import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
 import org.dyper.cli.report.ReportCommand;
 import org.dyper.patch.model.InvalidInputException;
-import org.dyper.patch.weave.LoadTime;
-import org.dyper.patch.weave.ProgramProcess;
-import org.dyper.patch.weave.WeaveException;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.build.WeaveException;
+import org.dyper.patch.build.Weaver;
+import org.dyper.patch.launch.Jdk;
+import org.dyper.patch.launch.LaunchCache;
+import org.dyper.patch.launch.LaunchOptions;
+import org.dyper.patch.launch.ProgramProcess;
 
 /**
  * {@code dyper run}: weaves the classes a model patches once (cached), then starts the program with the agent that
@@ -23,8 +25,8 @@ import org.dyper.patch.weave.Weaver;
 final class RunCommand {
     static final String PURPOSE = "run a Java program with its patched classes woven at launch; print the report when it "
             + "ends";
-    static final String USAGE = "dyper run [--model FILE [--modes FILE]] [--patch JAR|DIR] [options] -- <java "
-            + "arguments>";
+    static final String USAGE = "dyper run [--model FILE [--modes FILE]] [--detail] [--patch JAR|DIR] [options] -- "
+            + "<java arguments>";
     static final String DETAILS = "Everything after -- is passed to java (JAVA_HOME's java when JAVA_HOME is set, else the "
             + "one on the\n"
             + "PATH). The classes on its class path (-cp or -jar) are what the model can patch (with\n"
@@ -33,7 +35,7 @@ final class RunCommand {
             + "a small agent swaps them in as they load. The exit code is the program's own once it started.\n"
             + "SIGINT, SIGTERM and SIGHUP are passed on to the program, and dyper run waits for it to end\n"
             + "(its report included). If dyper run is killed with SIGKILL, the monitor ends the program as\n"
-            + "SIGTERM would (with --no-monitor it runs on).";
+            + "SIGTERM would (with --no-monitor it runs on).\n" + DetailLaunch.HELP;
 
     private final PrintStream err;
     private final Map<String, String> env;
@@ -75,7 +77,8 @@ final class RunCommand {
                         .desc("do not start the DYPER monitor in the program").build())
                 .addOption(Option.builder().longOpt("monitor").hasArg().argName("OPTIONS")
                         .desc("monitor agent options, e.g. CHECKTIME=5,dir=/tmp/run (see docs/monitor.md)")
-                        .build());
+                        .build())
+                .addOption(DetailLaunch.OPTION);
     }
 
     /** Runs the program woven as {@code line} says; returns its exit code once it started. */
@@ -84,16 +87,18 @@ final class RunCommand {
         if (javaArgs.isEmpty()) {
             throw new UsageError("give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar Main");
         }
+        DetailLaunch.check(line);
         if (!line.hasOption("model")) {
             try {
-                return launch(line, MonitorOnly.command(line, javaArgs, LoadTime.java(env)), true);
+                return launch(line, MonitorOnly.command(line, javaArgs, Jdk.java(env)), true);
             } catch (IllegalArgumentException e) {
                 throw new UsageError(e.getMessage());
             }
         }
+        LaunchOptions options = LaunchOptions.of(Jdk.java(env), javaArgs);
         List<Path> targets;
         try {
-            targets = LoadTime.targets(javaArgs);
+            targets = options.targets();
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
@@ -108,24 +113,21 @@ final class RunCommand {
             in = new Weaver.Inputs(in.models(), in.modeFiles(), in.targets(), others, in.includes(), in.excludes());
         }
         Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache;
-        LoadTime.Weaving weaving = line.hasOption("weaver-agent") ? LoadTime.Weaving.AGENT : LoadTime.Weaving.AHEAD;
-        Path java = LoadTime.java(env);
-        int feature = LoadTime.featureVersion(java).orElse(Runtime.version().feature());
-        LoadTime.Prepared prepared = LoadTime.prepare(in, cache, weaving, feature,
+        LaunchOptions launch = options.withWeaving(line.hasOption("weaver-agent") ? LaunchOptions.Weaving.AGENT
+                : LaunchOptions.Weaving.AHEAD).withReport(new LaunchOptions.Report(line.getOptionValue("report"),
+                line.getOptionValue("xml"))).withVerbose(line.hasOption("verbose"))
+                .withMonitor(!line.hasOption("no-monitor"), DetailLaunch.monitorOptions(line));
+        LaunchCache.Prepared prepared = LaunchCache.prepare(in, cache, launch.weaving(), launch.javaFeature(),
                 line2 -> err.println("dyper: " + line2));
         prepared.warnings().forEach(w -> err.println("dyper: " + w));
         notes(prepared.notes());
         if (line.hasOption("verbose")) {
-            String what = weaving == LoadTime.Weaving.AHEAD ? "woven classes and aspects " : "aspects ";
+            String what = launch.weaving() == LaunchOptions.Weaving.AHEAD ? "woven classes and aspects " : "aspects ";
             err.println("dyper: " + what + (prepared.cached() ? "reused from " : "made in ") + prepared.aspects());
         }
         List<String> command;
         try {
-            String monitor = line.hasOption("no-monitor") ? null
-                    : LoadTime.monitorAgent(Weaver.runtimeClasspath().get(0), line.getOptionValue("monitor"));
-            command = LoadTime.command(java, prepared.aspects(), new LoadTime.Report(line.getOptionValue("report"),
-                    line.getOptionValue("xml")), line.hasOption("verbose"), javaArgs, monitor);
-            command = ReportCommand.withHtml(command, line.getOptionValue("html"));
+            command = ReportCommand.withHtml(launch.command(prepared.aspects()), line.getOptionValue("html"));
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
@@ -138,11 +140,8 @@ final class RunCommand {
             err.println("dyper: " + String.join(" ", command));
         }
         try {
-            return ProgramProcess.run(command, null, pid -> {
-                if (monitorOnly) {
-                    err.println(MonitorOnly.started(pid));
-                }
-            });
+            return ProgramProcess.run(command, null, pid -> DetailLaunch.launched(line, pid, monitorOnly, defaultCache,
+                    err));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ExitCode.INTERNAL;

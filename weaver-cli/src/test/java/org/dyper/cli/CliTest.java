@@ -30,7 +30,9 @@ import java.util.jar.Manifest;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.dyper.patch.weave.Weaver;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.dyper.patch.build.Weaver;
+import org.dyper.patch.launch.LaunchWeaving;
 import org.dyper.testsupport.Processes;
 import org.dyper.testsupport.Running;
 import org.dyper.testsupport.XmlReports;
@@ -220,6 +222,10 @@ class CliTest {
                         "run: running a module (-m) is not supported: use -cp and a main class, or -jar"),
                 Arguments.of("run --no-monitor -- -cp {classes} com.acme.cli.App", "run: give --model FILE, or leave "
                         + "out --no-monitor: with neither, nothing would be measured"),
+                Arguments.of("run --detail --model {model} --no-monitor -- -cp {classes} com.acme.cli.App",
+                        "run: --detail needs the DYPER monitor: leave out --no-monitor"),
+                Arguments.of("run --detail --no-monitor -- -cp {classes} com.acme.cli.App",
+                        "run: --detail needs the DYPER monitor: leave out --no-monitor"),
                 Arguments.of("run --modes {model} -- -cp {classes} com.acme.cli.App",
                         "run: --modes needs --model FILE (modes are used by a model)"),
                 Arguments.of("run --report stdout -- -cp {classes} com.acme.cli.App", "run: --report needs --model FILE "
@@ -601,7 +607,7 @@ class CliTest {
         assertTrue(compiled.find(), first.err());
         assertEquals("made in", compiled.group(1));
         assertTrue(first.err().contains(FIRST_RUN), first.err());
-        assertTrue(Files.isRegularFile(Path.of(compiled.group(2), Weaver.PREWOVEN)));
+        assertTrue(Files.isRegularFile(Path.of(compiled.group(2), LaunchWeaving.PREWOVEN)));
         assertTrue(first.err().lines().noneMatch(l -> l.contains("aspectjweaver")), "no AspectJ weaver agent: "
                 + first.err());
 

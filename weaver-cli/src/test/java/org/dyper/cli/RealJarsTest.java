@@ -24,7 +24,7 @@ import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.dyper.cli.CliTest.Child;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.build.Weaver;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

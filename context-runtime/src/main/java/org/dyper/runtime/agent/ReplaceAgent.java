@@ -24,6 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ReplaceAgent implements ClassFileTransformer {
     /** The file that lists the prepared classes in a replacement folder. */
     public static final String INDEX = "replace.tsv";
+    /** The jar, beside {@link #INDEX}, that holds this agent's classes and names it as its {@code Premain-Class}. */
+    public static final String AGENT_JAR = "agent.jar";
 
     private final Path dir;
     private final Map<String, String> expected;
@@ -91,8 +93,17 @@ public final class ReplaceAgent implements ClassFileTransformer {
         }
     }
 
-    static String sha256(byte[] bytes) throws java.security.NoSuchAlgorithmException {
-        byte[] d = MessageDigest.getInstance("SHA-256").digest(bytes);
+    /**
+     * The SHA-256 of a class file, in lower-case hex: how {@link #INDEX} names the original bytes a replacement was
+     * made from. Dyper's weaving writes the index with this same method.
+     */
+    public static String sha256(byte[] bytes) {
+        byte[] d;
+        try {
+            d = MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no SHA-256", e);
+        }
         StringBuilder hex = new StringBuilder();
         for (byte b : d) {
             hex.append(Character.forDigit((b >> 4) & 15, 16)).append(Character.forDigit(b & 15, 16));

@@ -74,6 +74,22 @@ public final class RuntimePatcher {
     }
 
     /**
+     * The first site id of the patch {@code patchId} in this JVM (its last insert), or 0 when its generated classes
+     * have not initialised yet or it was never inserted; the patch's site table ids {@code n} are
+     * {@code firstSiteId - 1 + n}.
+     */
+    public int firstSiteId(String patchId) {
+        List<org.dyper.runtime.instrument.internal.Generation> history = patcher.history();
+        for (int i = history.size() - 1; i >= 0; i--) {
+            var g = history.get(i);
+            if (g.set.id().equals(patchId)) {
+                return g.base == Integer.MIN_VALUE ? 0 : g.base + 1;
+            }
+        }
+        return 0;
+    }
+
+    /**
      * The {@code <PATCHES>} element: every model inserted (at most the last 32), its classes and sites, since when
      * and whether still patched (docs/monitor.md).
      */

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.dyper.runtime.SiteTableFormat;
 
 /** Site names by id: the generator's TAB tables ({@link #define}) and run-time registrations ({@link #register}). */
 public final class SiteTable {
@@ -73,13 +74,10 @@ public final class SiteTable {
     }
 
     private static boolean defineLine(int base, String line) {
-        if (line.endsWith("\r")) {
-            line = line.substring(0, line.length() - 1);
-        }
-        if (line.isBlank() || line.startsWith("#")) {
+        String[] f = SiteTableFormat.fields(line);
+        if (f == null) {
             return true;
         }
-        String[] f = line.split("\t", -1);
         if (f.length < 3 || f.length > 7) {
             return false;
         }
@@ -94,7 +92,7 @@ public final class SiteTable {
         String methodName = f.length > 3 ? f[3].trim() : "";
         String parameters = f.length > 4 ? f[4].trim() : "";
         String name;
-        if (kind.equals("BLOCK")) {
+        if (kind.equals(SiteTableFormat.BLOCK)) {
             name = blockName(className, methodName, parameters, f.length > 5 ? f[5].trim() : "",
                     f.length > 6 ? f[6].trim() : "");
         } else {
@@ -121,12 +119,12 @@ public final class SiteTable {
             return null;
         }
         switch (kind) {
-            case "METHOD":
+            case SiteTableFormat.METHOD:
                 return methodName.isEmpty() ? null : className + "." + methodName + "(" + parameters + ")";
-            case "CLASS":
-            case "TYPE":
+            case SiteTableFormat.CLASS:
+            case SiteTableFormat.TYPE:
                 return methodName.isEmpty() && parameters.isEmpty() ? className : null;
-            case "FIELD":
+            case SiteTableFormat.FIELD:
                 return methodName.isEmpty() ? null : className + "." + methodName;
             default:
                 return null;

@@ -91,14 +91,8 @@ public final class ReportText {
             s.append(life.getAttribute("SOURCE").equals("JFR") ? " while monitored\n" : " since the JVM started\n");
         }
         Element detail = child(r, "DETAIL");
-        if (detail != null && !children(detail, null).isEmpty()) {
-            s.append("\nHot (worth detailing)\n");
-            TextTable t = new TextTable("class or method");
-            for (Element e : children(detail, null)) {
-                t.row(e.hasAttribute("CLASS") ? e.getAttribute("CLASS") + "." + e.getAttribute("NAME")
-                        : e.getAttribute("NAME"));
-            }
-            t.appendTo(s, width);
+        if (detail != null) {
+            detail(detail);
         }
         Element instr = child(r, "INSTRUMENTATION");
         Element dyper = instr == null ? null : child(instr, "DYPER_REPORT");
@@ -106,6 +100,48 @@ public final class ReportText {
             s.append("\nInstrumentation (exact)\n");
             String text = TextReport.render(TextReportXml.read(dyper), width);
             s.append(text.substring(text.indexOf('\n') + 1));
+        }
+    }
+
+    /** The hot items, and what automatic detailing patched: exact figures beside the sampled estimate. */
+    private void detail(Element detail) {
+        List<Element> hot = new ArrayList<>(children(detail, "CLASS"));
+        hot.addAll(children(detail, "METHOD"));
+        if (!hot.isEmpty()) {
+            s.append("\nHot (worth detailing)\n");
+            TextTable t = new TextTable("class or method");
+            for (Element e : hot) {
+                t.row(e.hasAttribute("CLASS") ? e.getAttribute("CLASS") + "." + e.getAttribute("NAME")
+                        : e.getAttribute("NAME"));
+            }
+            t.appendTo(s, width);
+        }
+        List<Element> detailed = children(detail, "DETAILED");
+        if ("true".equals(detail.getAttribute("AUTO")) || !detailed.isEmpty()) {
+            s.append("\nDetailed automatically (").append(detail.getAttribute("STATE").toLowerCase(Locale.ROOT))
+                    .append(", ").append(detail.getAttribute("DETAILED")).append(" patched now, at most ")
+                    .append(detail.getAttribute("MAX")).append("; exact figures beside the sampled estimate)\n");
+            TextTable t = new TextTable("method", "now", "calls", "total", "mean", "min", "max", "est. samples",
+                    "est. total");
+            for (Element d : detailed) {
+                Element exact = child(d, "EXACT");
+                Element est = child(d, "ESTIMATE");
+                boolean any = num(exact, "COUNT") > 0;
+                t.row(d.getAttribute("CLASS") + "." + d.getAttribute("NAME"),
+                        d.getAttribute("STATE").equals("PATCHED") ? "patched" : "removed",
+                        Units.count(num(exact, "COUNT")), Units.duration(num(exact, "TOTAL_NS")),
+                        any ? Units.duration(num(exact, "MEAN_NS")) : "-", any ? Units.duration(num(exact, "MIN_NS"))
+                        : "-", any ? Units.duration(num(exact, "MAX_NS")) : "-", Units.count(num(est, "TOTAL")),
+                        Units.duration(num(est, "TOTAL_NS")));
+            }
+            t.appendTo(s, width);
+            for (Element w : children(detail, "WAITING")) {
+                s.append("  waiting: ").append(w.getTextContent()).append('\n');
+            }
+            for (Element f : children(detail, "FAILURE")) {
+                s.append("  failed (").append(f.getAttribute("COUNT")).append("x): ").append(f.getAttribute("WHAT"))
+                        .append(": ").append(f.getTextContent()).append('\n');
+            }
         }
     }
 

@@ -342,6 +342,22 @@
           { key: "TOTAL_NS", label: "total time", type: "ns", est: true }, { key: "IO", label: "I/O", type: "count", est: true },
           { key: "DETAIL", label: "hot", type: "text" }], methods, "monitor-methods")));
     }
+    const detailed = kids(kid(m, "DETAIL"), "DETAILED").map(e => {
+      const x = kid(e, "EXACT"), s = kid(e, "ESTIMATE");
+      return { method: attr(e, "CLASS") + "." + attr(e, "NAME"), state: attr(e, "STATE") === "PATCHED" ? "patched"
+        : "removed", COUNT: attr(x, "COUNT"), TOTAL_NS: attr(x, "TOTAL_NS"), MEAN_NS: attr(x, "MEAN_NS"),
+        MIN_NS: attr(x, "MIN_NS"), MAX_NS: attr(x, "MAX_NS"), EST_TOTAL: attr(s, "TOTAL"), EST_NS: attr(s, "TOTAL_NS") };
+    });
+    if (detailed.length) {
+      out.push(T.block("monitor-detailed", "Detailed automatically", true, "Methods the monitor patched in the running "
+        + "program because sampling found them hot (DETAIL=true, docs/detailing.md): every call timed while patched, "
+        + "beside the sampled estimate of the same method.",
+        T.table([{ key: "method", label: "method", type: "site" }, { key: "state", label: "now", type: "text" },
+          { key: "COUNT", label: "calls", type: "count" }, { key: "TOTAL_NS", label: "total", type: "ns" },
+          { key: "MEAN_NS", label: "mean", type: "ns" }, { key: "MIN_NS", label: "min", type: "ns" },
+          { key: "MAX_NS", label: "max", type: "ns" }, { key: "EST_TOTAL", label: "samples", type: "count", est: true },
+          { key: "EST_NS", label: "sampled time", type: "ns", est: true }], detailed, "monitor-detailed")));
+    }
     const threads = kids(kid(cpu, "THREADS"), "THREAD").map(e => Object.assign({}, e.a));
     if (threads.length) {
       out.push(T.block("monitor-threads", "Threads", false, "Samples are estimates; CPU time comes from the JVM's "

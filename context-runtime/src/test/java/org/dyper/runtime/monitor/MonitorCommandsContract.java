@@ -51,7 +51,7 @@ abstract class MonitorCommandsContract {
     @BeforeAll
     void start() throws Exception {
         dir = Files.createTempDirectory("dyper-monitor-test");
-        child = Child.start(jdk(), dir, "frametimeout=1500", LoopTarget.class, "one", "two words", "three");
+        child = Child.start(jdk(), dir, "frametimeout=1500,cli=none", LoopTarget.class, "one", "two words", "three");
         assertEquals("loop: started", child.nextLine());
         client = child.client();
         pid = child.process.pid();
@@ -183,7 +183,10 @@ abstract class MonitorCommandsContract {
                 Arguments.of("METHOD_DETAIL_MIN_TOTAL", "300", "100", "-5", "METHOD_DETAIL_MIN_TOTAL must be at least 0, not -5"),
                 Arguments.of("METHOD_DETAIL_MINIMUM", "30", "10", "1e3", "METHOD_DETAIL_MINIMUM is a long, not '1e3'"),
                 Arguments.of("METHOD_DETAIL_THRESHOLD", "0.5", "0.1", "-0.1", "METHOD_DETAIL_THRESHOLD is a fraction between 0 and 1, not '-0.1'"),
-                Arguments.of("METHOD_DETAIL_STOP_THRESHOLD", "0.0625", "0.05", "half", "METHOD_DETAIL_STOP_THRESHOLD is a fraction between 0 and 1, not 'half'"));
+                Arguments.of("METHOD_DETAIL_STOP_THRESHOLD", "0.0625", "0.05", "half", "METHOD_DETAIL_STOP_THRESHOLD is a fraction between 0 and 1, not 'half'"),
+                Arguments.of("DETAIL", "true", "false", "auto", "DETAIL is a boolean (true/false, t/f, 1/0), not 'auto'"),
+                Arguments.of("DETAIL_MAX", "3", "8", "-1", "DETAIL_MAX must be at least 0 and at most 2147483647, not -1"),
+                Arguments.of("DETAIL_PERIOD", "250", "1000", "99", "DETAIL_PERIOD must be at least 100, not 99"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -204,10 +207,10 @@ abstract class MonitorCommandsContract {
         if (name.endsWith("_THRESHOLD")) {
             return "FRACTION";
         }
-        if (name.equals("MAXDEPTH")) {
+        if (name.equals("MAXDEPTH") || name.equals("DETAIL_MAX")) {
             return "INT";
         }
-        return List.of("MONITOR", "SHOWSTACK", "CONTENTION", "CPUTIME", "THREAD_DEFAULT", "FULLMONITORING")
+        return List.of("MONITOR", "SHOWSTACK", "CONTENTION", "CPUTIME", "THREAD_DEFAULT", "FULLMONITORING", "DETAIL")
                 .contains(name) ? "BOOLEAN" : "LONG";
     }
 
@@ -225,7 +228,7 @@ abstract class MonitorCommandsContract {
                 "<SETTINGS><VAR NAME='CHECKTIME' VALUE='5'/><VAR NAME='MAXDEPTH' VALUE='deep'/></SETTINGS>"));
         assertEquals(reply("<VAR NAME='CHECKTIME' VALUE='10' TYPE='LONG'/>"), cmd("GET", "<VAR NAME='CHECKTIME'/>"));
         Element all = xml(cmd("GET", null));
-        assertEquals(24, all(all, "VAR").size());
+        assertEquals(27, all(all, "VAR").size());
     }
 
     // ---- REPORT, CLEAR, SETDETAIL ----
@@ -299,6 +302,34 @@ abstract class MonitorCommandsContract {
         assertEquals(error("SETDETAIL: VALUE of x is a flag (true/false, t/f, 1/0), not 'perhaps'"),
                 cmd("SETDETAIL", "<DETAIL ITEM='x' VALUE='perhaps'/>"));
         assertTrue(cmd("SETDETAIL", "<DETAIL ITEM='x' VALUE='1' AGENT='GPU'/>").contains("unknown agent 'GPU'"));
+    }
+
+    /**
+     * Automatic detailing is off by default; on, without a patch service (cli=none: the launcher would start one), it
+     * says in REPORT what it waits for instead of doing nothing; off again, it says when it
+     * stopped.
+     */
+    @Test
+    void detailingSaysWhatItWaitsFor() throws Exception {
+        assertEquals(reply("<VAR NAME='DETAIL' VALUE='false' TYPE='BOOLEAN'/>"), cmd("GET", "<VAR NAME='DETAIL'/>"));
+        assertEquals("OFF", first(xml(cmd("REPORT", "<REPORT TYPE='DETAIL'/>")), "DETAIL").getAttribute("STATE"));
+        assertEquals(ok(), cmd("SET", "<VAR NAME='DETAIL' VALUE='true'/>"));
+        try {
+            until("detailing waits for a patch service", () -> "WAITING".equals(first(xml(cmd("REPORT",
+                    "<REPORT TYPE='DETAIL'/>")), "DETAIL").getAttribute("STATE")));
+            Element reply = xml(cmd("REPORT", "<REPORT TYPE='DETAIL'/>"));
+            validate(reply);
+            Element d = first(reply, "DETAIL");
+            assertEquals("waiting for the patch service " + dir.resolve(pid + ".patchd") + " (agent option cli=none: "
+                    + "the launcher starts it, as dyper run --detail does)", first(d, "WAITING").getTextContent());
+            assertEquals("0", d.getAttribute("PATCHES"));
+            assertTrue(d.hasAttribute("STARTED") && !d.hasAttribute("STOPPED"));
+        } finally {
+            assertEquals(ok(), cmd("SET", "<VAR NAME='DETAIL' VALUE='false'/>"));
+        }
+        until("detailing stopped", () -> first(xml(cmd("REPORT", "<REPORT TYPE='DETAIL'/>")), "DETAIL")
+                .hasAttribute("STOPPED"));
+        assertEquals("OFF", first(xml(cmd("REPORT", "<REPORT TYPE='DETAIL'/>")), "DETAIL").getAttribute("STATE"));
     }
 
     // ---- CLASSES / GETCLASSES ----

@@ -55,6 +55,29 @@ class ReportTextTest {
         assertTrue(wide.contains("java.lang.Thread.run > com.acme.Main.hot > com.acme.Main.work"), wide);
     }
 
+    /** Automatic detailing: each detailed method's exact figures beside its sampled estimate, and what it waits for. */
+    @Test
+    void detailedMethodsShowExactBesideEstimate() throws Exception {
+        String report = "<MONITOR_REPORT VERSION='1' PID='42' TIME='1' START='0' MAIN='com.acme.Main' MONITOR='true'"
+                + " CHECKTIME='10'><DETAIL AGENT='CPU' AUTO='true' STATE='WAITING' MODEL='dyper-detail' MAX='8'"
+                + " DETAILED='1' PATCHES='2' REMOVALS='0' FAILURES='1' STARTED='5'><METHOD CLASS='com.acme.Main'"
+                + " NAME='hot'/><WAITING>no patch service</WAITING><DETAILED CLASS='com.acme.Main' NAME='hot'"
+                + " STATE='PATCHED' SINCE='7' PERIODS='1'><EXACT EXACT='true' COUNT='3000' TOTAL_NS='150000000'"
+                + " MIN_NS='40000' MAX_NS='90000' MEAN_NS='50000'/><ESTIMATE EXACT='false' SELF='14' TOTAL='15'"
+                + " SELF_NS='140000000' TOTAL_NS='150000000'/></DETAILED><DETAILED CLASS='com.acme.Main' NAME='cool'"
+                + " STATE='REMOVED' SINCE='5' UNTIL='7' PERIODS='1'><EXACT EXACT='true' COUNT='0' TOTAL_NS='0'/>"
+                + "<ESTIMATE EXACT='false' SELF='9' TOTAL='9' SELF_NS='90000000' TOTAL_NS='90000000'/></DETAILED>"
+                + "<FAILURE WHAT='inserting the patch' COUNT='1' LAST='6'>refused</FAILURE></DETAIL></MONITOR_REPORT>";
+        List<String> lines = ReportText.render(MonitorCommandsContract.xml(report), 120).lines().toList();
+        assertEquals(List.of("Hot (worth detailing)", "  class or method", "  com.acme.Main.hot", "",
+                "Detailed automatically (waiting, 1 patched now, at most 8; exact figures beside the sampled estimate)",
+                "  method                  now  calls   total     mean      min      max  est. samples  est. total",
+                "  com.acme.Main.hot   patched  3,000  150 ms  50.0 µs  40.0 µs  90.0 µs            15      150 ms",
+                "  com.acme.Main.cool  removed      0    0 ns        -        -        -             9     90.0 ms",
+                "  waiting: no patch service", "  failed (1x): inserting the patch: refused"),
+                lines.subList(lines.indexOf("Hot (worth detailing)"), lines.size()));
+    }
+
     @Test
     void namesShortenOnlyAsMuchAsTheyMust() {
         String name = "org.dyper.samples.bank.Bank.transfer(java.lang.String,int,long)";

@@ -190,6 +190,21 @@ class HtmlReportTest {
                 assertThrows(BadReportException.class, () -> HtmlReport.read("r", xml)).problems());
     }
 
+    /** A run-time patch (PATCHES, its ID a hex hash) and automatic detailing's figures (DETAIL) read and show. */
+    @Test
+    void patchesAndDetailingRead() throws Exception {
+        String xml = STACKS.replace("</MONITOR_REPORT>", "<DETAIL AGENT='CPU' AUTO='true' STATE='ON' MODEL='dyper-detail'"
+                + " MAX='8' DETAILED='1' PATCHES='1' REMOVALS='0' FAILURES='0' STARTED='1500'>"
+                + "<METHOD CLASS='p.A' NAME='hot'/><DETAILED CLASS='p.A' NAME='hot' STATE='PATCHED' SINCE='1600' "
+                + "PERIODS='1'><EXACT EXACT='true' COUNT='12' TOTAL_NS='1200' MIN_NS='90' MAX_NS='110' MEAN_NS='100'>"
+                + "<BUCKET UPPER_NS='128' COUNT='12'/></EXACT><ESTIMATE EXACT='false' SELF='6' TOTAL='7' SELF_NS='60' "
+                + "TOTAL_NS='70'/></DETAILED></DETAIL><PATCHES><MODEL NAME='dyper-detail' ID='6e90b4eb98ecbc24' "
+                + "ACTIVE='true' SINCE='1600' FIRSTID='1' LASTID='2'/></PATCHES></MONITOR_REPORT>");
+        String page = HtmlReport.page(HtmlReport.read("d.xml", xml), "d");
+        assertTrue(page.contains("\"t\":\"DETAILED\""), "the detailed item is in the page's element tree");
+        assertTrue(page.contains("6e90b4eb98ecbc24"), page);
+    }
+
     @Test
     void outermostStacksWin() throws Exception {
         String inner = STACKS.replace("p.A.mix", "p.Inner.x");

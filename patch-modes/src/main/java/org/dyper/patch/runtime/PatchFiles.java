@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.dyper.patch.build.Jars;
 import org.dyper.runtime.instrument.ClassPatch;
 import org.dyper.runtime.instrument.PatchSet;
 
@@ -73,13 +74,12 @@ public final class PatchFiles {
             }
             return dir;
         } finally {
-            org.dyper.patch.weave.Weaver.deleteTree(tmp);
+            org.dyper.patch.build.Weaver.deleteTree(tmp);
         }
     }
 
     private static void put(Path file, byte[] bytes) throws IOException {
-        Files.createDirectories(file.getParent());
-        Files.write(file, bytes);
+        Jars.write(file, bytes);
     }
 
     /** Reads the patch in {@code dir} (written by {@link #write}). */

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.dyper.patch.ModeCatalog;
-import org.dyper.patch.gen.ClassLookup;
-import org.dyper.patch.gen.GeneratedCode;
-import org.dyper.patch.gen.Generator;
+import org.dyper.patch.scan.ClassLookup;
+import org.dyper.patch.aspectj.GeneratedCode;
+import org.dyper.patch.aspectj.Generator;
 import org.dyper.patch.model.ForSpec;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Location;
@@ -23,7 +23,7 @@ import org.dyper.patch.model.Problem;
 import org.dyper.patch.model.Update;
 import org.dyper.patch.scan.ClassIndex;
 import org.dyper.patch.scan.ClassScanner;
-import org.dyper.patch.weave.WeaveException;
+import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.xml.ModelReader;
 
 /**
@@ -212,7 +212,8 @@ public final class PatchService {
      */
     public static boolean mayPatch(String binaryName) {
         String simple = binaryName.substring(binaryName.lastIndexOf('.') + 1);
-        return !binaryName.startsWith("org.dyper.runtime.") && !binaryName.startsWith("org.dyper.generated.")
+        return !binaryName.startsWith(org.dyper.runtime.Dyper.class.getPackageName() + ".")
+                && !binaryName.startsWith(org.dyper.patch.aspectj.Generator.PACKAGE + ".")
                 && !binaryName.startsWith("org.aspectj.") && !simple.startsWith("Dyper$");
     }
 

@@ -1,22 +1,21 @@
 package org.dyper.patch.runtime;
 
+import org.dyper.patch.build.Sha256;
+import org.dyper.patch.build.Jars;
+import org.dyper.patch.aspectj.Generator;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.dyper.patch.gen.BytecodePlan;
-import org.dyper.patch.gen.GeneratedCode;
-import org.dyper.patch.weave.Ajc;
-import org.dyper.patch.weave.WeaveException;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.bytecode.BytecodePlan;
+import org.dyper.patch.aspectj.GeneratedCode;
+import org.dyper.patch.build.Ajc;
+import org.dyper.patch.build.WeaveException;
+import org.dyper.patch.build.Weaver;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.commons.ClassRemapper;
@@ -42,29 +41,17 @@ public final class RuntimeWeaving {
      * against.
      */
     public static String id(String model, GeneratedCode code, Map<String, byte[]> originals) {
-        try {
-            MessageDigest d = MessageDigest.getInstance("SHA-256");
-            update(d, FORMAT);
-            update(d, model);
-            new TreeMap<>(code.aspects()).forEach((name, source) -> {
-                update(d, name);
-                update(d, source);
-            });
-            update(d, String.join(" ", code.weaverOptions()));
-            for (BytecodePlan.ClassPlan c : code.bytecode().classes().values()) {
-                update(d, c.className() + " " + c.methods());
-            }
-            new TreeMap<>(originals).forEach((name, bytes) -> {
-                update(d, name);
-                d.update(bytes);
-            });
-            for (Path p : Weaver.runtimeClasspath()) {
-                update(d, p.getFileName() + " " + size(p));
-            }
-            return HexFormat.of().formatHex(d.digest()).substring(0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+        Sha256 d = new Sha256().addItem(FORMAT).addItem(model);
+        new TreeMap<>(code.aspects()).forEach((name, source) -> d.addItem(name).addItem(source));
+        d.addItem(String.join(" ", code.weaverOptions()));
+        for (BytecodePlan.ClassPlan c : code.bytecode().classes().values()) {
+            d.addItem(c.className() + " " + c.methods());
         }
+        new TreeMap<>(originals).forEach((name, bytes) -> d.addItem(name).add(bytes));
+        for (Path p : Weaver.runtimeClasspath()) {
+            d.addItem(p.getFileName() + " " + size(p));
+        }
+        return d.hex(16);
     }
 
     private static long size(Path p) {
@@ -73,11 +60,6 @@ public final class RuntimeWeaving {
         } catch (IOException e) {
             return -1;
         }
-    }
-
-    private static void update(MessageDigest d, String s) {
-        d.update(s.getBytes(StandardCharsets.UTF_8));
-        d.update((byte) 0);
     }
 
     /** A patch as files: its folder, and whether it came from the cache. */
@@ -123,10 +105,8 @@ public final class RuntimeWeaving {
                 }
                 String internal = name.replace('.', '/');
                 originalByInternal.put(internal, original);
-                Path file = in.resolve(internal + ".class");
-                Files.createDirectories(file.getParent());
                 BytecodePlan.ClassPlan plan = plans.get(name);
-                Files.write(file, plan == null ? original : BytecodePlan.transform(plan));
+                Jars.write(in.resolve(internal + ".class"), plan == null ? original : BytecodePlan.transform(plan));
             }
             Files.createDirectories(out);
             List<Path> cp = new ArrayList<>(classpath);

@@ -10,8 +10,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.dyper.cli.Main;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.build.Weaver;
 import org.dyper.samples.bank.BankApp;
 import org.dyper.samples.bank.BankFacts;
 import org.dyper.samples.e2e.E2e.Run;
@@ -37,7 +38,13 @@ class MonitorEndToEndTest {
 
     /** Starts a target ({@code javaHome}: the JAVA_HOME {@code dyper run} uses; null: inherited). */
     static Running start(List<String> cmd, String javaHome) throws Exception {
+        return start(cmd, javaHome, Map.of());
+    }
+
+    /** As {@link #start(List, String)}, with {@code env} added to the inherited environment. */
+    static Running start(List<String> cmd, String javaHome, Map<String, String> env) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().putAll(env);
         if (javaHome != null) {
             pb.environment().put("JAVA_HOME", javaHome);
         }

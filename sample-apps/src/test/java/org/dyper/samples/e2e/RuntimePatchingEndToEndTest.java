@@ -366,6 +366,6 @@ class RuntimePatchingEndToEndTest {
     }
 
     private static List<String> runtime() {
-        return org.dyper.patch.weave.Weaver.runtimeClasspath().stream().map(Path::toString).toList();
+        return org.dyper.patch.build.Weaver.runtimeClasspath().stream().map(Path::toString).toList();
     }
 }

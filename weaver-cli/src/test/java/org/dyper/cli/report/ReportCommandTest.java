@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.dyper.cli.Main;
-import org.dyper.patch.weave.Weaver;
+import org.dyper.patch.build.Weaver;
 import org.dyper.testsupport.Processes;
 import org.dyper.testsupport.Running;
 import org.junit.jupiter.api.Assumptions;

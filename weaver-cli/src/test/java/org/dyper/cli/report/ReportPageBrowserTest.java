@@ -325,6 +325,11 @@ class ReportPageBrowserTest {
                 + "report."));
         assertFalse(browser.driver.findElement(By.id("flame-ui")).isDisplayed());
 
+        WebElement detailed = browser.driver.findElement(By.cssSelector("table[data-table='monitor-detailed']"));
+        assertEquals(List.of("org.dyper.samples.detail.Hot.hot", "patched", "3,000", "150 ms", "50.0 µs", "40.0 µs",
+                "90.0 µs", "≈ 15", "≈ 150 ms"), row(detailed, 0), "automatic detailing: exact beside the estimate");
+        assertEquals(List.of("org.dyper.samples.detail.Cooling.cool", "removed", "0", "0 ns", "", "", "", "≈ 9",
+                "≈ 90.0 ms"), row(detailed, 1));
         WebElement sampled = browser.driver.findElement(By.cssSelector("table[data-table='sampled']"));
         assertEquals(List.of("10,000", "157", "≈ 14.6 ms", "≈ 3.87 ms"), row(sampled, 0).subList(1, 5));
         assertEquals("ESTIMATE", browser.driver.findElement(By.cssSelector("#exact-sampled h3 .badge")).getText());

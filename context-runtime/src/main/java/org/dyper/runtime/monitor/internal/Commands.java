@@ -295,6 +295,7 @@ final class Commands {
         for (Runnable r : changes) {
             r.run();
         }
+        m.detailer.apply();
         return m.reply("OK");
     }
 

@@ -268,18 +268,66 @@ public final class CpuAgent implements DyperAgent {
         }
     }
 
-    /** Detailed items as {@code <CLASS NAME/>} and {@code <METHOD CLASS NAME/>} elements. */
-    synchronized String detailXml() {
+    /**
+     * A method detailing may patch: a detailed method, or a method of a detailed class seen in samples; {@code total}
+     * is its TOTAL samples, {@code forced} whether SETDETAIL named it (or its class).
+     */
+    public record Candidate(String className, String method, long total, boolean forced) {
+        /** {@code Class#method}, as SETDETAIL names it. */
+        public String item() {
+            return className + "#" + method;
+        }
+    }
+
+    /**
+     * What detailing should patch now, after the thresholds and SETDETAIL: the detailed methods and the sampled
+     * methods of detailed classes (a method forced off by SETDETAIL is left out), most TOTAL samples first.
+     */
+    public synchronized List<Candidate> detailCandidates() {
+        updateDetail();
+        Map<String, Candidate> out = new LinkedHashMap<>();
+        for (Map.Entry<MethodKey, Stat> e : ranked(methods)) {
+            MethodKey k = e.getKey();
+            String item = k.item();
+            boolean method = hotMethods.contains(item);
+            boolean ofClass = hotClasses.contains(k.className()) && e.getValue().total > 0;
+            if ((method || ofClass) && !Boolean.FALSE.equals(forced.get(item))) {
+                out.put(item, new Candidate(k.className(), k.method(), e.getValue().total,
+                        Boolean.TRUE.equals(forced.get(item)) || Boolean.TRUE.equals(forced.get(k.className()))));
+            }
+        }
+        for (String item : hotMethods) {
+            int hash = item.indexOf('#');
+            if (hash > 0 && !out.containsKey(item)) {  // forced in by SETDETAIL without samples
+                out.put(item, new Candidate(item.substring(0, hash), item.substring(hash + 1), 0, true));
+            }
+        }
+        List<Candidate> list = new ArrayList<>(out.values());
+        list.sort(Comparator.comparing(Candidate::forced).thenComparingLong(Candidate::total).reversed());
+        return list;
+    }
+
+    /** The sampled figures of one method (null when it has no samples). */
+    public synchronized MethodTotal method(String className, String method) {
+        Stat s = methods.get(new MethodKey(className, method));
+        return s == null ? null : new MethodTotal(className, method, s.self, s.total, s.selfNs, s.totalNs);
+    }
+
+    /**
+     * The DETAIL section, detailed items as {@code <CLASS NAME/>} and {@code <METHOD CLASS NAME/>} elements: {@code attributes} (each with its leading blank) and {@code children} (what automatic
+     * detailing adds) around the detailed items.
+     */
+    synchronized String detailXml(String attributes, String children) {
         updateDetail();
         StringBuilder x = new StringBuilder();
-        x.append("<DETAIL AGENT='").append(NAME).append("'>");
+        x.append("<DETAIL AGENT='").append(NAME).append('\'').append(attributes).append('>');
         hotClasses.stream().sorted().forEach(c -> x.append("<CLASS NAME='").append(Xml.esc(c)).append("'/>"));
         hotMethods.stream().sorted().forEach(m -> {
             int hash = m.indexOf('#');
             x.append("<METHOD CLASS='").append(Xml.esc(m.substring(0, hash))).append("' NAME='")
                     .append(Xml.esc(m.substring(hash + 1))).append("'/>");
         });
-        return x.append("</DETAIL>").toString();
+        return x.append(children).append("</DETAIL>").toString();
     }
 
     @Override

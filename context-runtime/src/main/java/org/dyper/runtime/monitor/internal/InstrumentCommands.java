@@ -64,7 +64,13 @@ final class InstrumentCommands {
                         + Xml.esc(r.model()) + "' CLASSES='" + r.classes() + "'/>");
             }
             PatchSet set = read(name.trim(), data);
-            RuntimePatcher.Inserted i = patcher.insert(set);
+            RuntimePatcher.Inserted i;
+            synchronized (m.detailer.patching) {
+                if (!set.model().equals(Detailer.MODEL)) {
+                    m.detailer.stepAside();
+                }
+                i = patcher.insert(set);
+            }
             StringBuilder x = new StringBuilder("<PATCH TIME='").append(millis(i.nanos())).append("' NANOS='")
                     .append(i.nanos()).append("' REDEFINE_NANOS='").append(i.redefineNanos()).append("' MODEL='")
                     .append(Xml.esc(set.model())).append("' ID='").append(set.id()).append("' CLASSES='")
@@ -156,7 +162,7 @@ final class InstrumentCommands {
         return v.trim();
     }
 
-    private static byte[] file(String name, String what, long[] total) {
+    static byte[] file(String name, String what, long[] total) {
         Path path = Path.of(name);
         try {
             long size = Files.size(path);

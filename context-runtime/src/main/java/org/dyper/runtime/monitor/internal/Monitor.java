@@ -56,6 +56,7 @@ public final class Monitor {
      */
     private final java.util.concurrent.CountDownLatch startDone = new java.util.concurrent.CountDownLatch(1);
     final MonitorReport report = new MonitorReport(this);
+    final Detailer detailer;
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private Server server;
     private Path entry;
@@ -69,6 +70,7 @@ public final class Monitor {
         new SecureRandom().nextBytes(secret);
         this.token = HexFormat.of().formatHex(secret);
         this.commands = new Commands(this);
+        this.detailer = new Detailer(this);
     }
 
     /** Starts the monitor once per JVM; later calls (a second agent load) do nothing. Never throws. */
@@ -271,6 +273,7 @@ public final class Monitor {
         }
         stacks.limit((int) settings.longValue("MAXNODES"));
         sampler.apply();
+        detailer.apply();
     }
 
     /** Whether a connection asked for pushed reports and dumps. */

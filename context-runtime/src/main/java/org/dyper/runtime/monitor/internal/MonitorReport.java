@@ -62,7 +62,7 @@ final class MonitorReport {
             x.append(m.jvm.report());
         }
         if (all || t.equals("DETAIL")) {
-            x.append(m.cpu.detailXml());
+            x.append(DetailReport.xml(m, m.detailer));
         }
         if (all || t.equals("PATCHES")) {
             x.append(InstrumentCommands.reportSection());

@@ -9,12 +9,13 @@ import java.util.Map;
 
 /**
  * The agent options: {@code key=value} pairs separated by commas. {@code dir}, {@code notify}, {@code notifywait},
- * {@code frametimeout}, {@code authtimeout}, {@code idletimeout}, {@code maxconnections}, {@code launcher}, and any
+ * {@code frametimeout}, {@code authtimeout}, {@code idletimeout}, {@code maxconnections}, {@code launcher},
+ * {@code cli} (the Dyper command line automatic detailing runs as {@code cli patchd}; {@code none}: never), and any
  * monitor variable (CHECKTIME=5, ...).
  */
 public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWaitMillis, long frameTimeoutMillis,
         long authTimeoutMillis, long idleTimeoutMillis, int maxConnections, long launcherPid,
-        Map<String, String> settings) {
+        Map<String, String> settings, String cli) {
 
     public static final String DIR_PROPERTY = "dyper.monitor.dir";
 
@@ -37,6 +38,7 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
         long idleTimeout = 300_000;
         int maxConnections = 32;
         long launcher = 0;
+        String cli = null;
         Map<String, String> settings = new LinkedHashMap<>();
         if (args != null && !args.isBlank()) {
             for (String part : args.split(",")) {
@@ -58,6 +60,7 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
                     case "idletimeout" -> idleTimeout = positive(key, value);
                     case "maxconnections" -> maxConnections = (int) Math.min(1000, positive(key, value));
                     case "launcher" -> launcher = pid(value);
+                    case "cli" -> cli = value;
                     default -> {
                         Settings.Var v = Settings.lookup(key);
                         Settings.parse(v, value);
@@ -67,7 +70,7 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
             }
         }
         return new Options(dir, notify, notifyWait, frameTimeout, authTimeout, idleTimeout, maxConnections,
-                launcher, settings);
+                launcher, settings, cli);
     }
 
     private static long positive(String key, String value) {

@@ -51,6 +51,10 @@ public final class Settings {
         var("ALLOC_RATE", Type.LONG, 0, "150", "allocation samples per second (JFR); 0: none");
         var("MAXNODES", Type.INT, 1000, "100000", "stack tree nodes kept for all views together");
         var("MAXPATHS", Type.INT, 1, "1000", "paths a REPORT shows per stack view (a tenth of them per thread)");
+        var("DETAIL", Type.BOOLEAN, 0, "false", "automatic detailing: patch detailed methods with exact timing in the"
+                + " running JVM (docs/detailing.md)");
+        var("DETAIL_MAX", Type.INT, 0, "8", "methods detailed (patched) at once at most");
+        var("DETAIL_PERIOD", Type.LONG, 100, "1000", "milliseconds between detailing's checks of what to patch");
     }
 
     private final Map<String, Object> values = new LinkedHashMap<>();

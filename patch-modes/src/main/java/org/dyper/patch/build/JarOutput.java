@@ -1,0 +1,160 @@
+package org.dyper.patch.build;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+/**
+ * Writes a copy of a jar or class folder as a jar, with some entries replaced or added, the way a woven jar must be:
+ * signature files dropped and the manifest's per-entry digests with them (the classes changed, so a signature would no
+ * longer verify, and a half-valid signature makes the JVM refuse the jar); the input is never opened with
+ * verification on. The jar is written to a temporary file in the output's folder and renamed over the output only when
+ * complete, so a failure leaves nothing half-written; it gets the input jar's permissions, or the umask's for a folder.
+ */
+final class JarOutput {
+    private JarOutput() {}
+
+    /**
+     * Copies {@code input} to {@code outJar}: an entry named in {@code changes} gets those bytes instead (null drops
+     * it), the other {@code changes} are added at the end, and {@code descriptor} rewrites module descriptors. Returns
+     * notes (the signature files dropped).
+     */
+    static List<String> write(Path input, Path outJar, Map<String, byte[]> changes, UnaryOperator<byte[]> descriptor)
+            throws IOException {
+        List<String> notes = new ArrayList<>();
+        Path tmp = create(outJar);
+        boolean done = false;
+        try {
+            try (OutputStream file = Files.newOutputStream(tmp, StandardOpenOption.TRUNCATE_EXISTING);
+                 ZipOutputStream out = new ZipOutputStream(file)) {
+                Set<String> written = new HashSet<>();
+                Copier copier = (name, time, data) -> {
+                    if (!written.add(name)) {
+                        return;
+                    }
+                    ZipEntry e = new ZipEntry(name);
+                    if (time >= 0) {
+                        e.setTime(time);
+                    }
+                    out.putNextEntry(e);
+                    if (data != null) {
+                        out.write(data);
+                    }
+                    out.closeEntry();
+                };
+                boolean signed = Jars.entries(input).stream().anyMatch(JarOutput::isSignature);
+                Jars.forEach(input, (name, time, bytes) -> {
+                    if (isSignature(name)) {
+                        notes.add("dropped signature file " + name + ": woven classes no longer match the signature");
+                        return;
+                    }
+                    if (changes.containsKey(name)) {
+                        if (changes.get(name) != null) {
+                            copier.put(name, -1, changes.get(name));
+                        } else {
+                            written.add(name);
+                        }
+                        return;
+                    }
+                    byte[] data = name.endsWith("/") ? null : bytes.read();
+                    if (signed && name.equalsIgnoreCase(JarFile.MANIFEST_NAME)) {
+                        data = withoutDigests(data);
+                    } else if (ModuleInfo.isDescriptor(name)) {
+                        data = descriptor.apply(data);
+                    }
+                    copier.put(name, time, data);
+                });
+                for (Map.Entry<String, byte[]> e : changes.entrySet()) {
+                    if (e.getValue() != null) {
+                        copier.put(e.getKey(), -1, e.getValue());
+                    }
+                }
+            }
+            permissions(input, tmp);
+            move(tmp, outJar);
+            done = true;
+        } finally {
+            if (!done) {
+                Files.deleteIfExists(tmp);
+            }
+        }
+        return notes;
+    }
+
+    @FunctionalInterface
+    private interface Copier {
+        void put(String name, long time, byte[] data) throws IOException;
+    }
+
+    /**
+     * A new empty file beside {@code target} ({@code .dyper-out-p<pid>-<n>.tmp}: a killed weave's is recognised and
+     * removed by the next one, see {@link TempFiles}), made with the default permissions (what the umask leaves).
+     */
+    static Path create(Path target) throws IOException {
+        return TempFiles.publicFile(target.toAbsolutePath().getParent(), "out", ".tmp");
+    }
+
+    /** Renames {@code tmp} over {@code target}, atomically where the file system can. */
+    static void move(Path tmp, Path target) throws IOException {
+        try {
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** Gives {@code file} the POSIX permissions of {@code like} when that is a regular file. */
+    static void permissions(Path like, Path file) throws IOException {
+        if (Files.isRegularFile(like) && Files.getFileAttributeView(like, PosixFileAttributeView.class) != null) {
+            try {
+                Files.setPosixFilePermissions(file, Files.getPosixFilePermissions(like));
+            } catch (FileSystemException | UnsupportedOperationException ignored) {
+                // the default (umask) permissions stay: a jar that cannot take the input's mode is still usable
+            }
+        }
+    }
+
+    /** A signed jar's signature files: {@code META-INF/*.SF}, {@code .RSA}, {@code .DSA}, {@code .EC}, {@code SIG-*}. */
+    static boolean isSignature(String name) {
+        if (!name.startsWith("META-INF/") || name.indexOf('/', 9) >= 0) {
+            return false;
+        }
+        String upper = name.toUpperCase(Locale.ROOT);
+        return upper.endsWith(".SF") || upper.endsWith(".RSA") || upper.endsWith(".DSA") || upper.endsWith(".EC")
+                || upper.startsWith("META-INF/SIG-");
+    }
+
+    /** The manifest without the per-entry digests a signature added (sections left empty are dropped). */
+    static byte[] withoutDigests(byte[] manifest) throws IOException {
+        if (manifest == null) {
+            return null;
+        }
+        Manifest m = new Manifest(new ByteArrayInputStream(manifest));
+        m.getEntries().values().forEach(a -> a.keySet().removeIf(k -> k.toString().toUpperCase(Locale.ROOT)
+                .endsWith("-DIGEST")));
+        m.getEntries().values().removeIf(Attributes::isEmpty);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        m.write(out);
+        return out.toByteArray();
+    }
+}

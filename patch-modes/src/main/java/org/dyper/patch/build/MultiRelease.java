@@ -1,0 +1,85 @@
+package org.dyper.patch.build;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.dyper.patch.aspectj.GeneratedCode;
+
+/**
+ * Weaves the versioned copies ({@code META-INF/versions/N/...}) of the patched classes of a multi-release jar: ajc
+ * would take them for second copies of the same types, so they are woven apart, one release at a time, with the
+ * aspects already compiled for the base classes.
+ */
+final class MultiRelease {
+    private static final String VERSIONS = "META-INF/versions/";
+
+    private MultiRelease() {}
+
+    /**
+     * Weaves the versioned copies in {@code input} of the classes {@code code} patches with the compiled aspects among
+     * {@code woven} (class files by internal name) into {@code changes} (by entry name); returns ajc's warnings. The
+     * bytecode pass is not applied to them.
+     */
+    static List<String> weave(GeneratedCode code, Path input, Map<String, byte[]> woven, List<Path> cp,
+            Map<String, byte[]> changes) throws IOException, WeaveException {
+        if (Files.isDirectory(input)) {
+            return List.of();
+        }
+        Map<String, Map<String, String>> byRelease = new TreeMap<>();  // release -> class entry -> versioned entry
+        for (String name : Jars.entries(input)) {
+            if (!isVersionedClass(name)) {
+                continue;
+            }
+            int slash = name.indexOf('/', VERSIONS.length());
+            String entry = name.substring(slash + 1);
+            String binary = entry.substring(0, entry.length() - ".class".length()).replace('/', '.');
+            if (code.wovenClasses().contains(binary)) {
+                byRelease.computeIfAbsent(name.substring(VERSIONS.length(), slash), k -> new TreeMap<>())
+                        .put(entry, name);
+            }
+        }
+        if (byRelease.isEmpty()) {
+            return List.of();
+        }
+        List<String> notes = new ArrayList<>();
+        Path work = TempFiles.directory("release");
+        try {
+            Path aspects = work.resolve("aspects");
+            String pkg = code.packageName().replace('.', '/') + "/";
+            for (Map.Entry<String, byte[]> c : woven.entrySet()) {
+                if (c.getKey().startsWith(pkg)) {
+                    Jars.write(aspects.resolve(c.getKey() + ".class"), c.getValue());
+                }
+            }
+            for (Map.Entry<String, Map<String, String>> release : byRelease.entrySet()) {
+                Path in = work.resolve(release.getKey()).resolve("in");
+                Path out = work.resolve(release.getKey()).resolve("out");
+                for (Map.Entry<String, String> c : release.getValue().entrySet()) {
+                    Jars.write(in.resolve(c.getKey()), Jars.read(input, c.getValue()));
+                }
+                Files.createDirectories(out);
+                List<String> args = new ArrayList<>(List.of("-inpath", in.toString(), "-aspectpath",
+                        aspects.toString(), "-d", out.toString(), "-classpath",
+                        Ajc.path(Weaver.compileClasspath(cp))));
+                args.addAll(code.weaverOptions());
+                notes.addAll(Ajc.run(args, "weaving the release " + release.getKey() + " classes of a multi-release "
+                        + "jar").warnings());
+                for (Map.Entry<String, String> c : release.getValue().entrySet()) {
+                    changes.put(c.getValue(), Files.readAllBytes(out.resolve(c.getKey())));
+                }
+            }
+        } finally {
+            Weaver.deleteTree(work);
+        }
+        return notes;
+    }
+
+    private static boolean isVersionedClass(String name) {
+        return name.startsWith(VERSIONS) && name.endsWith(".class") && name.indexOf('/', VERSIONS.length()) > 0
+                && !name.endsWith("module-info.class");
+    }
+}

@@ -1,0 +1,61 @@
+package org.dyper.patch.aspectj;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.dyper.patch.launch.LaunchWeaving;
+import org.dyper.patch.build.Weaver;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Advice AspectJ does not apply (its lint {@code adviceDidNotMatch}) reaches the user as a warning naming the patch,
+ * in binary weaving and in weaving ahead of a launch (where a reused cache entry shows it again). Here the generated
+ * pointcut is broken on purpose, as a stand-in for any join point the generator saw and AspectJ does not match.
+ */
+class UnappliedAdviceTest {
+    private static final String T = "org.example.fixture.Target";
+
+    private static GeneratedCode brokenCode(Path dir) throws Exception {
+        String modes = Files.readString(Path.of(UnappliedAdviceTest.class.getResource("/gen/recorder-modes.xml")
+                .toURI()));
+        Weaver.Inputs in = Woven.inputs(dir, modes, "<MODEL NAME='m'>\n<FOR CLASS='" + T + "' METHOD='add'>\n"
+                + "<PATCH WHAT='ENTER' MODE='ID'/>\n<PATCH WHAT='EXIT' MODE='VALUE_RET'/>\n</FOR>\n</MODEL>\n");
+        GeneratedCode code = Weaver.generate(in);
+        Map<String, String> aspects = new LinkedHashMap<>();
+        code.aspects().forEach((name, text) -> aspects.put(name, text.replace("execution(int " + T + ".add(",
+                "execution(int " + T + ".addNothing(")));
+        return new GeneratedCode(aspects, code.aopXml(), code.siteTable(), code.wovenClasses(), code.siteCount(),
+                code.adviceCount(), code.warnings(), code.weaverOptions(), code.bytecode(), code.advised(),
+                code.adviceIndex());
+    }
+
+    private static String expected(Path dir) {
+        return dir + "/model.xml:3:1: warning: PATCH: WHAT='ENTER' MODE='ID' is not measured at execution of " + T
+                + ".add(int,int): AspectJ did not weave its advice (DyperPatches1.aj:6, adviceDidNotMatch)";
+    }
+
+    @Test
+    void binaryWeavingWarnsNamingThePatch(@TempDir Path dir) throws Exception {
+        GeneratedCode code = brokenCode(dir);
+        List<String> notes = Weaver.weaveBinary(code, Woven.fixtureClasses(dir), dir.resolve("woven.jar"),
+                List.of(Woven.TEST_CLASSES));
+        List<String> warnings = notes.stream().filter(Weaver::isWarning).toList();
+        assertEquals(List.of(expected(dir), expected(dir).replace("WHAT='ENTER' MODE='ID'", "WHAT='EXIT' "
+                + "MODE='VALUE_RET'").replace("model.xml:3:1", "model.xml:4:1")), warnings, String.join("\n", notes));
+    }
+
+    @Test
+    void weavingAheadOfALaunchWarnsNamingThePatch(@TempDir Path dir) throws Exception {
+        GeneratedCode code = brokenCode(dir);
+        Path classes = dir.resolve("launch");
+        List<String> notes = LaunchWeaving.weave(code, List.of(Woven.fixtureClasses(dir)),
+                List.of(Woven.TEST_CLASSES), classes, Runtime.version().feature(), line -> {});
+        assertEquals(2, notes.stream().filter(Weaver::isWarning).count(), String.join("\n", notes));
+        assertEquals(expected(dir), notes.stream().filter(Weaver::isWarning).findFirst().orElseThrow());
+    }
+}
