@@ -27,33 +27,9 @@ import java.util.stream.Stream;
  * The MooBench-style process benchmark: each configuration (Dyper's modes in every way of weaving, plain AspectJ, Byte
  * Buddy, Kieker) in its own JVM, interleaved over rounds, counts checked for exactness; then the targets of issue 6.
  */
-final class MooBench {
-    private final Runner runner;
-    private final Path root;
-    private final Path bench;
-    private final Path target;
-    private final Path work;
-    private final Path appJar;
-    private final Path harnessJar;
-    private final Path lib;
-    private final Path java;
-    private final boolean quick;
-    private final StringBuilder page;
-    private final List<String> problems;
-
+final class MooBench extends RunnerPart {
     MooBench(Runner runner) {
-        this.runner = runner;
-        this.root = runner.root;
-        this.bench = runner.bench;
-        this.target = runner.target;
-        this.work = runner.work;
-        this.appJar = runner.appJar;
-        this.harnessJar = runner.harnessJar;
-        this.lib = runner.lib;
-        this.java = runner.java;
-        this.quick = runner.quick;
-        this.page = runner.page;
-        this.problems = runner.problems;
+        super(runner);
     }
 
     /** One configuration of the process benchmark: how to launch it and how to check its count. */

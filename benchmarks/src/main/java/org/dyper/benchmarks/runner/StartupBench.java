@@ -22,33 +22,9 @@ import java.util.regex.Pattern;
  * Start-up: time from launch to {@code main} and to the first monitored call, plain java against each way of
  * weaving.
  */
-final class StartupBench {
-    private final Runner runner;
-    private final Path root;
-    private final Path bench;
-    private final Path target;
-    private final Path work;
-    private final Path appJar;
-    private final Path harnessJar;
-    private final Path lib;
-    private final Path java;
-    private final boolean quick;
-    private final StringBuilder page;
-    private final List<String> problems;
-
+final class StartupBench extends RunnerPart {
     StartupBench(Runner runner) {
-        this.runner = runner;
-        this.root = runner.root;
-        this.bench = runner.bench;
-        this.target = runner.target;
-        this.work = runner.work;
-        this.appJar = runner.appJar;
-        this.harnessJar = runner.harnessJar;
-        this.lib = runner.lib;
-        this.java = runner.java;
-        this.quick = runner.quick;
-        this.page = runner.page;
-        this.problems = runner.problems;
+        super(runner);
     }
 
     /** Runs the configurations, interleaved, and appends the table and the targets to the page. */
