@@ -79,11 +79,11 @@ final class JoinPoint {
     }
 
     private static String inMethod(MethodInfo m, Spelling names) {
-        return " && withincode(" + names.signature(m) + ") && " + names.within(m.owner());
+        return " && withincode(" + names.signature(m) + ") && " + names.within(m);
     }
 
     static JoinPoint execution(MethodInfo m, Spelling names) {
-        return new JoinPoint(Kind.EXECUTION, m, "execution(" + names.signature(m) + ") && " + names.within(m.owner()),
+        return new JoinPoint(Kind.EXECUTION, m, "execution(" + names.signature(m) + ") && " + names.within(m),
                 m.parameterTypes(), m.isConstructor() ? "void" : m.returnType(), null, null, null, null,
                 m.displayName());
     }

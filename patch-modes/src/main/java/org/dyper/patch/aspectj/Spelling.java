@@ -147,16 +147,110 @@ final class Spelling {
     }
 
     /**
-     * Code written in exactly the class {@code binaryName}, not in a class nested in it (whose code AspectJ's
-     * {@code within} also covers): {@code within(p.Base) && !within(p.Base.*)}; for a marked class its marker.
+     * Code written in exactly the class of {@code m}, where {@code m}'s signature pattern could match a method:
+     * {@code within(p.Top)} of its top-level class and, for each other class nested in {@code p.Top} that extends or
+     * implements {@code m}'s class and declares a method of {@code m}'s name, {@code !within(p.Top.Nested)} (its
+     * marker where AspectJ cannot name it); for a marked class, {@code within(p.Top)} and its marker. The signature's
+     * declaring type pins the class among those nested in {@code p.Top}: a nested class that is not a subtype, or
+     * declares no method of that name, has no join point the signature pattern matches, and constructors are never
+     * inherited.
+     *
+     * <p>Why the top-level class: ajc decides {@code within} of a top-level class per class before it looks at the
+     * class's join points, at the cost of comparing two types; for a nested class's dotted name or a wildcard
+     * ({@code p.Base.*}) it compiles a regular expression per advice and class (AspectJ 1.9.25's
+     * {@code WildTypePattern}), and for an annotation pattern (a marker) it cannot decide it at all and matches the
+     * advice against every method of every class of the batch. Spelled those ways, a broad weave of lucene-core took
+     * four times as long (issue 20).
      */
-    String within(String binaryName) {
+    String within(MethodInfo m) {
+        String binaryName = m.owner();
         String owner = owner(binaryName);
+        String top = topLevel(binaryName);
         if (owner.startsWith("(@")) {
             // nested classes carry no marker of their own; the signature's declaring type pins the class too
-            return "within" + owner;
+            return "within(" + top + ") && within" + owner;
         }
-        return "within(" + owner + ") && !within(" + owner + ".*)";
+        StringBuilder s = new StringBuilder("within(").append(top).append(')');
+        if (!m.isConstructor()) {
+            for (String n : nested(top)) {
+                if (!n.equals(binaryName) && declares(n, m.name()) && isSubtype(n, binaryName)) {
+                    String nestedOwner = owner(n);
+                    s.append(" && !within").append(nestedOwner.startsWith("(@") ? nestedOwner : "(" + nestedOwner + ")");
+                }
+            }
+        }
+        return s.toString();
+    }
+
+    /** The top-level class {@code binaryName} is nested in (itself when it is one). */
+    private String topLevel(String binaryName) {
+        String c = binaryName;
+        for (int depth = 0; depth < 256; depth++) {
+            Optional<ClassInfo> info = info(c);
+            if (info.isEmpty() || info.get().nesting() == null) {
+                return c;
+            }
+            String outer = info.get().nesting().outer();
+            if (outer == null) {
+                int dollar = c.lastIndexOf('$');
+                if (dollar <= 0) {
+                    return c;
+                }
+                outer = c.substring(0, dollar);
+            }
+            c = outer;
+        }
+        return c;
+    }
+
+    /** Classes of the targets whose binary names say they are nested (at any depth) in a class, by its name. */
+    private Map<String, List<String>> nestedIn;
+
+    private List<String> nested(String binaryName) {
+        if (nestedIn == null) {
+            nestedIn = new java.util.HashMap<>();
+            for (ClassInfo c : targets.classes()) {
+                String name = c.name();
+                for (int i = name.indexOf('$'); i > 0; i = name.indexOf('$', i + 1)) {
+                    nestedIn.computeIfAbsent(name.substring(0, i), k -> new ArrayList<>()).add(name);
+                }
+            }
+        }
+        return nestedIn.getOrDefault(binaryName, List.of());
+    }
+
+    private boolean declares(String binaryName, String method) {
+        Optional<ClassInfo> c = info(binaryName);
+        return c.isEmpty() || c.get().methods().stream().anyMatch(x -> x.name().equals(method));
+    }
+
+    /** Whether {@code type} extends or implements {@code supertype}, directly or not (true when unsure). */
+    private boolean isSubtype(String type, String supertype) {
+        List<String> pending = new ArrayList<>(List.of(type));
+        for (int i = 0; i < pending.size(); i++) {
+            if (i >= 256) {
+                return true;
+            }
+            if (pending.get(i).startsWith("java.")) {
+                continue;  // the JDK's classes extend none of the program's
+            }
+            Optional<ClassInfo> c = info(pending.get(i));
+            if (c.isEmpty()) {
+                // a supertype we cannot read: it might extend the class
+                if (i > 0) {
+                    return true;
+                }
+                continue;
+            }
+            if (c.get().superName() != null) {
+                pending.add(c.get().superName());
+            }
+            pending.addAll(c.get().interfaces());
+            if (pending.subList(i + 1, pending.size()).contains(supertype)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Binary names of the classes that need a marker, with the annotation's simple name (nested in the owner). */
