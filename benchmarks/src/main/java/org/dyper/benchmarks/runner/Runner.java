@@ -111,6 +111,10 @@ public final class Runner {
         System.out.println();
         System.out.println(page);
         System.out.println("(also written to " + target.resolve("results.md") + ")");
+        if (!problems.isEmpty()) {
+            System.err.println("benchmarks/run: " + problems.size() + " problem(s), listed above under PROBLEMS");
+            System.exit(1);
+        }
     }
 
     // ---------------------------------------------------------------- JMH

@@ -44,6 +44,16 @@ final class WeaveBench {
      */
     private record Sample(double wall, double own, double cpu) {}
 
+    /**
+     * The broad COUNT weave of lucene-core against plain ajc on the same join points, as CPU seconds of the whole
+     * commands (user + system, which a busy machine inflates far less than wall time): the ratio measured when this
+     * check was added (issue 20, after the pointcut fix; docs/performance.md). A run whose ratio exceeds it by more than
+     * {@link #REGRESSION_FACTOR} is flagged as a regression: issue 20's went from about 2 to about 6 unnoticed.
+     */
+    static final double BROAD_REFERENCE_RATIO = 4.0;
+    /** How far past {@link #BROAD_REFERENCE_RATIO} a run may go before it is flagged. */
+    static final double REGRESSION_FACTOR = 1.5;
+
     /** GNU time, to read a command's CPU time; without it the CPU column stays empty. */
     private static final Path TIME = Path.of("/usr/bin/time");
 
@@ -115,7 +125,30 @@ final class WeaveBench {
                 samples.computeIfAbsent(c.getKey(), k -> new ArrayList<>()).add(new Sample(wall, own, cpu));
             }
         }
-        return tables(samples, patched, rounds, classes(lucene), classes(lang3));
+        String page = tables(samples, patched, rounds, classes(lucene), classes(lang3));
+        return page + (quick ? "Broad weave against plain ajc: not checked with --quick.\n\n"
+                : regressionCheck(cpu(samples.get("broad dyper")), cpu(samples.get("broad ajc")), problems));
+    }
+
+    /**
+     * The broad weave's CPU time over plain ajc's beside {@link #BROAD_REFERENCE_RATIO}; past the reference times
+     * {@link #REGRESSION_FACTOR} it says REGRESSION and adds a problem (the runner then exits with status 1).
+     */
+    static String regressionCheck(double dyperCpu, double ajcCpu, List<String> problems) {
+        if (Double.isNaN(dyperCpu) || Double.isNaN(ajcCpu) || ajcCpu <= 0) {
+            return "Broad weave against plain ajc: no CPU figures (GNU time missing or a command failed), not checked.\n\n";
+        }
+        double ratio = dyperCpu / ajcCpu;
+        double limit = BROAD_REFERENCE_RATIO * REGRESSION_FACTOR;
+        String line = String.format(Locale.ROOT, "Broad weave against plain ajc on the same join points (CPU): %.2f × "
+                + "(reference %.2f ×, flagged past %.2f ×): %s%n%n", ratio, BROAD_REFERENCE_RATIO, limit,
+                ratio > limit ? "**REGRESSION**" : "ok");
+        if (ratio > limit) {
+            problems.add(String.format(Locale.ROOT, "REGRESSION: the broad COUNT weave of lucene-core cost %.2f × plain "
+                    + "ajc's CPU time, past %.2f × the reference %.2f × (WeaveBench.BROAD_REFERENCE_RATIO)", ratio,
+                    REGRESSION_FACTOR, BROAD_REFERENCE_RATIO));
+        }
+        return line;
     }
 
     private String tables(Map<String, List<Sample>> s, Map<String, String> patched, int rounds, int luceneClasses,
