@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.dyper.runtime.wire.Xml;
 
 /**
  * The monitor's variables (SET / GET), each with a type, a range and a default; thread-safe. Every value is checked
