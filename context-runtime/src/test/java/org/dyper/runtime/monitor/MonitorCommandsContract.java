@@ -186,7 +186,8 @@ abstract class MonitorCommandsContract {
                 Arguments.of("METHOD_DETAIL_STOP_THRESHOLD", "0.0625", "0.05", "half", "METHOD_DETAIL_STOP_THRESHOLD is a fraction between 0 and 1, not 'half'"),
                 Arguments.of("DETAIL", "true", "false", "auto", "DETAIL is a boolean (true/false, t/f, 1/0), not 'auto'"),
                 Arguments.of("DETAIL_MAX", "3", "8", "-1", "DETAIL_MAX must be at least 0 and at most 2147483647, not -1"),
-                Arguments.of("DETAIL_PERIOD", "250", "1000", "99", "DETAIL_PERIOD must be at least 100, not 99"));
+                Arguments.of("DETAIL_PERIOD", "250", "1000", "99", "DETAIL_PERIOD must be at least 100, not 99"),
+                Arguments.of("DETAIL_WINDOW", "2000", "5000", "999", "DETAIL_WINDOW must be at least 1000, not 999"));
     }
 
     @ParameterizedTest(name = "{0}")

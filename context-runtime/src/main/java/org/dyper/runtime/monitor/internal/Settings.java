@@ -55,6 +55,8 @@ public final class Settings {
                 + " running JVM (docs/detailing.md)");
         var("DETAIL_MAX", Type.INT, 0, "8", "methods detailed (patched) at once at most");
         var("DETAIL_PERIOD", Type.LONG, 100, "1000", "milliseconds between detailing's checks of what to patch");
+        var("DETAIL_WINDOW", Type.LONG, 1000, "5000", "milliseconds of recent samples the detailing thresholds decide"
+                + " on");
     }
 
     private final Map<String, Object> values = new LinkedHashMap<>();
