@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -17,9 +18,11 @@ import org.dyper.runtime.monitor.MonitorClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.samples.detail.DetailApp;
 import org.dyper.samples.detail.DetailFacts;
+import org.dyper.testsupport.Await;
 import org.dyper.testsupport.Jdk;
 import org.dyper.samples.e2e.E2e.Run;
 import org.dyper.testsupport.Running;
+import org.dyper.testsupport.Skip;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -28,8 +31,8 @@ import org.w3c.dom.Element;
 /**
  * Automatic detailing, on JDK 17 and 25: {@code dyper run --detail} runs the detail sample, driven over stdin. The
  * cooling method is hot in the first phase and gets patched; in the second phase the hot method takes over, gets
- * patched, and the cooling one is un-patched when its share falls below the STOP threshold; the cheap method called
- * very often is never detailed. Then the spinning stops and the program makes exactly N calls of the hot method: its
+ * patched, and the cooling one is un-patched once its share of the recent window (DETAIL_WINDOW) falls below the STOP
+ * threshold, while its share of all samples is still above it; the cheap method called very often is never detailed. Then the spinning stops and the program makes exactly N calls of the hot method: its
  * exact count grows by exactly N. The output is the unmonitored run's. Every wait is on a condition, with a generous
  * deadline: how long sampling takes to find a method depends on the machine's load, never what it finds.
  */
@@ -37,8 +40,15 @@ class DetailingEndToEndTest {
     /** Thresholds that tell the phases apart on a loaded machine: a share of 30% starts detailing, 20% stops it. */
     static final String THRESHOLDS = "METHOD_DETAIL_MIN_TOTAL=50,METHOD_DETAIL_MINIMUM=20,METHOD_DETAIL_THRESHOLD=0.3,"
             + "METHOD_DETAIL_STOP_THRESHOLD=0.2,CLASS_DETAIL_MINIMUM=1000000000000";
+    /** The recent window the thresholds decide on, in the first test. */
+    static final String WINDOW = "DETAIL_WINDOW=2000";
+    /**
+     * Rounds of the cool phase: enough samples of the cooling method that its share of all samples stays above the
+     * STOP threshold for a hot phase four times as long, however long weaving the new versions takes.
+     */
+    static final int COOL_ROUNDS = 5;
     static final int CALLS = 3000;
-    private static final long DEADLINE_MS = 300_000;
+    private static final Duration DEADLINE = Duration.ofMinutes(5);
 
     @TempDir
     Path dir;
@@ -55,22 +65,27 @@ class DetailingEndToEndTest {
         Running t = MonitorEndToEndTest.start(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--detail",
                 "--report", text.toString(), "--xml", xml.toString(), "--cache", shared.resolve("cache").toString(),
-                "--monitor", "dir=" + registry + "," + THRESHOLDS, "--", "-cp", E2e.appClasses().toString(),
-                DetailApp.class.getName()), jdk.home().toString());
+                "--monitor", "dir=" + registry + "," + THRESHOLDS + "," + WINDOW, "--", "-cp",
+                E2e.appClasses().toString(), DetailApp.class.getName()), jdk.home().toString());
         long exactBefore;
         long exactAfter;
         try {
-            send(t, "cool");
-            t.line(0, MonitorEndToEndTest.LINE);
+            for (int i = 0; i < COOL_ROUNDS; i++) {
+                send(t, "cool");
+                t.line(i, MonitorEndToEndTest.LINE);
+            }
             long pid = monitored(registry);
             await(registry, pid, "the cooling method patched", d -> state(d, DetailFacts.COOLING, "cool")
                     .equals("PATCHED"));
             send(t, "hot");
-            t.line(1, MonitorEndToEndTest.LINE);
+            t.line(COOL_ROUNDS, MonitorEndToEndTest.LINE);
             await(registry, pid, "the hot method patched and the cooled one removed", d -> state(d, DetailFacts.HOT,
                     "hot").equals("PATCHED") && state(d, DetailFacts.COOLING, "cool").equals("REMOVED"));
+            double share = cumulativeShare(registry, pid, DetailFacts.COOLING, "cool");
+            assertTrue(share >= 0.2, "un-patched on its share of the recent window, while its share of all samples ("
+                    + share + ") is still above METHOD_DETAIL_STOP_THRESHOLD");
             send(t, "stop");
-            t.line(2, MonitorEndToEndTest.LINE);
+            t.line(COOL_ROUNDS + 1, MonitorEndToEndTest.LINE);
             Element before = detail(registry, pid);
             var schema = javax.xml.validation.SchemaFactory.newInstance(javax.xml.XMLConstants.W3C_XML_SCHEMA_NS_URI)
                     .newSchema(org.dyper.runtime.monitor.MonitorAgent.class.getResource("monitor-report.xsd"));
@@ -78,7 +93,7 @@ class DetailingEndToEndTest {
                     MonitorEndToEndTest.xml(detailText(registry, pid)), "MONITOR_REPORT").get(0)));
             exactBefore = exactCount(before, DetailFacts.HOT, "hot");
             send(t, "calls " + CALLS);
-            t.line(3, MonitorEndToEndTest.LINE);
+            t.line(COOL_ROUNDS + 2, MonitorEndToEndTest.LINE);
             Element after = detail(registry, pid);
             exactAfter = exactCount(after, DetailFacts.HOT, "hot");
             assertEquals("PATCHED", state(after, DetailFacts.HOT, "hot"), "still patched");
@@ -130,8 +145,8 @@ class DetailingEndToEndTest {
     @org.junit.jupiter.api.Test
     void theAgentAloneStartsItsOwnPatchService() throws Exception {
         Path cli = E2e.REPO.resolve("dyper");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(E2e.REPO.resolve(
-                "weaver-cli/target/dyper-cli.jar")), "the dyper command line is not packaged: run mvn verify");
+        Skip.unless(Files.isRegularFile(E2e.REPO.resolve("weaver-cli/target/dyper-cli.jar")),
+                "the dyper command line is not packaged (weaver-cli/target/dyper-cli.jar): run mvn verify");
         Path registry = dir.resolve("registry");
         Running t = MonitorEndToEndTest.start(List.of(Jdk.JDK17.java().toString(), "-javaagent:"
                 + MonitorEndToEndTest.runtimeJar() + "=dir=" + registry + ",detail=true,cli=" + cli + "," + THRESHOLDS,
@@ -147,11 +162,8 @@ class DetailingEndToEndTest {
             send(t, "exit");
             assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
             assertEquals(List.of("cool: sum=" + t.lines().get(0).substring("cool: sum=".length()), "done"), t.lines());
-            long deadline = System.currentTimeMillis() + 60_000;
-            while (Files.exists(registry.resolve(pid + ".patchd")) && System.currentTimeMillis() < deadline) {
-                Thread.sleep(100);
-            }
-            assertTrue(!Files.exists(registry.resolve(pid + ".patchd")), "the patch service ends with the program");
+            Await.until("the patch service ends with the program (its entry " + registry.resolve(pid + ".patchd")
+                    + " goes)", () -> !Files.exists(registry.resolve(pid + ".patchd")), Await.MINUTE);
         } finally {
             t.close();
         }
@@ -165,15 +177,8 @@ class DetailingEndToEndTest {
 
     /** The program's pid: under dyper run, the one monitored process of the registry. */
     private static long monitored(Path registry) throws Exception {
-        long deadline = System.currentTimeMillis() + DEADLINE_MS;
-        while (System.currentTimeMillis() < deadline) {
-            List<MonitorEntry> all = MonitorEntry.list(registry, true);
-            if (all.size() == 1) {
-                return all.get(0).pid();
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no monitored process registered in " + registry);
+        return Await.until("one monitored process registered in " + registry, () -> MonitorEntry.list(registry,
+                true), all -> all.size() == 1, DEADLINE).get(0).pid();
     }
 
     private static Element detail(Path registry, long pid) throws Exception {
@@ -187,18 +192,29 @@ class DetailingEndToEndTest {
         }
     }
 
+    /** The method's TOTAL samples over all samples, from the CPU section (cumulative: since the monitor started). */
+    private static double cumulativeShare(Path registry, long pid, String cls, String method) throws Exception {
+        Element cpu;
+        try (MonitorClient c = MonitorClient.connect(MonitorEntry.of(registry, pid), false)) {
+            c.timeout(60_000);
+            cpu = MonitorEndToEndTest.all(MonitorEndToEndTest.xml(c.command("REPORT", "<REPORT TYPE='CPU'/>")), "CPU")
+                    .get(0);
+        }
+        long total = MonitorEndToEndTest.all(cpu, "METHOD").stream().filter(m -> m.getAttribute("CLASS").equals(cls)
+                && m.getAttribute("NAME").equals(method)).mapToLong(m -> Long.parseLong(m.getAttribute("TOTAL")))
+                .sum();
+        return (double) total / Long.parseLong(cpu.getAttribute("SAMPLES"));
+    }
+
     /** Polls the DETAIL section until {@code condition} holds; the failure shows the last one seen. */
     private static void await(Path registry, long pid, String what, Predicate<Element> condition) throws Exception {
-        long deadline = System.currentTimeMillis() + DEADLINE_MS;
-        String last = null;
-        while (System.currentTimeMillis() < deadline) {
-            last = detailText(registry, pid);
-            if (condition.test(MonitorEndToEndTest.all(MonitorEndToEndTest.xml(last), "DETAIL").get(0))) {
-                return;
+        Await.until(what, () -> detailText(registry, pid), last -> {
+            try {
+                return condition.test(MonitorEndToEndTest.all(MonitorEndToEndTest.xml(last), "DETAIL").get(0));
+            } catch (Exception e) {
+                throw new AssertionError("the DETAIL reply does not parse: " + last, e);
             }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("not within " + DEADLINE_MS / 1000 + " s: " + what + "; last DETAIL: " + last);
+        }, DEADLINE);
     }
 
     private static Element detailed(Element detail, String cls, String method) {
@@ -229,7 +245,8 @@ class DetailingEndToEndTest {
         Process p = new ProcessBuilder(jdk.java().toString(), "-cp", E2e.appClasses().toString(),
                 DetailApp.class.getName()).redirectErrorStream(true).start();
         try (OutputStream in = p.getOutputStream()) {
-            in.write(("cool\nhot\nstop\ncalls " + CALLS + "\nexit\n").getBytes(StandardCharsets.UTF_8));
+            in.write(("cool\n".repeat(COOL_ROUNDS) + "hot\nstop\ncalls " + CALLS + "\nexit\n")
+                    .getBytes(StandardCharsets.UTF_8));
         }
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(180, TimeUnit.SECONDS));
