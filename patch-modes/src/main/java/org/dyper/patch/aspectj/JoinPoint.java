@@ -83,7 +83,7 @@ final class JoinPoint {
     }
 
     static JoinPoint execution(MethodInfo m, Spelling names) {
-        return new JoinPoint(Kind.EXECUTION, m, "execution(" + names.signature(m) + ") && " + names.within(m),
+        return new JoinPoint(Kind.EXECUTION, m, "execution(" + names.signature(m) + ")" + names.executionWithin(m),
                 m.parameterTypes(), m.isConstructor() ? "void" : m.returnType(), null, null, null, null,
                 m.displayName());
     }

@@ -182,6 +182,63 @@ final class Spelling {
         return s.toString();
     }
 
+    /**
+     * What pins an execution join point's pointcut to {@code m}'s own class, after its signature pattern: for a method
+     * of a class AspectJ can name, only {@code !within(S)} for each subtype {@code S} of the targets that declares a
+     * method of the same name (ajc rules a class out by the signature's exact declaring type, walking its superclasses,
+     * which is cheaper than {@code within}'s walk through its outer classes); else {@link #within}. Starts with
+     * " && " unless empty.
+     */
+    String executionWithin(MethodInfo m) {
+        String owner = owner(m.owner());
+        if (m.isConstructor() || owner.startsWith("(@")) {
+            return " && " + within(m);
+        }
+        StringBuilder s = new StringBuilder();
+        for (String sub : subtypes(m.owner())) {
+            if (!sub.equals(m.owner()) && declares(sub, m.name())) {
+                String subOwner = owner(sub);
+                if (subOwner.startsWith("(@")) {
+                    return " && " + within(m);
+                }
+                s.append(" && !within(").append(subOwner).append(')');
+            }
+        }
+        return s.toString();
+    }
+
+    /** Classes of the targets by each of their supertypes (transitively); built on first use. */
+    private Map<String, List<String>> subtypesOf;
+
+    private List<String> subtypes(String binaryName) {
+        if (subtypesOf == null) {
+            subtypesOf = new java.util.HashMap<>();
+            for (ClassInfo c : targets.classes()) {
+                java.util.Set<String> seen = new java.util.HashSet<>();
+                List<String> pending = new ArrayList<>();
+                if (c.superName() != null) {
+                    pending.add(c.superName());
+                }
+                pending.addAll(c.interfaces());
+                for (int i = 0; i < pending.size() && i < 256; i++) {
+                    String t = pending.get(i);
+                    if (t.startsWith("java.") || !seen.add(t)) {
+                        continue;
+                    }
+                    subtypesOf.computeIfAbsent(t, k -> new ArrayList<>()).add(c.name());
+                    Optional<ClassInfo> info = info(t);
+                    if (info.isPresent()) {
+                        if (info.get().superName() != null) {
+                            pending.add(info.get().superName());
+                        }
+                        pending.addAll(info.get().interfaces());
+                    }
+                }
+            }
+        }
+        return subtypesOf.getOrDefault(binaryName, List.of());
+    }
+
     /** The top-level class {@code binaryName} is nested in (itself when it is one). */
     private String topLevel(String binaryName) {
         String c = binaryName;
