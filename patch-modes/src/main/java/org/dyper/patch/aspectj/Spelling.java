@@ -175,7 +175,8 @@ final class Spelling {
             for (String n : nested(top)) {
                 if (!n.equals(binaryName) && declares(n, m.name()) && isSubtype(n, binaryName)) {
                     String nestedOwner = owner(n);
-                    s.append(" && !within").append(nestedOwner.startsWith("(@") ? nestedOwner : "(" + nestedOwner + ")");
+                    s.append(" && !within")
+                            .append(nestedOwner.startsWith("(@") ? nestedOwner : "(" + nestedOwner + ")");
                 }
             }
         }
