@@ -21,6 +21,12 @@ interface Events {
 
     void cpu(long threadId, String name, List<Frame> topFirst, long ns);
 
+    /**
+     * A thread seen in native code at {@code epochNs} (the recorder's {@code jdk.NativeMethodSample}, one thread in
+     * native code per period): CPU time only as far as its CPU clock moved then.
+     */
+    void nativeSample(long threadId, String name, List<Frame> topFirst, long epochNs);
+
     /** A thread blocked {@code ns} on a lock of class {@code lockClass}. */
     void lock(long threadId, String name, List<Frame> topFirst, String lockClass, long ns);
 
