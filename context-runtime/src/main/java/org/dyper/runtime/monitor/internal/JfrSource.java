@@ -240,7 +240,7 @@ final class JfrSource {
 
     private void nativeSample(RecordedEvent e, long id, String name) {
         Instant at = e.getStartTime();
-        sink.nativeSample(id, name, frames(e), at.getEpochSecond() * 1_000_000_000L + at.getNano());
+        sink.nativeSample(id, name, () -> frames(e), at.getEpochSecond() * 1_000_000_000L + at.getNano());
     }
 
     private void monitorEnter(RecordedEvent e, long id, String name) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.dyper.runtime.monitor.DyperAgent;
 
 /**
@@ -31,7 +32,7 @@ final class Sampler implements Events {
     private volatile JfrSource jfr;
     /** The recorder's stream that ran last: at the exit its last events may still be on their way. */
     private volatile JfrSource lastJfr;
-    /** The source of the CPU section and the CPU and LOCK views; JFR stays after the recorder ends at the JVM's exit. */
+    /** The source of the CPU section and the CPU and LOCK views; JFR stays when the recorder ends at the exit. */
     private volatile String cpuSource = THREAD_DUMP;
     private volatile String cpuEvent = "";
     private volatile boolean jfrStarting;
@@ -258,7 +259,26 @@ final class Sampler implements Events {
     /** Records one look at the threads (a dump when {@code stacks}) in the stack views and the agents. */
     private void record(ThreadInfo[] infos, long now, long weight, boolean recorder, boolean stacks) {
         Map<Long, ThreadStates.Activity> activity = states.update(infos, now, m.settings.bool("CPUTIME"), stacks);
-        for (ThreadInfo i : stacks ? infos : new ThreadInfo[0]) {
+        if (stacks) {
+            dumpViews(infos, activity, weight, recorder);
+        }
+        m.threads.sample(infos, weight, activity);
+        for (DyperAgent a : m.agents) {
+            if (a == m.threads) {
+                continue;
+            }
+            try {
+                a.sample(infos, weight);
+            } catch (Throwable t) {
+                m.agentErrors.putIfAbsent(a.name(), t.getClass().getName() + ": " + t.getMessage());
+            }
+        }
+    }
+
+    /** A dump's frames: the WALL view, and without the recorder the CPU and LOCK views. */
+    private void dumpViews(ThreadInfo[] infos, Map<Long, ThreadStates.Activity> activity, long weight,
+            boolean recorder) {
+        for (ThreadInfo i : infos) {
             List<Frame> frames = frames(i);
             ThreadStates.Activity a = activity.get(i.getThreadId());
             m.stacks.add(StackStore.View.WALL, i.getThreadId(), i.getThreadName(), rootFirst(frames, null), 1);
@@ -270,17 +290,6 @@ final class Sampler implements Events {
             } else if (i.getLockInfo() != null && (a == ThreadStates.Activity.BLOCKED
                     || LockKinds.isLock(i.getLockInfo().getClassName()) && parked(frames))) {
                 lock(i.getThreadId(), i.getThreadName(), frames, i.getLockInfo().getClassName(), weight);
-            }
-        }
-        m.threads.sample(infos, weight, activity);
-        for (DyperAgent a : m.agents) {
-            if (a == m.threads) {
-                continue;
-            }
-            try {
-                a.sample(infos, weight);
-            } catch (Throwable t) {
-                m.agentErrors.putIfAbsent(a.name(), t.getClass().getName() + ": " + t.getMessage());
             }
         }
     }
@@ -392,11 +401,11 @@ final class Sampler implements Events {
      * a socket adds its time in the write.
      */
     @Override
-    public void nativeSample(long threadId, String name, List<Frame> topFirst, long epochNs) {
+    public void nativeSample(long threadId, String name, Supplier<List<Frame>> frames, long epochNs) {
         JfrSource j = jfr;
         long period = j == null ? 0 : j.periodNs();
         double rate = states.clocks.rate(threadId, epochNs);
-        if (period <= 0 || rate <= 0 || topFirst.isEmpty()) {
+        if (period <= 0 || rate <= 0) {
             return;
         }
         long ns = Math.round(period * (double) states.clocks.nativeThreads(epochNs) * rate);
@@ -406,7 +415,8 @@ final class Sampler implements Events {
             nativeCarry.put(threadId, carried % period);
         }
         long samples = carried / period;
-        if (samples > 0) {
+        List<Frame> topFirst = samples > 0 ? frames.get() : List.of();
+        if (!topFirst.isEmpty()) {
             List<Frame> clean = FrameNames.named(topFirst);
             int depth = (int) m.settings.longValue("MAXDEPTH");
             List<Frame> kept = clean.size() > depth ? clean.subList(0, depth) : clean;

@@ -45,8 +45,8 @@ public final class Settings {
                 "share below which a method stops being detailed");
         choice("SAMPLER", "AUTO", "where CPU samples come from: JFR where the JVM has it, else thread dumps", "AUTO",
                 "JFR", "THREAD_DUMP");
-        var("DUMPTIME", Type.LONG, 1, "100", "milliseconds between looks at the threads' states and CPU clocks while JFR"
-                + " samples the CPU");
+        var("DUMPTIME", Type.LONG, 1, "100", "milliseconds between looks at the threads' states and CPU clocks while"
+                + " JFR samples the CPU");
         var("WALL", Type.BOOLEAN, 0, "false", "all-thread dumps (a safepoint each) every DUMPTIME while JFR samples the"
                 + " CPU, for the WALL view");
         var("LOCK_THRESHOLD_US", Type.LONG, 0, "1000", "microseconds a thread must block on a lock to be recorded"
