@@ -20,7 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.dyper.runtime.monitor.internal.Frames;
+import org.dyper.runtime.wire.Frames;
 import org.dyper.runtime.monitor.targets.AllocatingTarget;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -198,7 +198,7 @@ class MonitorHostileClientsTest {
                 for (byte b : bytes) {
                     out.write(b);
                     out.flush();
-                    Thread.sleep(gapMillis);
+                    Thread.sleep(gapMillis); // planted: a client that sends one byte at a time
                 }
             } catch (IOException | InterruptedException closed) {
                 // the monitor gave up on us: that is the point
@@ -296,7 +296,7 @@ class MonitorHostileClientsTest {
                     while ((n = s.getInputStream().read(chunk)) >= 0) {
                         read += n;
                         assertTrue(read < 8 * length, "all the replies were taken: the connection was kept");
-                        Thread.sleep(100);
+                        Thread.sleep(100); // planted: a client that takes its replies slowly
                     }
                 } catch (IOException reset) {
                     // closed with our requests unread

@@ -39,7 +39,7 @@ public final class PatchFiles {
         if (existing != null) {
             return existing;
         }
-        org.dyper.runtime.monitor.internal.RegistryFiles.createPrivateDirectories(root);
+        org.dyper.runtime.wire.RegistryFiles.createPrivateDirectories(root);
         Path tmp = Files.createTempDirectory(root, patch.id() + ".tmp");
         try {
             StringBuilder index = new StringBuilder("# Dyper run-time patch: key TAB value\n");
@@ -137,6 +137,9 @@ public final class PatchFiles {
                     .append(esc(abs.resolve("aspects").resolve(aspect + ".class").toString())).append("'/>");
         }
         for (String note : patch.notes()) {
+            if (org.dyper.patch.build.Weaver.isWarning(note)) {
+                continue;  // a warning: PatchService's reply lists it as a WARNING
+            }
             x.append("<NOTE>").append(esc(note)).append("</NOTE>");
         }
         return x.append("</PATCH>").toString();
