@@ -219,6 +219,7 @@ abstract class MonitorCommandsContract {
             List.of("METHOD_DETAIL_STOP_THRESHOLD", FRACTION),
             List.of("SAMPLER", "one of AUTO, JFR, THREAD_DUMP"),
             List.of("DUMPTIME", "a whole number from 1 to 86400000"),
+            List.of("WALL", BOOLEAN),
             List.of("LOCK_THRESHOLD_US", "a whole number from 0 to 86400000000"),
             List.of("ALLOC_RATE", "a whole number from 0 to 1000000"),
             List.of("MAXNODES", "a whole number from 1000 to 100000000"),
@@ -296,8 +297,8 @@ abstract class MonitorCommandsContract {
         if (name.equals("MAXDEPTH") || name.equals("DETAIL_MAX")) {
             return "INT";
         }
-        return List.of("MONITOR", "SHOWSTACK", "CONTENTION", "CPUTIME", "THREAD_DEFAULT", "FULLMONITORING", "DETAIL")
-                .contains(name) ? "BOOLEAN" : "LONG";
+        return List.of("MONITOR", "SHOWSTACK", "CONTENTION", "CPUTIME", "THREAD_DEFAULT", "FULLMONITORING", "WALL",
+                "DETAIL").contains(name) ? "BOOLEAN" : "LONG";
     }
 
     String reply(String body) {

@@ -180,6 +180,8 @@ public final class Sampler implements Events {
     // ---- the dump loop ----
 
     private void loop() {
+        // like the recorder: no dump while the agent's start-up runs on the program's main thread (premain)
+        m.awaitStarted();
         long last = System.nanoTime();
         long lastReport = last;
         boolean wasOn = false;
