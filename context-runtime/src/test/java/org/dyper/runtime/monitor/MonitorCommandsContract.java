@@ -317,7 +317,7 @@ abstract class MonitorCommandsContract {
                 "<SETTINGS><VAR NAME='CHECKTIME' VALUE='5'/><VAR NAME='MAXDEPTH' VALUE='deep'/></SETTINGS>"));
         assertEquals(reply("<VAR NAME='CHECKTIME' VALUE='10' TYPE='LONG'/>"), cmd("GET", "<VAR NAME='CHECKTIME'/>"));
         Element all = xml(cmd("GET", null));
-        assertEquals(28, all(all, "VAR").size());
+        assertEquals(29, all(all, "VAR").size());
     }
 
     // ---- REPORT, CLEAR, SETDETAIL ----

@@ -299,6 +299,7 @@ public final class CpuAgent implements DyperAgent {
         packages.clear();
         threads.values().forEach(t -> t.running = 0);
         samples = sampleNs = systemOnly = ioSamples = ioNs = dyperSamples = monitorSamples = monitorNs = 0;
+        recentAll.clear();
     }
 
     /** SETDETAIL: {@code Class#method} names a method, anything else a class. */
