@@ -79,7 +79,7 @@ public final class RuntimePatcher {
      * {@code firstSiteId - 1 + n}.
      */
     public int firstSiteId(String patchId) {
-        List<org.dyper.runtime.instrument.internal.Generation> history = patcher.history();
+        List<org.dyper.runtime.instrument.internal.InsertedPatchSet> history = patcher.history();
         for (int i = history.size() - 1; i >= 0; i--) {
             var g = history.get(i);
             if (g.set.id().equals(patchId)) {

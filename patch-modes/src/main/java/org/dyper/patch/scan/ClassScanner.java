@@ -124,7 +124,7 @@ public final class ClassScanner {
         public MethodVisitor visitMethod(int methodAccess, String methodName, String descriptor, String signature,
                                          String[] exceptions) {
             List<CallInfo> calls = new ArrayList<>();
-            List<FieldAccess> fieldAccesses = new ArrayList<>();
+            List<FieldInstruction> fieldAccesses = new ArrayList<>();
             List<Allocation> allocations = new ArrayList<>();
             return new MethodVisitor(Opcodes.ASM9) {
                 private int line;
@@ -152,7 +152,7 @@ public final class ClassScanner {
 
                 @Override
                 public void visitFieldInsn(int opcode, String owner, String field, String fieldDescriptor) {
-                    fieldAccesses.add(new FieldAccess(opcode, dots(owner), field, fieldDescriptor, line));
+                    fieldAccesses.add(new FieldInstruction(opcode, dots(owner), field, fieldDescriptor, line));
                 }
 
                 @Override
