@@ -11,9 +11,9 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.dyper.runtime.monitor.internal.Frames;
-import org.dyper.runtime.monitor.internal.RegistryFiles;
-import org.dyper.runtime.monitor.internal.Xml;
+import org.dyper.runtime.wire.Frames;
+import org.dyper.runtime.wire.RegistryFiles;
+import org.dyper.runtime.wire.Xml;
 
 /**
  * A connection to a DYPATCH service ({@code dyper patchd}), found by its registry entry {@code <dir>/<pid>.patchd}:

@@ -8,8 +8,8 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import org.dyper.runtime.monitor.internal.Frames;
-import org.dyper.runtime.monitor.internal.Xml;
+import org.dyper.runtime.wire.Frames;
+import org.dyper.runtime.wire.Xml;
 
 /**
  * A connection to a DYPER monitor: it presents the token, then sends commands and reads replies, one frame each

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.dyper.runtime.monitor.internal.Options;
-import org.dyper.runtime.monitor.internal.RegistryFiles;
+import org.dyper.runtime.wire.RegistryFiles;
 
 /**
  * A monitored process as its registry entry describes it: the file {@code <pid>.monitor} in the registry folder

@@ -2,7 +2,7 @@ package org.dyper.runtime.monitor;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.dyper.runtime.monitor.internal.Xml;
+import org.dyper.runtime.wire.Xml;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 

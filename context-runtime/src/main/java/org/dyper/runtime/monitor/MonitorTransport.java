@@ -5,8 +5,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Map;
-import org.dyper.runtime.monitor.internal.Frames;
-import org.dyper.runtime.monitor.internal.RegistryFiles;
+import org.dyper.runtime.wire.Frames;
+import org.dyper.runtime.wire.RegistryFiles;
 
 /**
  * The monitor's transport for another service that speaks it ({@code dyper patchd}): length-prefixed frames

@@ -20,7 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.dyper.runtime.monitor.internal.Frames;
+import org.dyper.runtime.wire.Frames;
 import org.dyper.runtime.monitor.targets.AllocatingTarget;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -16,7 +16,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.dyper.runtime.monitor.internal.Frames;
+import org.dyper.runtime.wire.Frames;
 import org.dyper.runtime.monitor.targets.ContentionTarget;
 import org.dyper.runtime.monitor.targets.DeadlockTarget;
 import org.dyper.runtime.monitor.targets.LoopTarget;

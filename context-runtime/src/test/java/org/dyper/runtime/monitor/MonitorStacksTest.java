@@ -192,8 +192,10 @@ class MonitorStacksTest {
                     }
                 }
                 for (Element path : all(xml(c.command("REPORT", "<REPORT TYPE='STACKS'/>")), "PATH")) {
-                    assertFalse(path.getTextContent().contains("org.dyper.runtime.monitor.internal."), ((Element) path
-                            .getParentNode()).getAttribute("NAME") + ": " + path.getTextContent());
+                    for (String own : List.of("org.dyper.runtime.monitor.internal.", "org.dyper.runtime.wire.")) {
+                        assertFalse(path.getTextContent().contains(own), ((Element) path
+                                .getParentNode()).getAttribute("NAME") + ": " + path.getTextContent());
+                    }
                 }
             }
             assertEquals(0, child.stop(), child.stderr());

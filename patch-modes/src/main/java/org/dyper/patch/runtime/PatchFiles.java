@@ -36,7 +36,7 @@ public final class PatchFiles {
         if (existing != null) {
             return existing;
         }
-        org.dyper.runtime.monitor.internal.RegistryFiles.createPrivateDirectories(root);
+        org.dyper.runtime.wire.RegistryFiles.createPrivateDirectories(root);
         Path tmp = Files.createTempDirectory(root, patch.id() + ".tmp");
         try {
             StringBuilder index = new StringBuilder("# Dyper run-time patch: key TAB value\n");

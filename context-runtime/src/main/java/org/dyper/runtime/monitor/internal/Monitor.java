@@ -21,6 +21,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.dyper.runtime.internal.ReportHook;
 import org.dyper.runtime.monitor.DyperAgent;
 import org.w3c.dom.Element;
+import org.dyper.runtime.monitor.internal.agents.ClassTypes;
+import org.dyper.runtime.monitor.internal.agents.CpuAgent;
+import org.dyper.runtime.monitor.internal.agents.JvmAgent;
+import org.dyper.runtime.monitor.internal.agents.StacksAgent;
+import org.dyper.runtime.monitor.internal.agents.ThreadsAgent;
+import org.dyper.runtime.monitor.internal.commands.Commands;
+import org.dyper.runtime.monitor.internal.detailing.Detailer;
+import org.dyper.runtime.monitor.internal.sampling.Sampler;
+import org.dyper.runtime.monitor.internal.sampling.StackStore;
+import org.dyper.runtime.monitor.internal.server.Server;
+import org.dyper.runtime.wire.Frames;
+import org.dyper.runtime.wire.RegistryFiles;
+import org.dyper.runtime.wire.Xml;
 
 /**
  * The DYPER monitor of this JVM: its agents and their {@link Sampler}, the loopback command server ({@link Server}),
@@ -30,33 +43,33 @@ import org.w3c.dom.Element;
 public final class Monitor {
     private static Monitor instance;
 
-    final long pid = ProcessHandle.current().pid();
-    final long startMillis;
-    final String mainClass;
-    final Options options;
-    final Instrumentation inst;
-    final Settings settings = new Settings();
-    final ClassTypes classTypes = new ClassTypes();
-    final CpuAgent cpu = new CpuAgent(settings, classTypes);
-    final ThreadsAgent threads = new ThreadsAgent();
-    final StackStore stacks = new StackStore((int) settings.longValue("MAXNODES"));
+    public final long pid = ProcessHandle.current().pid();
+    public final long startMillis;
+    public final String mainClass;
+    public final Options options;
+    public final Instrumentation inst;
+    public final Settings settings = new Settings();
+    public final ClassTypes classTypes = new ClassTypes();
+    public final CpuAgent cpu = new CpuAgent(settings, classTypes);
+    public final ThreadsAgent threads = new ThreadsAgent();
+    public final StackStore stacks = new StackStore((int) settings.longValue("MAXNODES"));
     final StacksAgent stacksAgent = new StacksAgent(stacks);
-    final JvmAgent jvm = new JvmAgent();
-    final List<DyperAgent> agents = new CopyOnWriteArrayList<>(List.of(cpu, threads, stacksAgent, jvm));
-    final Map<String, String> agentErrors = new ConcurrentHashMap<>();
-    final Set<Long> ownThreads = ConcurrentHashMap.newKeySet();
-    final Map<Long, Boolean> threadUse = new ConcurrentHashMap<>();
+    public final JvmAgent jvm = new JvmAgent();
+    public final List<DyperAgent> agents = new CopyOnWriteArrayList<>(List.of(cpu, threads, stacksAgent, jvm));
+    public final Map<String, String> agentErrors = new ConcurrentHashMap<>();
+    public final Set<Long> ownThreads = ConcurrentHashMap.newKeySet();
+    public final Map<Long, Boolean> threadUse = new ConcurrentHashMap<>();
     final String token;
-    final Commands commands;
-    final Sampler sampler = new Sampler(this);
+    public final Commands commands;
+    public final Sampler sampler = new Sampler(this);
     /**
      * Open until {@link #start} has done its work on the caller's thread: the flight recorder waits for it
      * ({@link #awaitStarted}), so it never samples the agent's own start-up on the program's main thread (premain),
      * which the stack views would show as monitor frames (MonitorStacksTest saw that on a busy machine).
      */
     private final java.util.concurrent.CountDownLatch startDone = new java.util.concurrent.CountDownLatch(1);
-    final MonitorReport report = new MonitorReport(this);
-    final Detailer detailer;
+    public final MonitorReport report = new MonitorReport(this);
+    public final Detailer detailer;
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private Server server;
     private Path entry;
@@ -111,7 +124,7 @@ public final class Monitor {
     }
 
     /** Waits (at most 10 s) until {@link #start} returned on its thread; at once after that. */
-    void awaitStarted() {
+    public void awaitStarted() {
         try {
             startDone.await(10, java.util.concurrent.TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -124,11 +137,11 @@ public final class Monitor {
         return a == cpu || a == threads || a == stacksAgent || a == jvm;
     }
 
-    static String describe(Throwable t) {
+    public static String describe(Throwable t) {
         return t.getMessage() == null ? t.getClass().getName() : t.getMessage();
     }
 
-    Thread daemon(String name, Runnable body) {
+    public Thread daemon(String name, Runnable body) {
         Thread t = new Thread(body, name) {
             @Override
             public void run() {
@@ -153,14 +166,14 @@ public final class Monitor {
         return first.isEmpty() ? "unknown" : first;
     }
 
-    String reply(String body) {
+    public String reply(String body) {
         if (body == null || body.isEmpty()) {
             return "<DYPER_REPLY ID='" + pid + "'/>";
         }
         return "<DYPER_REPLY ID='" + pid + "'>" + body + "</DYPER_REPLY>";
     }
 
-    String error(String message) {
+    public String error(String message) {
         return reply("<ERROR>" + Xml.text(message) + "</ERROR>");
     }
 
@@ -256,7 +269,7 @@ public final class Monitor {
     // ---- settings ----
 
     /** Applies settings that live in the JVM (contention monitoring, CPU clock) and wakes the sampler. */
-    void applySettings() {
+    public void applySettings() {
         try {
             if (mx.isThreadContentionMonitoringSupported()) {
                 mx.setThreadContentionMonitoringEnabled(settings.bool("CONTENTION"));
@@ -277,11 +290,11 @@ public final class Monitor {
     }
 
     /** Whether a connection asked for pushed reports and dumps. */
-    boolean pushing() {
+    public boolean pushing() {
         return server != null && !server.pushClients.isEmpty();
     }
 
-    void push(String message) {
+    public void push(String message) {
         server.push(message);
     }
 }

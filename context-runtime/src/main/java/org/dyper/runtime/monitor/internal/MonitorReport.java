@@ -5,9 +5,12 @@ import java.util.Locale;
 import org.dyper.runtime.internal.ReportHook;
 import org.dyper.runtime.internal.Reports;
 import org.dyper.runtime.monitor.DyperAgent;
+import org.dyper.runtime.monitor.internal.commands.InstrumentCommands;
+import org.dyper.runtime.monitor.internal.detailing.DetailReport;
+import org.dyper.runtime.wire.Xml;
 
 /** REPORT's {@code <MONITOR_REPORT>}: the sections of the monitor's agents, or one of them (TYPE). */
-final class MonitorReport {
+public final class MonitorReport {
     static final List<String> TYPES = List.of("ALL", "CPU", "CONTENTION", "STACKS", "JVM", "INSTRUMENTATION",
             "DETAIL", "PATCHES", "AGENTS");
 
@@ -17,7 +20,7 @@ final class MonitorReport {
         this.m = m;
     }
 
-    String xml(String type) {
+    public String xml(String type) {
         String t = type.trim().toUpperCase(Locale.ROOT);
         if (!TYPES.contains(t)) {
             throw new IllegalArgumentException("unknown REPORT TYPE '" + type + "' (" + String.join(", ", TYPES) + ")");

@@ -1,0 +1,365 @@
+package org.dyper.runtime.monitor.internal.sampling;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.dyper.runtime.monitor.DyperAgent;
+import org.dyper.runtime.monitor.internal.Monitor;
+
+/**
+ * The monitor's sampling side: feeds its agents from the flight recorder ({@link JfrSource}) where it runs, and from
+ * thread dumps every CHECKTIME where it does not (SAMPLER=THREAD_DUMP, no {@code jdk.jfr} module, the recorder
+ * disabled, or while the recorder starts). While the recorder samples the CPU, thread dumps still come every
+ * DUMPTIME ms for thread states, the WALL view, contended monitors and added agents. Pushes reports and dumps.
+ */
+public final class Sampler implements Events {
+    static final String JFR = "JFR";
+    static final String THREAD_DUMP = "THREAD_DUMP";
+
+    private final Monitor m;
+    private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    private final Object wake = new Object();
+    /**
+     * Held while a dump's samples are recorded, and by CLEAR: a dump that began before MONITOR became false cannot add
+     * to the figures after CLEAR emptied them (MonitorCommandsContract.clearAllAndOneAgent saw a CONTENTION tick so).
+     */
+    public final Object recording = new Object();
+    private final ThreadStates states = new ThreadStates();
+    private volatile JfrSource jfr;
+    private volatile boolean jfrStarting;
+    private volatile String jfrProblem;
+    /** Whether the recorder's threads are there because of the monitor (no other recording ran before). */
+    private volatile boolean recorderOurs;
+    /** CPU time of monitor threads that have ended. */
+    public final AtomicLong endedOwnCpuNs = new AtomicLong();
+
+    public Sampler(Monitor m) {
+        this.m = m;
+    }
+
+    public void start() {
+        m.daemon("dyper-monitor-sampler", this::loop).start();
+    }
+
+    /** Where CPU samples come from now. */
+    public String source() {
+        return jfr != null ? JFR : THREAD_DUMP;
+    }
+
+    /** The recorder's CPU event, or why thread dumps sample (empty when nothing was tried). */
+    public String event() {
+        JfrSource j = jfr;
+        if (j != null) {
+            return j.cpuEvent();
+        }
+        return jfrProblem == null ? "" : jfrProblem;
+    }
+
+    /** Applies changed settings to the recorder (starting or stopping it) and wakes the dump loop. */
+    public void apply() {
+        boolean wantJfr = !m.settings.text("SAMPLER").equals(THREAD_DUMP);
+        JfrSource j = jfr;
+        if (wantJfr && j == null && !jfrStarting) {
+            jfrStarting = true;
+            m.daemon("dyper-monitor-jfr", this::runJfr).start();
+        } else if (!wantJfr && j != null) {
+            jfr = null;
+            j.close();
+        } else if (j != null) {
+            applyTo(j);
+        }
+        synchronized (wake) {
+            wake.notifyAll();
+        }
+    }
+
+    private void applyTo(JfrSource j) {
+        j.apply(m.settings.bool("MONITOR"), m.settings.longValue("CHECKTIME"),
+                m.settings.longValue("LOCK_THRESHOLD_US"), m.settings.longValue("ALLOC_RATE"));
+    }
+
+    private void runJfr() {
+        JfrSource j;
+        m.awaitStarted();
+        try {
+            recorderOurs = true;
+            j = JfrSource.open(this);
+            recorderOurs = !j.othersRecording;
+            applyTo(j);
+        } catch (Throwable t) {
+            recorderOurs = false;
+            jfrProblem = "no flight recorder: " + Monitor.describe(t);
+            jfrStarting = false;
+            return;
+        }
+        m.jvm.recorderStarted();
+        m.stacks.source(StackStore.View.CPU, JFR);
+        m.stacks.source(StackStore.View.LOCK, JFR);
+        jfr = j;
+        jfrStarting = false;
+        try {
+            j.run();
+        } catch (Throwable t) {
+            jfrProblem = "the flight recorder stopped: " + Monitor.describe(t);
+        } finally {
+            if (jfr == j) {
+                jfr = null;
+            }
+            m.stacks.source(StackStore.View.CPU, THREAD_DUMP);
+            m.stacks.source(StackStore.View.LOCK, THREAD_DUMP);
+        }
+    }
+
+    /** At the JVM's exit: waits (bounded) until the recorder has handed over its last events. */
+    public void awaitLastEvents(long millis) {
+        JfrSource j = jfr;
+        if (j != null) {
+            j.awaitFlush(millis);
+        }
+    }
+
+    /** Exact CPU time of the monitor's threads, and of the recorder's when the monitor started it; -1 without clock. */
+    public long ownCpuNs() {
+        try {
+            if (!mx.isThreadCpuTimeSupported() || !mx.isThreadCpuTimeEnabled()) {
+                return -1;
+            }
+            long sum = endedOwnCpuNs.get();
+            JfrSource j = jfr;
+            boolean recorder = recorderOurs;
+            for (ThreadInfo i : mx.dumpAllThreads(false, false, 0)) {
+                if (i != null && (m.ownThreads.contains(i.getThreadId())
+                        || recorder && i.getThreadName().startsWith("JFR "))) {
+                    long t = mx.getThreadCpuTime(i.getThreadId());
+                    sum += Math.max(0, t);
+                }
+            }
+            return sum;
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    // ---- the dump loop ----
+
+    private void loop() {
+        long last = System.nanoTime();
+        long lastReport = last;
+        boolean wasOn = false;
+        while (true) {
+            try {
+                boolean on = m.settings.bool("MONITOR");
+                boolean recorder = jfr != null;
+                long interval = on || m.settings.bool("FULLMONITORING")
+                        ? m.settings.longValue(recorder ? "DUMPTIME" : "CHECKTIME") : m.settings.longValue("DISABLETIME");
+                long reportTime = m.settings.longValue("REPORTTIME");
+                long waitMs = interval;
+                if (reportTime > 0) {
+                    long untilReport = reportTime - (System.nanoTime() - lastReport) / 1_000_000;
+                    waitMs = Math.max(1, Math.min(waitMs, untilReport));
+                }
+                synchronized (wake) {
+                    wake.wait(waitMs);
+                }
+                long now = System.nanoTime();
+                on = m.settings.bool("MONITOR");
+                if ((now - last) / 1_000_000 >= interval) {
+                    long elapsed = now - last;
+                    last = now;
+                    long weight = wasOn ? Math.min(elapsed, 2 * interval * 1_000_000) : interval * 1_000_000;
+                    wasOn = on;
+                    tick(on, now, weight, recorder);
+                }
+                reportTime = m.settings.longValue("REPORTTIME");
+                if (reportTime > 0 && (now - lastReport) / 1_000_000 >= reportTime) {
+                    lastReport = now;
+                    if (m.pushing()) {
+                        m.push("<DYPER REPORT='" + m.pid + "' TIME='" + System.currentTimeMillis() + "'>"
+                                + m.report.xml("ALL") + "</DYPER>");
+                    }
+                } else if (reportTime <= 0) {
+                    lastReport = now;
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (Throwable t) {
+                m.agentErrors.putIfAbsent("monitor", t.getClass().getName() + ": " + t.getMessage());
+            }
+        }
+    }
+
+    private void tick(boolean on, long now, long weight, boolean recorder) {
+        boolean dump = m.settings.bool("SHOWSTACK") && m.pushing();
+        if (!on && !dump) {
+            return;
+        }
+        ThreadInfo[] infos = threads();
+        if (on) {
+            synchronized (recording) {
+                // MONITOR may have become false since this dump began: then CLEAR may already have run
+                if (m.settings.bool("MONITOR")) {
+                    record(infos, now, weight, recorder);
+                }
+            }
+        }
+        if (dump) {
+            m.push("<DYPER DUMP='" + m.pid + "' TIME='" + System.currentTimeMillis() + "'>"
+                    + StackDump.xml(infos, states) + "</DYPER>");
+        }
+    }
+
+    /** Records one dump in the stack views and the agents. */
+    private void record(ThreadInfo[] infos, long now, long weight, boolean recorder) {
+        Map<Long, ThreadStates.Activity> activity = states.update(infos, now, m.settings.bool("CPUTIME"));
+        for (ThreadInfo i : infos) {
+            List<Frame> frames = frames(i);
+            ThreadStates.Activity a = activity.get(i.getThreadId());
+            m.stacks.add(StackStore.View.WALL, i.getThreadId(), i.getThreadName(), rootFirst(frames, null), 1);
+            if (recorder) {
+                continue;
+            }
+            if (a != null && a.running()) {
+                cpu(i.getThreadId(), i.getThreadName(), frames, weight);
+            } else if (i.getLockInfo() != null && (a == ThreadStates.Activity.BLOCKED
+                    || LockKinds.isLock(i.getLockInfo().getClassName()) && parked(frames))) {
+                lock(i.getThreadId(), i.getThreadName(), frames, i.getLockInfo().getClassName(), weight);
+            }
+        }
+        m.threads.sample(infos, weight, activity);
+        for (DyperAgent a : m.agents) {
+            if (a == m.threads) {
+                continue;
+            }
+            try {
+                a.sample(infos, weight);
+            } catch (Throwable t) {
+                m.agentErrors.putIfAbsent(a.name(), t.getClass().getName() + ": " + t.getMessage());
+            }
+        }
+    }
+
+    private static boolean parked(List<Frame> frames) {
+        for (Frame f : frames) {
+            if (f.className().equals("java.util.concurrent.locks.LockSupport")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<Frame> frames(ThreadInfo i) {
+        StackTraceElement[] s = i.getStackTrace();
+        List<Frame> out = new ArrayList<>(s.length);
+        for (StackTraceElement e : s) {
+            out.add(Frame.of(e));
+        }
+        return out;
+    }
+
+    /** SHOWSTACK: every sampled thread now. */
+    public String showStack() {
+        return StackDump.xml(threads(), states);
+    }
+
+    /** All threads but the monitor's own and those USETHREAD excludes, with at most MAXDEPTH frames. */
+    ThreadInfo[] threads() {
+        int depth = (int) m.settings.longValue("MAXDEPTH");
+        ThreadInfo[] all = mx.dumpAllThreads(false, false, depth);
+        List<ThreadInfo> kept = new ArrayList<>(all.length);
+        for (ThreadInfo i : all) {
+            if (i != null && use(i.getThreadId(), i.getThreadName())) {
+                kept.add(i);
+            }
+        }
+        return kept.toArray(ThreadInfo[]::new);
+    }
+
+    // ---- Events: what the samplers saw ----
+
+    @Override
+    public boolean recording() {
+        return m.settings.bool("MONITOR");
+    }
+
+    @Override
+    public boolean use(long threadId, String name) {
+        // by id, and by name for a monitor thread that is ending (its id is already dropped)
+        if (m.ownThreads.contains(threadId) || name.startsWith("dyper-monitor-")) {
+            return false;
+        }
+        if (recorderOurs && name.startsWith("JFR ")) {
+            return false;
+        }
+        return m.threadUse.getOrDefault(threadId, m.settings.bool("THREAD_DEFAULT"));
+    }
+
+    @Override
+    public void own(long threadId, String name, long ns) {
+        if (m.ownThreads.contains(threadId) || name.startsWith("dyper-monitor-") || name.startsWith("JFR ")) {
+            m.cpu.own(ns);
+        }
+    }
+
+    /** The frames cleaned of AspectJ's around-advice frames, at most MAXDEPTH of them, root first, and a leaf. */
+    private List<String> rootFirst(List<Frame> topFirst, String leaf) {
+        return rootFirstClean(FrameNames.named(topFirst), leaf);
+    }
+
+    private List<String> rootFirstClean(List<Frame> clean, String leaf) {
+        int depth = (int) m.settings.longValue("MAXDEPTH");
+        int n = Math.min(depth, clean.size());
+        List<String> out = new ArrayList<>(n + 1);
+        for (int i = n - 1; i >= 0; i--) {
+            out.add(clean.get(i).name());
+        }
+        if (leaf != null) {
+            out.add(leaf);
+        }
+        return out;
+    }
+
+    @Override
+    public void cpu(long threadId, String name, List<Frame> topFirst, long ns) {
+        List<Frame> clean = FrameNames.named(topFirst);
+        int depth = (int) m.settings.longValue("MAXDEPTH");
+        m.cpu.record(threadId, name, clean.size() > depth ? clean.subList(0, depth) : clean, ns);
+        m.stacks.add(StackStore.View.CPU, threadId, name, rootFirstClean(clean, null), 1);
+    }
+
+    @Override
+    public void lock(long threadId, String name, List<Frame> topFirst, String lockClass, long ns) {
+        m.stacks.add(StackStore.View.LOCK, threadId, name, rootFirst(topFirst, "[lock " + lockClass + "]"), ns);
+    }
+
+    @Override
+    public void alloc(long threadId, String name, List<Frame> topFirst, String type, long bytes) {
+        m.stacks.add(StackStore.View.ALLOC, threadId, name, rootFirst(topFirst, "[alloc " + type + "]"), bytes);
+    }
+
+    @Override
+    public void gc(String collector, String cause, long pauseNs, long longestPauseNs, long startMillis) {
+        m.jvm.gc(collector, cause, pauseNs, longestPauseNs, startMillis);
+    }
+
+    @Override
+    public void threadStart(long threadId, String name, String parent, List<Frame> topFirst, long startMillis) {
+        m.jvm.threadStart(threadId, name, parent, startMillis);
+        if (!topFirst.isEmpty()) {
+            m.stacks.add(StackStore.View.THREAD_START, threadId, null, rootFirst(topFirst, null), 1);
+        }
+    }
+
+    @Override
+    public void threadEnd(long threadId, String name, long endMillis) {
+        m.jvm.threadEnd(threadId, name, endMillis);
+    }
+
+    @Override
+    public void failed(String where, Throwable t) {
+        m.agentErrors.putIfAbsent(where, t.getClass().getName() + ": " + t.getMessage());
+    }
+}

@@ -1,0 +1,67 @@
+package org.dyper.runtime.monitor.internal.sampling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Woven methods as the user wrote them, lambda classes without their run-to-run numbers, Dyper's own classes. */
+class FrameNamesTest {
+    private static Frame f(String cls, String method, int line) {
+        return new Frame(cls, method, line, false);
+    }
+
+    @Test
+    void aroundAdviceFramesFoldIntoTheUsersMethod() {
+        List<Frame> woven = List.of(
+                f("org.dyper.samples.bank.Bank", "mix", 77),
+                f("org.dyper.samples.bank.Bank", "audit_aroundBody0", 71),
+                f("org.dyper.samples.bank.Bank", "audit_aroundBody1$advice", 12),
+                f("org.dyper.samples.bank.Bank", "audit", 60),
+                f("org.dyper.samples.bank.BankApp$Worker", "run", 119));
+        assertEquals(List.of(
+                f("org.dyper.samples.bank.Bank", "mix", 77),
+                f("org.dyper.samples.bank.Bank", "audit", 71),
+                f("org.dyper.samples.bank.BankApp$Worker", "run", 119)), FrameNames.clean(woven));
+    }
+
+    @Test
+    void dypersOwnHookInTheAdviceStaysVisible() {
+        List<Frame> woven = List.of(
+                f("org.dyper.runtime.Timing", "exit", 20),
+                f("com.acme.Shop", "buy_aroundBody3$advice", 5),
+                f("com.acme.Shop", "buy", 30),
+                f("com.acme.Main", "main", 9));
+        assertEquals(List.of(f("org.dyper.runtime.Timing", "exit", 20), f("com.acme.Shop", "buy", 30),
+                f("com.acme.Main", "main", 9)), FrameNames.clean(woven));
+    }
+
+    @Test
+    void recursionOfAPlainMethodIsKept() {
+        List<Frame> plain = List.of(f("p.A", "f", 3), f("p.A", "f", 3), f("p.A", "g", 8));
+        assertEquals(plain, FrameNames.clean(plain));
+        assertEquals("f_aroundBodyx", FrameNames.method("f_aroundBodyx"));
+        assertEquals("f", FrameNames.method("f_aroundBody12"));
+    }
+
+    @Test
+    void lambdaClassesLoseTheirNumbers() {
+        assertEquals(List.of(f("p.Main$$Lambda", "run", -1)),
+                FrameNames.named(List.of(f("p.Main$$Lambda$45+0x00007f4c24007758.460332449", "run", -1))));
+        assertEquals(List.of(f("p.Main$$Lambda", "run", -1)),
+                FrameNames.named(List.of(f("p.Main$$Lambda/0x0000000800c03000", "run", -1))));
+        assertEquals(List.of(f("p.Main$$Lambda/0x0000000800c03000", "run", -1)),
+                FrameNames.clean(List.of(f("p.Main$$Lambda/0x0000000800c03000", "run", -1))), "stack dumps keep it");
+    }
+
+    @Test
+    void dypersOwnClasses() {
+        assertTrue(FrameNames.dyper("org.dyper.runtime.Timing"));
+        assertTrue(FrameNames.dyper("org.dyper.generated.DyperPatches1"));
+        assertTrue(FrameNames.dyper("org.aspectj.runtime.reflect.Factory"));
+        assertFalse(FrameNames.dyper("org.dyper.samples.bank.Bank"));
+        assertFalse(FrameNames.dyper("com.acme.Main"));
+    }
+}

@@ -1,0 +1,72 @@
+package org.dyper.runtime.monitor.internal.sampling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.dyper.testsupport.Await;
+import org.junit.jupiter.api.Test;
+
+/** A thread blocked in native code (a socket accept, the Reference Handler) is not running; a spinning one is. */
+class ThreadStatesTest {
+    static volatile boolean stop;
+    static volatile long sink;
+
+    @Test
+    void blockedInNativeCodeIsNotRunning() throws Exception {
+        CountDownLatch started = new CountDownLatch(2);
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Thread accept = new Thread(() -> {
+                started.countDown();
+                try {
+                    server.accept().close();
+                } catch (Exception ignored) {
+                    // closed by the test
+                }
+            }, "test-accept");
+            Thread spin = new Thread(() -> {
+                started.countDown();
+                long h = 0;
+                while (!stop) {
+                    h = h * 31 + 7;
+                    sink = h;
+                }
+            }, "test-spin");
+            accept.start();
+            spin.start();
+            started.await();
+            var mx = ManagementFactory.getThreadMXBean();
+            Await.until("test-accept in its native accept", () -> mx.getThreadInfo(accept.getId(), 8),
+                    i -> ThreadStates.jvm(i) == ThreadStates.Activity.NATIVE, Await.MINUTE);
+            ThreadStates states = new ThreadStates();
+            long[] ids = {accept.getId(), spin.getId(), referenceHandler()};
+            states.update(mx.getThreadInfo(ids, 8), System.nanoTime(), true);
+            // between the two dumps, time passes as the spinning thread computes (50 ms of its CPU time)
+            long spun = mx.getThreadCpuTime(spin.getId());
+            Await.until("test-spin computing 50 ms", () -> mx.getThreadCpuTime(spin.getId()) - spun,
+                    ns -> ns >= 50_000_000L, Await.MINUTE);
+            ThreadInfo[] infos = mx.getThreadInfo(ids, 8);
+            Map<Long, ThreadStates.Activity> a = states.update(infos, System.nanoTime(), true);
+            assertEquals(Thread.State.RUNNABLE, infos[0].getThreadState(), "the JVM says RUNNABLE");
+            assertEquals(ThreadStates.Activity.NATIVE, a.get(accept.getId()));
+            assertEquals(ThreadStates.Activity.RUNNING, a.get(spin.getId()));
+            assertEquals(ThreadStates.Activity.NATIVE, a.get(referenceHandler()));
+            assertEquals(ThreadStates.Activity.NATIVE, states.peek(infos[0]));
+            stop = true;
+            spin.join();
+        }
+    }
+
+    private static long referenceHandler() {
+        for (ThreadInfo i : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false, 1)) {
+            if (i.getThreadName().equals("Reference Handler")) {
+                return i.getThreadId();
+            }
+        }
+        throw new AssertionError("no Reference Handler");
+    }
+}
