@@ -77,7 +77,9 @@ public final class AtomicWrite {
      *
      * @param permissions the POSIX permissions the file gets, from its creation (so {@code rw-------} content is
      *     never readable by others, not even for a moment); {@link #KEEP} for those of the file replaced; null for what
-     *     the umask leaves. Ignored where the file system has no POSIX permissions.
+     *     the umask leaves. Ignored where the file system has no POSIX permissions. A file with permissions of its
+     *     own replaces whatever is at {@code target}, a symbolic link or a pipe too: a private file (a registry
+     *     entry) is never written through a link someone else put there.
      * @param force whether the content is forced to the disk before the rename, so that even a crash of the machine
      *     leaves the old file or the new one whole (a report); a file that is cheap to make again (a woven jar) may
      *     skip it
@@ -87,7 +89,8 @@ public final class AtomicWrite {
     public static void write(Path target, Set<PosixFilePermission> permissions, boolean force, Content content)
             throws IOException {
         Path path = target.toAbsolutePath();
-        if (Files.exists(path)) {
+        boolean own = permissions != KEEP && permissions != null;
+        if (!own && Files.exists(path)) {
             path = path.toRealPath();  // a symbolic link: replace the file it names, keep the link
             if (!Files.isRegularFile(path)) {
                 try (OutputStream out = Files.newOutputStream(path)) {

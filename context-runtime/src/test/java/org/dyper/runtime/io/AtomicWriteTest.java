@@ -56,6 +56,16 @@ class AtomicWriteTest {
     }
 
     @Test
+    void aPrivateFileReplacesALinkInsteadOfWritingThroughIt() throws IOException {
+        Path elsewhere = Files.writeString(dir.resolve("elsewhere"), "not to be touched");
+        Path entry = Files.createSymbolicLink(dir.resolve("42.monitor"), elsewhere);
+        AtomicWrite.write(entry, PosixFilePermissions.fromString("rw-------"), true, out -> out.write('x'));
+        assertFalse(Files.isSymbolicLink(entry));
+        assertEquals("x", Files.readString(entry));
+        assertEquals("not to be touched", Files.readString(elsewhere));
+    }
+
+    @Test
     void keptPermissionsAreThoseOfTheFileReplaced() throws IOException {
         Path file = dir.resolve("report.xml");
         Files.writeString(file, "old");
