@@ -128,6 +128,9 @@ public final class PatchFiles {
                     .append(esc(abs.resolve("aspects").resolve(aspect + ".class").toString())).append("'/>");
         }
         for (String note : patch.notes()) {
+            if (org.dyper.patch.build.Weaver.isWarning(note)) {
+                continue;  // a warning: PatchService's reply lists it as a WARNING
+            }
             x.append("<NOTE>").append(esc(note)).append("</NOTE>");
         }
         return x.append("</PATCH>").toString();

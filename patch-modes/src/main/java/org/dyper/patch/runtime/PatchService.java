@@ -122,8 +122,11 @@ public final class PatchService {
         return new LinkedHashSet<>(models.keySet());
     }
 
-    /** What PATCH made: the patch and its folder, and the generator's warnings. */
-    public record Patched(RuntimePatch patch, Path dir, boolean cached, List<Problem> warnings,
+    /**
+     * What PATCH made: the patch and its folder, and the warnings (the generator's, and AspectJ's for advice it did
+     * not apply), each as the line a user reads.
+     */
+    public record Patched(RuntimePatch patch, Path dir, boolean cached, List<String> warnings,
                           List<String> unpatched) {
         /** The PATCH reply: {@code <PATCH ...><CLASS NAME ORIG PATCH/>...<ASPECT/>...<WARNING/>...</PATCH>}. */
         public String xml() {
@@ -132,8 +135,8 @@ public final class PatchService {
             for (String name : unpatched) {
                 extra.append("<CLASS NAME='").append(PatchFiles.esc(name)).append("'/>");
             }
-            for (Problem w : warnings) {
-                extra.append("<WARNING>").append(PatchFiles.esc(w.toString())).append("</WARNING>");
+            for (String w : warnings) {
+                extra.append("<WARNING>").append(PatchFiles.esc(w)).append("</WARNING>");
             }
             return x.substring(0, x.length() - "</PATCH>".length()) + extra + "</PATCH>";
         }
@@ -185,8 +188,10 @@ public final class PatchService {
                 unpatched.add(c);
             }
         }
-        List<Problem> warnings = new ArrayList<>(catalog.warnings());
-        warnings.addAll(code.warnings());
+        List<String> warnings = new ArrayList<>();
+        catalog.warnings().forEach(w -> warnings.add(w.toString()));
+        code.warnings().forEach(w -> warnings.add(w.toString()));
+        warnings.addAll(RuntimeWeaving.warnings(woven.patch()));
         return new Patched(woven.patch(), woven.dir(), woven.cached(), warnings, unpatched);
     }
 
