@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -105,9 +104,7 @@ class RuntimePatchingEndToEndTest {
     }
 
     private static void phase(Running t, int n) throws Exception {
-        OutputStream in = t.process().getOutputStream();
-        in.write("phase\n".getBytes(StandardCharsets.UTF_8));
-        in.flush();
+        t.send("phase");
         assertEquals(PhaseFacts.output(n, true).get(n - 1), t.line(n - 1, MonitorEndToEndTest.LINE));
     }
 
