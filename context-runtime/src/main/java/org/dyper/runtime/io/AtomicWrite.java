@@ -32,7 +32,8 @@ import java.util.function.Predicate;
  *
  * <p>The target is what a user means by it: a symbolic link keeps pointing where it did (the file it names is
  * replaced), and an existing target that is not a regular file (a pipe, {@code /dev/stderr}) is written directly,
- * since it cannot be replaced. Missing folders are made. JDK only, for the runtime and the tools alike.
+ * since it cannot be replaced; a file written with permissions of its own (a private registry entry) replaces the
+ * link or pipe instead. Missing folders are made. JDK only, for the runtime and the tools alike.
  */
 public final class AtomicWrite {
     /**
