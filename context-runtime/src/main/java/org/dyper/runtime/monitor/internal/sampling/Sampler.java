@@ -147,6 +147,7 @@ public final class Sampler implements Events {
     // ---- the dump loop ----
 
     private void loop() {
+        m.awaitStarted();  // as the recorder does: never a dump of the program's premain running Monitor.start
         long last = System.nanoTime();
         long lastReport = last;
         boolean wasOn = false;
