@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.dyper.runtime.monitor.DyperAgent;
 import org.dyper.runtime.monitor.internal.Monitor;
 
@@ -30,10 +31,20 @@ public final class Sampler implements Events {
     public final Object recording = new Object();
     private final ThreadStates states = new ThreadStates();
     private volatile JfrSource jfr;
+    /** The recorder's stream that ran last: at the exit its last events may still be on their way. */
+    private volatile JfrSource lastJfr;
+    /** The source of the CPU section and the CPU and LOCK views; JFR stays when the recorder ends at the exit. */
+    private volatile String cpuSource = THREAD_DUMP;
+    private volatile String cpuEvent = "";
     private volatile boolean jfrStarting;
     private volatile String jfrProblem;
     /** Whether the recorder's threads are there because of the monitor (no other recording ran before). */
     private volatile boolean recorderOurs;
+    /** Per thread, native CPU time not yet a whole sample (see {@link #flushed}); its lock guards pendingNative too. */
+    private final Map<Long, Long> nativeCarry = new java.util.HashMap<>();
+    /** Native samples not weighed yet: at most a few seconds' worth. */
+    private final List<NativeSample> pendingNative = new ArrayList<>();
+    private static final int MAX_PENDING_NATIVE = 2_000;
     /** CPU time of monitor threads that have ended. */
     public final AtomicLong endedOwnCpuNs = new AtomicLong();
 
@@ -45,18 +56,36 @@ public final class Sampler implements Events {
         m.daemon("dyper-monitor-sampler", this::loop).start();
     }
 
-    /** Where CPU samples come from now. */
+    /** Where the CPU section's samples, and the CPU and LOCK views', came from: one source at a time. */
     public String source() {
-        return jfr != null ? JFR : THREAD_DUMP;
+        return cpuSource;
     }
 
-    /** The recorder's CPU event, or why thread dumps sample (empty when nothing was tried). */
+    /** The recorder's CPU event while its samples are shown, else why thread dumps sample (empty: nothing tried). */
     public String event() {
-        JfrSource j = jfr;
-        if (j != null) {
-            return j.cpuEvent();
+        if (cpuSource.equals(JFR)) {
+            return cpuEvent;
         }
         return jfrProblem == null ? "" : jfrProblem;
+    }
+
+    /**
+     * Switches the CPU section and the CPU and LOCK views to another source: what the previous one recorded goes, so
+     * that none of them mixes samples of two sources (thread dumps sample while the recorder starts, about a second).
+     * Holds {@link #recording}, so that no dump started before adds to the new source's figures.
+     */
+    private void switchTo(String source, String event) {
+        synchronized (recording) {
+            m.cpu.restartSamples();
+            synchronized (nativeCarry) {
+                nativeCarry.clear();
+                pendingNative.clear();
+            }
+            m.stacks.restart(StackStore.View.CPU, source);
+            m.stacks.restart(StackStore.View.LOCK, source);
+            cpuEvent = event;
+            cpuSource = source;
+        }
     }
 
     /** Applies changed settings to the recorder (starting or stopping it) and wakes the dump loop. */
@@ -90,33 +119,41 @@ public final class Sampler implements Events {
             j = JfrSource.open(this);
             recorderOurs = !j.othersRecording;
             applyTo(j);
+            jfr = j;
+            lastJfr = j;
         } catch (Throwable t) {
             recorderOurs = false;
             jfrProblem = "no flight recorder: " + Monitor.describe(t);
             jfrStarting = false;
             return;
         }
-        m.jvm.recorderStarted();
-        m.stacks.source(StackStore.View.CPU, JFR);
-        m.stacks.source(StackStore.View.LOCK, JFR);
-        jfr = j;
-        jfrStarting = false;
+        boolean failed = false;
         try {
-            j.run();
+            // thread dumps sample until the recorder hands over its first events
+            j.run(() -> {
+                m.jvm.recorderStarted();
+                switchTo(JFR, j.cpuEvent());
+                jfrStarting = false;
+            });
         } catch (Throwable t) {
+            failed = true;
             jfrProblem = "the flight recorder stopped: " + Monitor.describe(t);
         } finally {
             if (jfr == j) {
                 jfr = null;
             }
-            m.stacks.source(StackStore.View.CPU, THREAD_DUMP);
-            m.stacks.source(StackStore.View.LOCK, THREAD_DUMP);
+            jfrStarting = false;
+            // SAMPLER=THREAD_DUMP, or a failure: thread dumps sample from now on, in emptied views. The stream's
+            // normal end is the JVM's exit: the recorder's samples stay, named as its, and no dump is added to them.
+            if (cpuSource.equals(JFR) && (failed || m.settings.text("SAMPLER").equals(THREAD_DUMP))) {
+                switchTo(THREAD_DUMP, "");
+            }
         }
     }
 
     /** At the JVM's exit: waits (bounded) until the recorder has handed over its last events. */
     public void awaitLastEvents(long millis) {
-        JfrSource j = jfr;
+        JfrSource j = lastJfr;
         if (j != null) {
             j.awaitFlush(millis);
         }
@@ -131,7 +168,7 @@ public final class Sampler implements Events {
             long sum = endedOwnCpuNs.get();
             JfrSource j = jfr;
             boolean recorder = recorderOurs;
-            for (ThreadInfo i : mx.dumpAllThreads(false, false, 0)) {
+            for (ThreadInfo i : mx.getThreadInfo(mx.getAllThreadIds())) {
                 if (i != null && (m.ownThreads.contains(i.getThreadId())
                         || recorder && i.getThreadName().startsWith("JFR "))) {
                     long t = mx.getThreadCpuTime(i.getThreadId());
@@ -147,14 +184,15 @@ public final class Sampler implements Events {
     // ---- the dump loop ----
 
     private void loop() {
-        m.awaitStarted();  // as the recorder does: never a dump of the program's premain running Monitor.start
+        // like the recorder: no dump while the agent's start-up runs on the program's main thread (premain)
+        m.awaitStarted();
         long last = System.nanoTime();
         long lastReport = last;
         boolean wasOn = false;
         while (true) {
             try {
                 boolean on = m.settings.bool("MONITOR");
-                boolean recorder = jfr != null;
+                boolean recorder = !cpuSource.equals(THREAD_DUMP);
                 long interval = on || m.settings.bool("FULLMONITORING")
                         ? m.settings.longValue(recorder ? "DUMPTIME" : "CHECKTIME") : m.settings.longValue("DISABLETIME");
                 long reportTime = m.settings.longValue("REPORTTIME");
@@ -198,12 +236,15 @@ public final class Sampler implements Events {
         if (!on && !dump) {
             return;
         }
-        ThreadInfo[] infos = threads();
+        // while the recorder samples the CPU, stacks are needed only for the WALL view, added agents and SHOWSTACK;
+        // else the threads' states come from thread information without frames, which needs no safepoint
+        boolean stacks = !recorder || dump || m.settings.bool("WALL") || addedAgents();
+        ThreadInfo[] infos = stacks ? threads() : states();
         if (on) {
             synchronized (recording) {
                 // MONITOR may have become false since this dump began: then CLEAR may already have run
                 if (m.settings.bool("MONITOR")) {
-                    record(infos, now, weight, recorder);
+                    record(infos, now, weight, !cpuSource.equals(THREAD_DUMP), stacks);
                 }
             }
         }
@@ -213,9 +254,37 @@ public final class Sampler implements Events {
         }
     }
 
-    /** Records one dump in the stack views and the agents. */
-    private void record(ThreadInfo[] infos, long now, long weight, boolean recorder) {
-        Map<Long, ThreadStates.Activity> activity = states.update(infos, now, m.settings.bool("CPUTIME"));
+    private boolean addedAgents() {
+        for (DyperAgent a : m.agents) {
+            if (!m.internal(a)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Records one look at the threads (a dump when {@code stacks}) in the stack views and the agents. */
+    private void record(ThreadInfo[] infos, long now, long weight, boolean recorder, boolean stacks) {
+        Map<Long, ThreadStates.Activity> activity = states.update(infos, now, m.settings.bool("CPUTIME"), stacks);
+        if (stacks) {
+            dumpViews(infos, activity, weight, recorder);
+        }
+        m.threads.sample(infos, weight, activity);
+        for (DyperAgent a : m.agents) {
+            if (a == m.threads) {
+                continue;
+            }
+            try {
+                a.sample(infos, weight);
+            } catch (Throwable t) {
+                m.agentErrors.putIfAbsent(a.name(), t.getClass().getName() + ": " + t.getMessage());
+            }
+        }
+    }
+
+    /** A dump's frames: the WALL view, and without the recorder the CPU and LOCK views. */
+    private void dumpViews(ThreadInfo[] infos, Map<Long, ThreadStates.Activity> activity, long weight,
+            boolean recorder) {
         for (ThreadInfo i : infos) {
             List<Frame> frames = frames(i);
             ThreadStates.Activity a = activity.get(i.getThreadId());
@@ -228,17 +297,6 @@ public final class Sampler implements Events {
             } else if (i.getLockInfo() != null && (a == ThreadStates.Activity.BLOCKED
                     || LockKinds.isLock(i.getLockInfo().getClassName()) && parked(frames))) {
                 lock(i.getThreadId(), i.getThreadName(), frames, i.getLockInfo().getClassName(), weight);
-            }
-        }
-        m.threads.sample(infos, weight, activity);
-        for (DyperAgent a : m.agents) {
-            if (a == m.threads) {
-                continue;
-            }
-            try {
-                a.sample(infos, weight);
-            } catch (Throwable t) {
-                m.agentErrors.putIfAbsent(a.name(), t.getClass().getName() + ": " + t.getMessage());
             }
         }
     }
@@ -269,7 +327,18 @@ public final class Sampler implements Events {
     /** All threads but the monitor's own and those USETHREAD excludes, with at most MAXDEPTH frames. */
     ThreadInfo[] threads() {
         int depth = (int) m.settings.longValue("MAXDEPTH");
-        ThreadInfo[] all = mx.dumpAllThreads(false, false, depth);
+        return kept(mx.dumpAllThreads(false, false, depth));
+    }
+
+    /**
+     * The same threads without frames: state, lock and lock owner, in native code or not. The JVM takes these without
+     * stopping the threads (a thread dump with frames is a safepoint).
+     */
+    private ThreadInfo[] states() {
+        return kept(mx.getThreadInfo(mx.getAllThreadIds()));
+    }
+
+    private ThreadInfo[] kept(ThreadInfo[] all) {
         List<ThreadInfo> kept = new ArrayList<>(all.length);
         for (ThreadInfo i : all) {
             if (i != null && use(i.getThreadId(), i.getThreadName())) {
@@ -329,6 +398,77 @@ public final class Sampler implements Events {
         int depth = (int) m.settings.longValue("MAXDEPTH");
         m.cpu.record(threadId, name, clean.size() > depth ? clean.subList(0, depth) : clean, ns);
         m.stacks.add(StackStore.View.CPU, threadId, name, rootFirstClean(clean, null), 1);
+    }
+
+    /** A native sample waiting for its weight (at the next flush, when its thread's execution samples are in). */
+    private record NativeSample(long threadId, String name, List<Frame> topFirst, long epochNs) {
+    }
+
+    /**
+     * A native method sample of a thread whose CPU clock moved around that time; a thread blocked there (a socket
+     * read, a poll) is left out at once. It is weighed at the next flush ({@link #flushed}).
+     */
+    @Override
+    public void nativeSample(long threadId, String name, Supplier<List<Frame>> frames, long epochNs) {
+        if (states.clocks.rate(threadId, epochNs) <= 0) {
+            return;
+        }
+        List<Frame> topFirst = frames.get();
+        synchronized (nativeCarry) {
+            if (pendingNative.size() < MAX_PENDING_NATIVE && !topFirst.isEmpty()) {
+                pendingNative.add(new NativeSample(threadId, name, topFirst, epochNs));
+            }
+        }
+    }
+
+    @Override
+    public void executionSample(long threadId, long epochNs) {
+        states.clocks.javaSample(threadId, epochNs);
+    }
+
+    /**
+     * Weighs the native method samples whose time the monitor's looks at the threads cover. The recorder takes one
+     * thread in native code per period, so a sample stands for the period × the threads then in native code, of
+     * which its thread spent on a CPU in native code its CPU rate in native code then: its CPU clock's advance in
+     * that window less what its execution samples there stand for (each the period × the threads then in Java code
+     * / 5, as the recorder takes at most 5 threads in Java code per period). Whole periods become samples of the
+     * CPU view and section; the rest is carried to the thread's next native sample.
+     */
+    @Override
+    public void flushed() {
+        JfrSource j = jfr;
+        long period = j == null ? 0 : j.periodNs();
+        List<NativeSample> ready = new ArrayList<>();
+        synchronized (nativeCarry) {
+            pendingNative.removeIf(n -> states.clocks.known(n.epochNs()) && ready.add(n));
+        }
+        if (period <= 0) {
+            return;
+        }
+        CpuClocks clocks = states.clocks;
+        for (NativeSample n : ready) {
+            long javaNs = Math.round(period * Math.max(1.0, clocks.javaThreads(n.epochNs()) / 5.0));
+            double rate = clocks.nativeRate(n.threadId(), n.epochNs(), javaNs);
+            if (rate <= 0) {
+                continue;
+            }
+            long ns = Math.round(period * (double) clocks.nativeThreads(n.epochNs()) * rate);
+            long samples;
+            synchronized (nativeCarry) {
+                long carried = nativeCarry.merge(n.threadId(), ns, Long::sum);
+                nativeCarry.put(n.threadId(), carried % period);
+                samples = carried / period;
+            }
+            if (samples > 0) {
+                List<Frame> clean = FrameNames.named(n.topFirst());
+                int depth = (int) m.settings.longValue("MAXDEPTH");
+                List<Frame> kept = clean.size() > depth ? clean.subList(0, depth) : clean;
+                for (long k = 0; k < samples; k++) {
+                    m.cpu.record(n.threadId(), n.name(), kept, period);
+                }
+                m.stacks.add(StackStore.View.CPU, n.threadId(), n.name(), rootFirstClean(clean, null), samples);
+            }
+        }
     }
 
     @Override
