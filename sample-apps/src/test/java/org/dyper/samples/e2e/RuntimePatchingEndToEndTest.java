@@ -257,6 +257,11 @@ class RuntimePatchingEndToEndTest {
             assertEquals(6, refused.exit(), refused.err());
             assertEquals("dyper: error: process " + pid + ": INSTRUMENT refused, nothing changed: this JVM cannot "
                     + "redefine classes (its Instrumentation does not support it)\n", refused.err());
+            String patches = org.dyper.testsupport.Await.until("the warm-up of run-time patching decided", () -> ctl(
+                    "--xml", Long.toString(pid), "instrumented").out(), out -> !out.contains("WARMUP='NOT_STARTED'")
+                    && !out.contains("WARMUP='RUNNING'"), org.dyper.testsupport.Await.MINUTE);
+            assertTrue(patches.contains("<PATCHES WARMUP='SKIPPED' WARMUP_NOTE='this JVM cannot redefine and "
+                    + "retransform classes'>"), "nothing to warm where nothing can be patched: " + patches);
             unchanged(t, pid, report);
         } finally {
             t.close();

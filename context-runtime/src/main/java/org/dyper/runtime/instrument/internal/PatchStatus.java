@@ -14,8 +14,13 @@ public final class PatchStatus {
     private PatchStatus() {}
 
     public static String xml(List<InsertedPatchSet> history) {
+        return xml(history, "");
+    }
+
+    /** As {@link #xml(List)}, with {@code attributes} (each with its leading blank) on {@code <PATCHES>}. */
+    public static String xml(List<InsertedPatchSet> history, String attributes) {
         StringBuilder x = new StringBuilder(4096);
-        x.append("<PATCHES>");
+        x.append("<PATCHES").append(attributes).append('>');
         for (InsertedPatchSet g : history) {
             generation(x, g);
         }

@@ -32,6 +32,12 @@ public final class Patcher {
     private static final int HISTORY = 32;
 
     private final Instrumentation inst;
+    /**
+     * A rehearsal ({@link Warmup}) runs the same code on classes of a class loader of its own and never reaches the
+     * program's: it adds no jar to the class path, defines no aspects in the program's class loaders, and waits for
+     * no class to load.
+     */
+    private final boolean rehearsal;
     private final LoaderAspects aspects;
     private final PendingLoads pending;
     private final List<InsertedPatchSet> history = new ArrayList<>();
@@ -49,7 +55,12 @@ public final class Patcher {
     public record Removed(String model, long nanos, int classes) {}
 
     public Patcher(Instrumentation inst) {
+        this(inst, false);
+    }
+
+    Patcher(Instrumentation inst, boolean rehearsal) {
         this.inst = inst;
+        this.rehearsal = rehearsal;
         this.aspects = new LoaderAspects(inst);
         this.pending = new PendingLoads(aspects, this::patchLater);
     }
@@ -59,6 +70,9 @@ public final class Patcher {
      * only while there are some: a JVM with no model in pays nothing at class loading for run-time patching.
      */
     private void waitFor(Map<String, PendingLoads.Waiting> waiting) {
+        if (rehearsal) {
+            return;
+        }
         boolean before = pending.isWaiting();
         pending.waitFor(waiting);
         if (!before && pending.isWaiting()) {
@@ -118,7 +132,9 @@ public final class Patcher {
             }
         }
         for (Map.Entry<ClassLoader, Class<?>> h : homes.entrySet()) {
-            checkSeesRuntimes(h.getKey(), h.getValue().getName(), jars);
+            if (!rehearsal) {  // a rehearsal's class loader sees neither runtime (its patched classes call neither)
+                checkSeesRuntimes(h.getKey(), h.getValue().getName(), jars);
+            }
         }
         Map<ClassLoader, String> prefixes = new IdentityHashMap<>();
         int base = Integer.MIN_VALUE;
@@ -237,7 +253,7 @@ public final class Patcher {
      */
     private List<Path> runtimeJars(PatchSet set) throws PatchRefused {
         List<Path> appended = new ArrayList<>();
-        if (visible(ClassLoader.getSystemClassLoader(), ASPECTJ_RUNTIME) == null) {
+        if (!rehearsal && visible(ClassLoader.getSystemClassLoader(), ASPECTJ_RUNTIME) == null) {
             for (Path jar : set.runtimeJars()) {
                 if (Files.isRegularFile(jar) && holds(jar, ASPECTJ_RUNTIME)) {
                     try {
@@ -290,6 +306,9 @@ public final class Patcher {
      * load there later are patched as they load; in other loaders, right after.
      */
     private void prepareLoaders(PatchSet set, InsertedPatchSet g, List<ClassPatch> classes, List<Path> jars) {
+        if (rehearsal) {
+            return;
+        }
         Set<String> packages = new java.util.HashSet<>();
         classes.forEach(p -> packages.add(p.name().contains(".") ? p.name().substring(0, p.name().lastIndexOf('.'))
                 : ""));
