@@ -248,7 +248,7 @@ public final class Main {
         err.println("dyper: weaving " + generation.code().wovenClasses().size() + " patched class(es) with "
                 + generation.code().adviceCount() + " advice (ajc) ...");
         List<String> notes = generation.weave(code -> Weaver.weaveBinary(code, input, output, in.classpath(),
-                line2 -> err.println("dyper: " + line2)));
+                progress -> err.println("dyper: " + progress)));
         GeneratedCode code = generation.code();
         warnings(code);
         notes(notes);
