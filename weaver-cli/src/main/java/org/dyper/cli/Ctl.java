@@ -1,5 +1,8 @@
 package org.dyper.cli;
 
+import static org.dyper.runtime.wire.Xml.child;
+import static org.dyper.runtime.wire.Xml.children;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -13,7 +16,7 @@ import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
 import org.dyper.patch.build.Weaver;
-import org.dyper.runtime.monitor.MonitorClient;
+import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.monitor.MonitorReply;
 import org.w3c.dom.Element;
@@ -110,6 +113,9 @@ final class Ctl {
         } catch (Failure e) {
             err.println("dyper: error: " + e.getMessage());
             return e.code;
+        } catch (WireClient.Ended e) {
+            err.println("dyper: error: " + e.getMessage());
+            return ExitCode.NO_PROCESS;
         } catch (IOException e) {
             err.println("dyper: error: " + e.getMessage());
             return ExitCode.IO_ERROR;
@@ -215,7 +221,7 @@ final class Ctl {
                     + dir + " (see its stderr)");
         }
         MonitorEntry e = MonitorEntry.read(file);
-        out.println("dyper: monitor running in process " + pid + " (port " + e.port() + ")");
+        out.println("dyper: monitor running in process " + pid + " (" + e.endpoint() + ")");
         return ExitCode.OK;
     }
 
@@ -228,11 +234,11 @@ final class Ctl {
             throw new Failure(ExitCode.NO_PROCESS, e.getMessage());
         }
         String reply;
-        try (MonitorClient c = MonitorClient.connect(entry, false)) {
+        try (WireClient c = entry.connect(false)) {
             c.timeout(120_000);
             reply = c.command(command.toUpperCase(Locale.ROOT), data);
         } catch (java.net.ConnectException e) {
-            throw new Failure(ExitCode.NO_PROCESS, "process " + pid + " does not answer on port " + entry.port());
+            throw new Failure(ExitCode.NO_PROCESS, "process " + pid + " does not answer on " + entry.endpoint());
         }
         Element root;
         try {
@@ -256,16 +262,8 @@ final class Ctl {
     }
 
     /** The monitor's own hardened parser (no DTDs, no entities), so both ends of the protocol read XML alike. */
-    static Element parse(String xml) throws MonitorReply.MalformedException {
+    private static Element parse(String xml) throws MonitorReply.MalformedException {
         return MonitorReply.parse(xml);
-    }
-
-    static Element child(Element e, String tag) {
-        return MonitorReply.child(e, tag);
-    }
-
-    static List<Element> children(Element e, String tag) {
-        return MonitorReply.children(e, tag);
     }
 
     /** The reply for people: tables for reports, jstack-like text for stacks, name = value for settings. */
@@ -298,22 +296,10 @@ final class Ctl {
             }
         } else {
             for (Element e : children(root, null)) {
-                s.append(serialize(e)).append('\n');
+                s.append(org.dyper.runtime.wire.Xml.serialize(e)).append('\n');
             }
         }
         return s.toString();
-    }
-
-    static String serialize(Element e) {
-        try {
-            var t = javax.xml.transform.TransformerFactory.newDefaultInstance().newTransformer();
-            t.setOutputProperty(javax.xml.transform.OutputKeys.OMIT_XML_DECLARATION, "yes");
-            var w = new java.io.StringWriter();
-            t.transform(new javax.xml.transform.dom.DOMSource(e), new javax.xml.transform.stream.StreamResult(w));
-            return w.toString();
-        } catch (Exception ex) {
-            return e.getTextContent();
-        }
     }
 
     private static void stacks(StringBuilder s, Element threads) {

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.dyper.cli.Main;
-import org.dyper.runtime.monitor.MonitorClient;
+import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.samples.detail.DetailApp;
 import org.dyper.samples.detail.DetailFacts;
@@ -181,7 +181,7 @@ class DetailingEndToEndTest {
     }
 
     private static String detailText(Path registry, long pid) throws Exception {
-        try (MonitorClient c = MonitorClient.connect(MonitorEntry.of(registry, pid), false)) {
+        try (WireClient c = MonitorEntry.of(registry, pid).connect(false)) {
             c.timeout(60_000);
             return c.command("REPORT", "<REPORT TYPE='DETAIL'/>");
         }

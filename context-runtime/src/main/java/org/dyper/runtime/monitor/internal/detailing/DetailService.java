@@ -10,10 +10,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.dyper.runtime.instrument.ClassPatch;
-import org.dyper.runtime.instrument.PatchServiceClient;
 import org.dyper.runtime.instrument.PatchSet;
 import org.w3c.dom.Element;
 import org.dyper.runtime.monitor.internal.commands.InstrumentCommands;
+import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.wire.Xml;
 
 /**
@@ -36,7 +36,7 @@ final class DetailService {
     private final Path dir;
     private final long pid;
     private final String cli;
-    private PatchServiceClient client;
+    private WireClient client;
     private Process started;
     private long startedAt;
 
@@ -48,7 +48,7 @@ final class DetailService {
     }
 
     /** A connected client, connecting (and starting the service) when needed. */
-    PatchServiceClient client() throws Unavailable {
+    WireClient client() throws Unavailable {
         if (client != null) {
             return client;
         }
@@ -57,7 +57,7 @@ final class DetailService {
             startService(entry);
         }
         try {
-            client = PatchServiceClient.connect(dir, pid);
+            client = WireClient.connect(entry, "DYPATCH", pid, "patch service");
             client.timeout(300_000);
             return client;
         } catch (IOException e) {
