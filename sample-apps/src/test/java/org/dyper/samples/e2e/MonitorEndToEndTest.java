@@ -248,7 +248,8 @@ class MonitorEndToEndTest {
             }
             assertEquals(new Run(0, "OK\n", ""), ctl(Long.toString(pa), "SET", "<VAR NAME='CHECKTIME' VALUE='7'/>"));
             assertEquals(new Run(0, "CHECKTIME = 7\n", ""), ctl(Long.toString(pa), "GET", "<VAR NAME='CHECKTIME'/>"));
-            assertEquals(new Run(6, "", "dyper: error: process " + pa + ": CHECKTIME is a long, not 'x'\n"),
+            assertEquals(new Run(6, "", "dyper: error: process " + pa
+                    + ": CHECKTIME must be a whole number from 1 to 86400000, not 'x'\n"),
                     ctl(Long.toString(pa), "SET", "<VAR NAME='CHECKTIME' VALUE='x'/>"));
             assertEquals(new Run(0, "<DYPER_REPLY ID='" + pa + "'>PONG</DYPER_REPLY>\n", ""),
                     ctl("--xml", Long.toString(pa), "PING"));

@@ -218,8 +218,16 @@ public final class Commands {
             }
             values.put(name, Xml.attr(v, "VALUE"));
         }
-        m.settings.set(values);
-        m.applySettings();
+        Map<String, Object> before = m.settings.set(values);
+        try {
+            m.applySettings();
+        } catch (RuntimeException | Error e) {
+            // every value was in range, so this is Dyper's fault: the SET still changes nothing
+            m.settings.restore(before);
+            m.applySettings();
+            throw new IllegalStateException("SET " + String.join(", ", before.keySet()) + " could not be applied and"
+                    + " changed nothing: " + e, e);
+        }
         return m.reply("OK");
     }
 
