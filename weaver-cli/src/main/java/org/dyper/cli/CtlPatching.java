@@ -181,8 +181,9 @@ final class CtlPatching {
             service.model(model);
             PatchService.Patched patched = service.patch(model.name(), true, List.of());
             patched.warnings().forEach(w -> err.println("dyper: " + w));
-            String message = "<MODEL NAME='" + MonitorReply.escape(model.name()) + "' INSERT='TRUE'"
-                    + instrumentBody(patched);
+            // the patch set in its one form, with the classes it changes and the runtime jars the woven code needs
+            String message = "<MODEL NAME='" + MonitorReply.escape(model.name()) + "' INSERT='TRUE'>"
+                    + patched.files().patchedOnly().withRuntime(Weaver.runtimeClasspath()).toXml() + "</MODEL>";
             Element reply = Xml.child(answer(pid, c.command("INSTRUMENT", message)), "PATCH");
             for (Element note : Xml.children(reply, "NOTE")) {
                 err.println("dyper: note: " + note.getTextContent());
@@ -201,36 +202,6 @@ final class CtlPatching {
         } finally {
             Weaver.deleteTree(classes);
         }
-    }
-
-    /** The attributes and lines of INSTRUMENT for a PATCH result: the patch lines, the aspects, the runtime jars. */
-    private static String instrumentBody(PatchService.Patched patched) throws IOException {
-        Element patch;
-        try {
-            patch = MonitorReply.parse(patched.xml());
-        } catch (Exception e) {
-            throw new IOException("cannot read the PATCH result: " + e.getMessage());
-        }
-        StringBuilder x = new StringBuilder();
-        for (String a : List.of("ID", "SITES")) {
-            x.append(' ').append(a).append("='").append(MonitorReply.escape(patch.getAttribute(a))).append('\'');
-        }
-        x.append('>');
-        for (Element cls : Xml.children(patch, "CLASS")) {
-            if (cls.hasAttribute("PATCH")) {
-                x.append("<PATCH CLASS='").append(MonitorReply.escape(cls.getAttribute("NAME"))).append("' ORIG='")
-                        .append(MonitorReply.escape(cls.getAttribute("ORIG"))).append("' PATCH='")
-                        .append(MonitorReply.escape(cls.getAttribute("PATCH"))).append("'/>");
-            }
-        }
-        for (Element a : Xml.children(patch, "ASPECT")) {
-            x.append("<ASPECT NAME='").append(MonitorReply.escape(a.getAttribute("NAME"))).append("' FILE='")
-                    .append(MonitorReply.escape(a.getAttribute("FILE"))).append("'/>");
-        }
-        for (Path jar : Weaver.runtimeClasspath()) {
-            x.append("<RUNTIME JAR='").append(MonitorReply.escape(jar.toAbsolutePath().toString())).append("'/>");
-        }
-        return x.append("</MODEL>").toString();
     }
 
     int uninstrument(long pid, String name) throws Ctl.Failure, IOException {

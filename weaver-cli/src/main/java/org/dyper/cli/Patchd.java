@@ -174,23 +174,7 @@ final class Patchd implements Closeable {
         }
         PatchService.Patched patched = service.patch(model == null || model.isBlank() ? null : model.trim(), all,
                 classes);
-        return reply(withRuntime(patched.xml()));
-    }
-
-    /**
-     * The PATCH reply with a {@code <RUNTIME JAR/>} line per jar the woven code needs (the Dyper and AspectJ
-     * runtimes), so code in the JVM that inserts the patch itself (automatic detailing) knows them.
-     */
-    static String withRuntime(String patchXml) {
-        int end = patchXml.lastIndexOf("</PATCH>");
-        if (end < 0) {
-            return patchXml;
-        }
-        StringBuilder x = new StringBuilder(patchXml.substring(0, end));
-        for (Path jar : org.dyper.patch.build.Weaver.runtimeClasspath()) {
-            x.append("<RUNTIME JAR='").append(MonitorReply.escape(jar.toAbsolutePath().toString())).append("'/>");
-        }
-        return x.append(patchXml.substring(end)).toString();
+        return reply(patched.files().withRuntime(org.dyper.patch.build.Weaver.runtimeClasspath()).toXml());
     }
 
     private String directory(String dir) throws IOException {

@@ -580,6 +580,16 @@ abstract class MonitorCommandsContract {
                 + "not &lt;FOR&gt;"), cmd("INSTRUMENT", "<MODEL NAME='m'><FOR/></MODEL>"));
         assertEquals(error("INSTRUMENT: &lt;MODEL&gt; needs the ID of its patch (the DYPATCH PATCH reply's ID)"),
                 cmd("INSTRUMENT", "<MODEL NAME='m'/>"));
+        // the patch set as the DYPATCH PATCH reply gives it, nested whole in MODEL: read by the same codec
+        assertEquals(error("INSTRUMENT: cannot read ORIG of com.acme.A (" + dir.resolve("none.class")
+                + "): no such file"), cmd("INSTRUMENT", "<MODEL NAME='m' INSERT='TRUE'><PATCH MODEL='m' ID='abc'>"
+                + "<CLASS NAME='com.acme.A' ORIG='" + dir.resolve("none.class") + "'/></PATCH></MODEL>"));
+        assertEquals(error("INSTRUMENT: &lt;PATCH&gt; may hold &lt;CLASS&gt;, &lt;ASPECT&gt;, &lt;RUNTIME&gt;, "
+                + "&lt;NOTE&gt; and &lt;WARNING&gt;, not &lt;FOR&gt;"),
+                cmd("INSTRUMENT", "<MODEL NAME='m'><PATCH ID='abc'><FOR/></PATCH></MODEL>"));
+        assertEquals(error("INSTRUMENT: &lt;CLASS NAME='com.acme.A'&gt; needs ORIG, the class file the patch was made "
+                + "for"), cmd("INSTRUMENT", "<MODEL NAME='m'><PATCH ID='abc'><CLASS NAME='com.acme.A' PATCH='"
+                + dir.resolve("none.class") + "'/></PATCH></MODEL>"));
         assertEquals(reply(none), cmd("INSTRUMENTED", null));
     }
 
