@@ -70,9 +70,9 @@ final class CtlPatching {
 
     /**
      * Runs {@code args} ({@code PID instrument|uninstrument [NAME]|instrumented}); returns the exit code. Usage
-     * mistakes and invalid models are reported here; monitor failures go up as {@link Ctl.Failure}.
+     * mistakes and invalid models are reported here; monitor failures go up as {@link CommandFailure}.
      */
-    int run(CommandLine line, List<String> args, long pid, Path defaultCache) throws Ctl.Failure, IOException {
+    int run(CommandLine line, List<String> args, long pid, Path defaultCache) throws CommandFailure, IOException {
         String what = args.get(1);
         if (what.equals("instrument")) {
             if (args.size() > 2) {
@@ -113,27 +113,27 @@ final class CtlPatching {
         return ExitCode.USAGE;
     }
 
-    private MonitorEntry entry(long pid) throws Ctl.Failure {
+    private MonitorEntry entry(long pid) throws CommandFailure {
         try {
             return MonitorEntry.of(dir, pid);
         } catch (IOException e) {
-            throw new Ctl.Failure(ExitCode.NO_PROCESS, e.getMessage());
+            throw new CommandFailure(ExitCode.NO_PROCESS, e.getMessage());
         }
     }
 
-    private WireClient connect(MonitorEntry entry) throws Ctl.Failure, IOException {
+    private WireClient connect(MonitorEntry entry) throws CommandFailure, IOException {
         try {
             WireClient c = entry.connect(false);
             c.timeout(300_000);
             return c;
         } catch (java.net.ConnectException e) {
-            throw new Ctl.Failure(ExitCode.NO_PROCESS, "process " + entry.pid() + " does not answer on "
+            throw new CommandFailure(ExitCode.NO_PROCESS, "process " + entry.pid() + " does not answer on "
                     + entry.endpoint());
         }
     }
 
     /** An ERROR in a monitor reply is a failure naming the process. */
-    private static Element answer(long pid, String reply) throws Ctl.Failure, IOException {
+    private static Element answer(long pid, String reply) throws CommandFailure, IOException {
         Element root;
         try {
             root = MonitorReply.parse(reply);
@@ -142,13 +142,13 @@ final class CtlPatching {
         }
         Element error = Xml.child(root, "ERROR");
         if (error != null) {
-            throw new Ctl.Failure(ExitCode.COMMAND_FAILED, "process " + pid + ": " + error.getTextContent());
+            throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + pid + ": " + error.getTextContent());
         }
         return root;
     }
 
     int instrument(long pid, List<Path> modelFiles, List<Path> modeFiles, Path cacheRoot)
-            throws Ctl.Failure, IOException, InvalidInputException, WeaveException {
+            throws CommandFailure, IOException, InvalidInputException, WeaveException {
         long start = System.nanoTime();
         List<Problem> problems = new ArrayList<>();
         ModeCatalog catalog = null;
@@ -204,7 +204,7 @@ final class CtlPatching {
         }
     }
 
-    int uninstrument(long pid, String name) throws Ctl.Failure, IOException {
+    int uninstrument(long pid, String name) throws CommandFailure, IOException {
         try (WireClient c = connect(entry(pid))) {
             String model = name;
             if (model == null) {
@@ -215,7 +215,7 @@ final class CtlPatching {
                     }
                 }
                 if (model == null) {
-                    throw new Ctl.Failure(ExitCode.COMMAND_FAILED, "process " + pid + " has no model instrumented");
+                    throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + pid + " has no model instrumented");
                 }
             }
             Element reply = Xml.child(answer(pid, c.command("INSTRUMENT", "<MODEL NAME='" + MonitorReply.escape(model)
@@ -226,7 +226,7 @@ final class CtlPatching {
         }
     }
 
-    int instrumented(long pid, boolean xml) throws Ctl.Failure, IOException {
+    int instrumented(long pid, boolean xml) throws CommandFailure, IOException {
         String reply;
         String detail;
         try (WireClient c = connect(entry(pid))) {
@@ -273,7 +273,7 @@ final class CtlPatching {
     }
 
     /** Automatic detailing's items patched now (docs/detailing.md), from the DETAIL section of a REPORT. */
-    private void detailedNow(long pid, String reply) throws Ctl.Failure, IOException {
+    private void detailedNow(long pid, String reply) throws CommandFailure, IOException {
         Element report = Xml.child(answer(pid, reply), "MONITOR_REPORT");
         Element detail = report == null ? null : Xml.child(report, "DETAIL");
         if (detail == null || !"true".equals(detail.getAttribute("AUTO"))) {

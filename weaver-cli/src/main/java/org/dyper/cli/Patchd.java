@@ -33,14 +33,6 @@ import org.w3c.dom.Element;
  * DIRECTORY (docs/monitor.md, "The DYPATCH service").
  */
 final class Patchd implements Closeable {
-    static final String PURPOSE = "the DYPATCH service: keeps patch models and makes patched class files for a running "
-            + "program";
-    static final String USAGE = "dyper patchd --pid PID [--modes FILE] [--dir DIR] [--directory DIR] | "
-            + "dyper patchd --classpath PATH";
-    static final String DETAILS = "Listens on a socket file in the registry folder (a loopback port where none can be "
-            + "made);\nthe registry entry <dir>/<pid>.patchd names it and holds the token.\nCommands "
-            + "(docs/runtime-patching.md): PING, MODEL, PATCH, DIRECTORY. With --pid it serves a monitored\nprocess (its "
-            + "classes through its monitor) and stops when it ends.";
     /** Connections served at once; more are refused. */
     static final int MAX_CONNECTIONS = 8;
     /** The transport's limits: the token within 10 s, a frame within 10 s of its first byte, no idle limit. */
@@ -217,68 +209,5 @@ final class Patchd implements Closeable {
             err.println("dyper: process " + pid + " ended; the patch service stops");
             return ExitCode.OK;
         }
-    }
-
-    /** The options of {@code dyper patchd}. */
-    static org.apache.commons.cli.Options options() {
-        return new org.apache.commons.cli.Options()
-                .addOption(org.apache.commons.cli.Option.builder().longOpt("pid").hasArg().argName("PID")
-                        .desc("the monitored process to patch: its classes come through its monitor").build())
-                .addOption(org.apache.commons.cli.Option.builder().longOpt("classpath").hasArg().argName("PATH")
-                        .desc("without --pid: the classes to patch (" + java.io.File.pathSeparator
-                                + "-separated jars and folders)").build())
-                .addOption(org.apache.commons.cli.Option.builder().longOpt("modes").hasArg().argName("FILE")
-                        .desc("a mode file; repeatable; library modes need none").build())
-                .addOption(org.apache.commons.cli.Option.builder().longOpt("dir").hasArg().argName("DIR")
-                        .desc("registry folder (default: dyper.monitor.dir, else ~/.dyper/run)").build())
-                .addOption(org.apache.commons.cli.Option.builder().longOpt("directory").hasArg().argName("DIR")
-                        .desc("where patched class files go (default: patch/ in the dyper cache); DIRECTORY "
-                                + "changes it").build())
-                .addOption(org.apache.commons.cli.Option.builder("h").longOpt("help").desc("show this help")
-                        .build());
-    }
-
-    /** {@code dyper patchd} with its parsed options; returns the exit code. */
-    static int main(org.apache.commons.cli.CommandLine line, java.io.PrintStream err, Path defaultCache)
-            throws IOException, InvalidInputException {
-        Path registry = line.hasOption("dir") ? Path.of(line.getOptionValue("dir")) : MonitorEntry.defaultDirectory();
-        List<Path> modes = new ArrayList<>();
-        for (String m : line.getOptionValues("modes") == null ? new String[0] : line.getOptionValues("modes")) {
-            modes.add(Path.of(m));
-        }
-        org.dyper.patch.ModeCatalog catalog = org.dyper.patch.ModeCatalog.load(modes);
-        Path directory = line.hasOption("directory") ? Path.of(line.getOptionValue("directory"))
-                : defaultCache.resolve("patch");
-        RegistryFiles.createPrivateDirectories(directory);
-        if (line.hasOption("pid")) {
-            long pid;
-            try {
-                pid = Long.parseLong(line.getOptionValue("pid"));
-            } catch (NumberFormatException e) {
-                err.println("dyper: error: patchd: --pid " + line.getOptionValue("pid") + " is not a process id");
-                return ExitCode.USAGE;
-            }
-            MonitorEntry monitor;
-            try {
-                monitor = MonitorEntry.of(registry, pid);
-            } catch (IOException e) {
-                err.println("dyper: error: " + e.getMessage());
-                return ExitCode.NO_PROCESS;
-            }
-            return run(new PatchService(catalog, new PatchService.TargetClasses(List.of()), directory), pid, monitor,
-                    registry, err);
-        }
-        if (!line.hasOption("classpath")) {
-            err.println("dyper: error: patchd: give --pid PID (a monitored process) or --classpath PATH");
-            return ExitCode.USAGE;
-        }
-        List<Path> roots = new ArrayList<>();
-        for (String e : line.getOptionValue("classpath").split(java.io.File.pathSeparator)) {
-            if (!e.isBlank()) {
-                roots.add(Path.of(e).toAbsolutePath());
-            }
-        }
-        return run(new PatchService(catalog, new PatchService.TargetClasses(roots), directory),
-                ProcessHandle.current().pid(), null, registry, err);
     }
 }
