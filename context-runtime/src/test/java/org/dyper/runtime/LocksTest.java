@@ -14,6 +14,7 @@ import org.dyper.runtime.internal.Failures;
 import org.dyper.runtime.internal.Registry;
 import org.dyper.runtime.internal.ThreadData;
 import org.dyper.runtime.internal.Totals;
+import org.dyper.testsupport.Await;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -57,19 +58,13 @@ class LocksTest {
         }
     }
 
-    /** Blocks until {@code thread} is blocked entering the monitor of {@code lock}. */
+    /** Waits (a minute at most) until {@code thread} is blocked entering the monitor of {@code lock}. */
     static void awaitBlockedOn(Thread thread, Object lock) {
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        while (true) {
-            if (thread.getState() == Thread.State.BLOCKED) {
-                java.lang.management.ThreadInfo info = mx.getThreadInfo(thread.getId());
-                if (info != null && info.getLockInfo() != null
-                        && info.getLockInfo().getIdentityHashCode() == System.identityHashCode(lock)) {
-                    return;
-                }
-            }
-            Thread.onSpinWait();
-        }
+        Await.until(thread.getName() + " blocked on " + lock, () -> mx.getThreadInfo(thread.getId()),
+                info -> info != null && info.getThreadState() == Thread.State.BLOCKED && info.getLockInfo() != null
+                        && info.getLockInfo().getIdentityHashCode() == System.identityHashCode(lock),
+                Await.MINUTE);
     }
 
     @Test
@@ -275,9 +270,10 @@ class LocksTest {
         assertEquals(0, Failures.count(SITE));
     }
 
+    /** A planted pause: a lock held on purpose, or a thread paused between two hooks as the scheduler would. */
     static void sleep(long ms) {
         try {
-            Thread.sleep(ms);
+            Thread.sleep(ms); // planted: the pause is what the caller tests
         } catch (InterruptedException e) {
             throw new IllegalStateException(e);
         }

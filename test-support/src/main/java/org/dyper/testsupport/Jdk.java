@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The JDKs the tests run programs on: the one running the tests (17 in the build) and JDK 25, found by one rule
@@ -56,7 +55,7 @@ public enum Jdk {
     /** Its home; aborts the test (skipped, with the reason) when it is missing here. */
     public Path home() {
         Path home = configuredHome();
-        Assumptions.assumeTrue(Files.isExecutable(javaIn(home)), () -> "JDK 25 not found at " + home + ": " + HOW);
+        Skip.unless(Files.isExecutable(javaIn(home)), "JDK 25 not found at " + home + ": " + HOW);
         return home;
     }
 

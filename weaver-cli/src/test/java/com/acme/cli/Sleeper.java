@@ -14,7 +14,7 @@ public final class Sleeper {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
-                Thread.sleep(1500);
+                Thread.sleep(1500); // planted: a slow shutdown hook
             } catch (InterruptedException ignored) {
                 // say it below all the same
             }
@@ -23,6 +23,6 @@ public final class Sleeper {
         }));
         System.out.println("sleeper: started");
         System.out.flush();
-        Thread.sleep(Long.MAX_VALUE);
+        Thread.sleep(Long.MAX_VALUE); // planted: the program runs until it is stopped
     }
 }

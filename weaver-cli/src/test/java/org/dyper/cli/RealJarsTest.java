@@ -23,7 +23,7 @@ import java.util.spi.ToolProvider;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.xml.parsers.DocumentBuilderFactory;
-import org.dyper.cli.CliTest.Child;
+import org.dyper.cli.CliFixture.Child;
 import org.dyper.patch.build.Weaver;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -430,7 +430,7 @@ class RealJarsTest {
     }
 
     private static Child run(List<String> cmd) throws IOException, InterruptedException {
-        return CliTest.run(cmd, dir, 120);
+        return CliFixture.run(cmd, dir, 120);
     }
 
     /** COUNTS of the XML report, site name to COUNT. */

@@ -12,6 +12,7 @@ import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import org.dyper.runtime.Dyper;
+import org.dyper.testsupport.Await;
 import org.dyper.testsupport.Jdk;
 import org.dyper.testsupport.Processes;
 import org.dyper.testsupport.Running;
@@ -92,9 +93,7 @@ final class Child implements AutoCloseable {
     /** This child's registry entry (it is written before main runs). */
     MonitorEntry entry() throws IOException, InterruptedException {
         Path file = dir.resolve(process.pid() + ".monitor");
-        for (int i = 0; i < 600 && !Files.exists(file); i++) {
-            Thread.sleep(100);
-        }
+        Await.until("the registry entry " + file, () -> Files.exists(file), Await.MINUTE);
         return MonitorEntry.read(file);
     }
 

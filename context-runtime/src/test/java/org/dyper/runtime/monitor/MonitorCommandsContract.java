@@ -1,6 +1,7 @@
 package org.dyper.runtime.monitor;
 
 import org.dyper.runtime.wire.WireClient;
+import org.dyper.testsupport.Await;
 import org.dyper.testsupport.Jdk;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -110,18 +111,8 @@ abstract class MonitorCommandsContract {
         schema.newValidator().validate(new javax.xml.transform.dom.DOMSource(first(reply, "MONITOR_REPORT")));
     }
 
-    interface Check {
-        boolean ok() throws Exception;
-    }
-
-    static void until(String what, Check check) throws Exception {
-        for (int i = 0; i < 1200; i++) {
-            if (check.ok()) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("not within 60 s: " + what);
+    static void until(String what, Await.Condition check) throws Exception {
+        Await.until(what, check, Await.MINUTE);
     }
 
     // ---- discovery, WHO, WHORU, PING ----

@@ -198,7 +198,7 @@ class MonitorHostileClientsTest {
                 for (byte b : bytes) {
                     out.write(b);
                     out.flush();
-                    Thread.sleep(gapMillis);
+                    Thread.sleep(gapMillis); // planted: a client that sends one byte at a time
                 }
             } catch (IOException | InterruptedException closed) {
                 // the monitor gave up on us: that is the point
@@ -296,7 +296,7 @@ class MonitorHostileClientsTest {
                     while ((n = s.input().read(chunk)) >= 0) {
                         read += n;
                         assertTrue(read < 8 * length, "all the replies were taken: the connection was kept");
-                        Thread.sleep(100);
+                        Thread.sleep(100); // planted: a client that takes its replies slowly
                     }
                 } catch (IOException reset) {
                     // closed with our requests unread

@@ -40,7 +40,7 @@ public final class Ajc {
      * Compiles and weaves; with {@code lint}, for a weave that sees every class the advice was generated for, the
      * lint above is on and advice that matched nothing is listed in {@link Result#unapplied()}.
      */
-    static Result run(List<String> args, String what, boolean lint) throws WeaveException {
+    public static Result run(List<String> args, String what, boolean lint) throws WeaveException {
         MessageHandler handler = new MessageHandler(true);
         handler.dontIgnore(IMessage.WEAVEINFO);
         // -proc:none: no annotation processing, whose set-up (walking the JDK image) cost a third of a small weave

@@ -87,13 +87,7 @@ public final class AjcBatches {
                 // matched nothing comes back as a warning naming the patch
                 Ajc.Result result = Ajc.run(args, what, !b.classes.isEmpty());
                 warnings.addAll(result.warnings());
-                for (Ajc.Unapplied u : result.unapplied()) {
-                    List<org.dyper.patch.model.Problem> named = code.adviceIndex().unapplied(u.file(), u.line());
-                    if (named.isEmpty()) {
-                        warnings.add("warning: AspectJ did not apply the advice at " + u.file() + ":" + u.line());
-                    }
-                    named.forEach(w -> warnings.add(w.toString()));
-                }
+                warnings.addAll(unapplied(code, result));
                 try (var walk = Files.walk(classes)) {
                     for (Path f : walk.filter(p -> p.toString().endsWith(".class")).toList()) {
                         String name = classes.relativize(f).toString().replace('\\', '/');
@@ -113,6 +107,22 @@ public final class AjcBatches {
             }
         }
         return new Result(out, warnings);
+    }
+
+    /**
+     * The warnings for advice ajc did not apply anywhere (its lint {@code adviceDidNotMatch}), each naming the patch
+     * it stands for; in the form {@link Weaver#isWarning} recognises. Shared with the run-time way.
+     */
+    public static List<String> unapplied(GeneratedCode code, Ajc.Result result) {
+        List<String> warnings = new ArrayList<>();
+        for (Ajc.Unapplied u : result.unapplied()) {
+            List<org.dyper.patch.model.Problem> named = code.adviceIndex().unapplied(u.file(), u.line());
+            if (named.isEmpty()) {
+                warnings.add("warning: AspectJ did not apply the advice at " + u.file() + ":" + u.line());
+            }
+            named.forEach(w -> warnings.add(w.toString()));
+        }
+        return warnings;
     }
 
     /** A stub of the site-table class: the same class and field, no table. */

@@ -134,8 +134,10 @@ public final class PatchFiles {
         for (String aspect : patch.aspects().keySet()) {
             aspects.put(aspect.replace('/', '.'), abs.resolve("aspects").resolve(aspect + ".class").toString());
         }
+        // a note that is a warning goes in the reply as a WARNING (PatchService lists it with the others)
+        List<String> notes = patch.notes().stream().filter(n -> !org.dyper.patch.build.Weaver.isWarning(n)).toList();
         return new PatchSetFiles(patch.model(), patch.id(), abs.resolve("sites.tsv").toString(), classes, aspects,
-                List.of(), patch.notes(), warnings);
+                List.of(), notes, warnings);
     }
 
     /** The patch as the in-JVM patcher takes it, with the runtime jars the woven code needs. */

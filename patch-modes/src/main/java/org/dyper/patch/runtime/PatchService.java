@@ -123,14 +123,15 @@ public final class PatchService {
         return new LinkedHashSet<>(models.keySet());
     }
 
-    /** What PATCH made: the patch and its folder, and the generator's warnings. */
-    public record Patched(RuntimePatch patch, Path dir, boolean cached, List<Problem> warnings,
+    /**
+     * What PATCH made: the patch and its folder, and the warnings (the generator's, and AspectJ's for advice it did
+     * not apply), each as the line a user reads.
+     */
+    public record Patched(RuntimePatch patch, Path dir, boolean cached, List<String> warnings,
                           List<String> unpatched) {
         /** The patch set by its files ({@link PatchSetFiles}), with the unpatched classes and the warnings. */
         public PatchSetFiles files() {
-            List<String> w = new ArrayList<>();
-            warnings.forEach(p -> w.add(p.toString()));
-            return PatchFiles.files(patch, dir, unpatched, w);
+            return PatchFiles.files(patch, dir, unpatched, warnings);
         }
 
         /** The PATCH reply: {@code <PATCH ...><CLASS NAME ORIG PATCH/>...<ASPECT/>...<WARNING/>...</PATCH>}. */
@@ -185,8 +186,10 @@ public final class PatchService {
                 unpatched.add(c);
             }
         }
-        List<Problem> warnings = new ArrayList<>(catalog.warnings());
-        warnings.addAll(code.warnings());
+        List<String> warnings = new ArrayList<>();
+        catalog.warnings().forEach(w -> warnings.add(w.toString()));
+        code.warnings().forEach(w -> warnings.add(w.toString()));
+        warnings.addAll(RuntimeWeaving.warnings(woven.patch()));
         return new Patched(woven.patch(), woven.dir(), woven.cached(), warnings, unpatched);
     }
 

@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import org.dyper.patch.bytecode.BytecodePlan;
 import org.dyper.patch.aspectj.GeneratedCode;
 import org.dyper.patch.build.Ajc;
+import org.dyper.patch.build.AjcBatches;
 import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.build.Weaver;
 import org.objectweb.asm.ClassReader;
@@ -31,7 +32,7 @@ import org.objectweb.asm.commons.SimpleRemapper;
  */
 public final class RuntimeWeaving {
     /** Changes whenever what this class produces changes, so cached patches are made again. */
-    static final String FORMAT = "dyper-runtime-patch-1";
+    static final String FORMAT = "dyper-runtime-patch-2";
 
     private RuntimeWeaving() {}
 
@@ -114,7 +115,10 @@ public final class RuntimeWeaving {
                     Ajc.path(Weaver.compileClasspath(cp))));
             args.addAll(code.weaverOptions());
             Weaver.writeSources(code, work.resolve("src")).forEach(f -> args.add(f.toString()));
-            Ajc.Result result = Ajc.run(args, "weaving " + originalByInternal.size() + " class(es) for the running JVM");
+            // lint on, as in binary weaving: this run sees every class the advice was generated for, so advice that
+            // matched nothing is a join point the user asked for and will not get (a warning naming the patch)
+            Ajc.Result result = Ajc.run(args, "weaving " + originalByInternal.size() + " class(es) for the running JVM",
+                    true);
             Map<String, byte[]> woven = new LinkedHashMap<>();
             Map<String, byte[]> aspects = new LinkedHashMap<>();
             List<String> errors = new ArrayList<>();
@@ -159,12 +163,21 @@ public final class RuntimeWeaving {
                     originalsOut.put(binary, originals.get(binary));
                 }
             }
-            List<String> notes = new ArrayList<>(result.warnings());
+            List<String> notes = new ArrayList<>(AjcBatches.unapplied(code, result));
+            notes.addAll(result.warnings());
             notes.addAll(fix.notes());
             return new RuntimePatch(model, id, code.siteTable(), originalsOut, patched, movedAspects, notes);
         } finally {
             Weaver.deleteTree(work);
         }
+    }
+
+    /**
+     * The warnings among a patch's notes (advice AspectJ did not apply, naming the patch): kept with the patch in the
+     * cache, so a reused patch shows them again.
+     */
+    public static List<String> warnings(RuntimePatch patch) {
+        return patch.notes().stream().filter(Weaver::isWarning).toList();
     }
 
     /** A class of the generated sources: an aspect, the site table, the shared class, or a class nested in one. */

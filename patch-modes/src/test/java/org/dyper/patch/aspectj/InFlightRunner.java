@@ -46,9 +46,9 @@ public final class InFlightRunner {
         RuntimePatcher patcher = RuntimePatcher.get();
         for (int c = 0; c < cycles; c++) {
             patcher.insert(set);
-            Thread.sleep(3);
+            Thread.sleep(3); // planted: the patch stays in for a while as the workers run through it
             patcher.remove(null);
-            Thread.sleep(1);
+            Thread.sleep(1); // planted: and stays out for a while
         }
         stop.set(true);
         for (Thread t : workers) {

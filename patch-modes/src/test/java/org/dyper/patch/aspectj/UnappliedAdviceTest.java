@@ -1,6 +1,7 @@
 package org.dyper.patch.aspectj;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,12 +10,15 @@ import java.util.List;
 import java.util.Map;
 import org.dyper.patch.launch.LaunchWeaving;
 import org.dyper.patch.build.Weaver;
+import org.dyper.patch.runtime.PatchFiles;
+import org.dyper.patch.runtime.RuntimeWeaving;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Advice AspectJ does not apply (its lint {@code adviceDidNotMatch}) reaches the user as a warning naming the patch,
- * in binary weaving and in weaving ahead of a launch (where a reused cache entry shows it again). Here the generated
+ * in binary weaving, in weaving ahead of a launch and in weaving for a running JVM (where a reused cache entry shows
+ * it again). Here the generated
  * pointcut is broken on purpose, as a stand-in for any join point the generator saw and AspectJ does not match.
  */
 class UnappliedAdviceTest {
@@ -47,6 +51,28 @@ class UnappliedAdviceTest {
         List<String> warnings = notes.stream().filter(Weaver::isWarning).toList();
         assertEquals(List.of(expected(dir), expected(dir).replace("WHAT='ENTER' MODE='ID'", "WHAT='EXIT' "
                 + "MODE='VALUE_RET'").replace("model.xml:3:1", "model.xml:4:1")), warnings, String.join("\n", notes));
+    }
+
+    /**
+     * Run-time patching weaves with the same lint (issue 20, item 4: it ran ajc without, so nothing was said), and a
+     * patch taken again from the cache says it again.
+     */
+    @Test
+    void runTimeWeavingWarnsNamingThePatchAlsoFromTheCache(@TempDir Path dir) throws Exception {
+        GeneratedCode code = brokenCode(dir);
+        Map<String, byte[]> originals = Map.of(T, Files.readAllBytes(Woven.fixtureClasses(dir)
+                .resolve(T.replace('.', '/') + ".class")));
+        String id = RuntimeWeaving.id("m", code, originals);
+        List<String> expected = List.of(expected(dir), expected(dir).replace("WHAT='ENTER' MODE='ID'", "WHAT='EXIT' "
+                + "MODE='VALUE_RET'").replace("model.xml:3:1", "model.xml:4:1"));
+        for (boolean cached : List.of(false, true)) {
+            RuntimeWeaving.Woven woven = RuntimeWeaving.weaveCached("m", id, code, originals,
+                    List.of(Woven.fixtureClasses(dir), Woven.TEST_CLASSES), dir.resolve("patches"));
+            assertEquals(cached, woven.cached());
+            assertEquals(expected, RuntimeWeaving.warnings(woven.patch()), String.join("\n", woven.patch().notes()));
+            String xml = PatchFiles.files(woven.patch(), woven.dir(), List.of(), List.of()).toXml();
+            assertFalse(xml.contains("adviceDidNotMatch"), "a warning is not repeated as a NOTE: " + xml);
+        }
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.dyper.testsupport.Stdout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -21,20 +22,13 @@ class AllocationAppTest {
     }
 
     @Test
-    void mainWithDefaultsPrintsTheDefaultFacts() {
-        PrintStream original = System.out;
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-            AllocationApp.main(new String[0]);
-        } finally {
-            System.setOut(original);
-        }
+    void mainWithDefaultsPrintsTheDefaultFacts() throws Exception {
+        List<String> printed = Stdout.lines(() -> AllocationApp.main(new String[0]));
         assertEquals(List.of(
                 "alloc: orders=1000 windows=60 grids=12",
                 "orders: placed=1000 quantity=4996 value=622064 lastId=1000",
                 "windows: arrays=60 totalLength=1440 checksum=644760",
-                "grids: arrays=12 rows=36 cells=180"), bytes.toString(StandardCharsets.UTF_8).lines().toList());
+                "grids: arrays=12 rows=36 cells=180"), printed);
     }
 
     /** The literals pin the planted allocations: a change to the program must show up here. */

@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.dyper.testsupport.Stdout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -21,20 +22,13 @@ class BankAppTest {
 
     @Test
     void mainWithDefaultsPrintsTheDefaultFacts() throws Exception {
-        PrintStream original = System.out;
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-            BankApp.main(new String[0]);
-        } finally {
-            System.setOut(original);
-        }
+        List<String> printed = Stdout.lines(() -> BankApp.main(new String[0]));
         assertEquals(List.of(
                 "bank: threads=4 transfersPerThread=2500 accounts=16",
                 "transfers: 10000 succeeded=9880 failed=120",
                 "fees: 54377",
                 "money: initial=16000000000000 final=16000000000000 conserved=true",
-                "checksum: 60e72046a29e9e96"), lines(bytes));
+                "checksum: 60e72046a29e9e96"), printed);
     }
 
     @Test

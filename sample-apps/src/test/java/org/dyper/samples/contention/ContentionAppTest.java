@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.dyper.testsupport.Stdout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,18 +25,11 @@ class ContentionAppTest {
 
     @Test
     void mainWithDefaultsPrintsTheDefaultFacts() throws Exception {
-        PrintStream original = System.out;
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-            ContentionApp.main(new String[0]);
-        } finally {
-            System.setOut(original);
-        }
+        List<String> printed = Stdout.lines(() -> ContentionApp.main(new String[0]));
         assertEquals(List.of(
                 "contention: rounds=5 holdMs=3 workers=4 recordsPerWorker=2500",
                 "ledger: posts=5 balance=1500 audited=2000",
-                "journals: records=10000 total=54988"), bytes.toString(StandardCharsets.UTF_8).lines().toList());
+                "journals: records=10000 total=54988"), printed);
     }
 
     @Test

@@ -31,18 +31,8 @@ class BankEndToEndTest {
     @TempDir
     static Path shared;
 
-    static Stream<Arguments> waysAndJdks() {
-        List<Arguments> all = new ArrayList<>();
-        for (Way way : Way.values()) {
-            for (Jdk jdk : Jdk.values()) {
-                all.add(Arguments.of(way, jdk));
-            }
-        }
-        return all.stream();
-    }
-
     @ParameterizedTest(name = "{0} on {1}")
-    @MethodSource("waysAndJdks")
+    @MethodSource(E2e.WAYS_AND_JDKS)
     void timingCountingAndReturnedValuesAreExact(Way way, Jdk jdk, @TempDir Path dir) throws Exception {
         Path xml = dir.resolve("report.xml");
         E2e.Run run = run(way, jdk, "bank.xml", null, xml);
@@ -67,7 +57,7 @@ class BankEndToEndTest {
     }
 
     @ParameterizedTest(name = "{0} on {1}")
-    @MethodSource("waysAndJdks")
+    @MethodSource(E2e.WAYS_AND_JDKS)
     void sampledTimingCallCountsAndAFailingHook(Way way, Jdk jdk, @TempDir Path dir) throws Exception {
         Path xml = dir.resolve("report.xml");
         E2e.Run run = run(way, jdk, "bank-sampled.xml", "hook-failure.xml", xml);

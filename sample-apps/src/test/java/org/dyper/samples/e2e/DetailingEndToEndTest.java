@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -17,9 +18,11 @@ import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.samples.detail.DetailApp;
 import org.dyper.samples.detail.DetailFacts;
+import org.dyper.testsupport.Await;
 import org.dyper.testsupport.Jdk;
 import org.dyper.samples.e2e.E2e.Run;
 import org.dyper.testsupport.Running;
+import org.dyper.testsupport.Skip;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -38,7 +41,7 @@ class DetailingEndToEndTest {
     static final String THRESHOLDS = "METHOD_DETAIL_MIN_TOTAL=50,METHOD_DETAIL_MINIMUM=20,METHOD_DETAIL_THRESHOLD=0.3,"
             + "METHOD_DETAIL_STOP_THRESHOLD=0.2,CLASS_DETAIL_MINIMUM=1000000000000";
     static final int CALLS = 3000;
-    private static final long DEADLINE_MS = 300_000;
+    private static final Duration DEADLINE = Duration.ofMinutes(5);
 
     @TempDir
     Path dir;
@@ -130,8 +133,8 @@ class DetailingEndToEndTest {
     @org.junit.jupiter.api.Test
     void theAgentAloneStartsItsOwnPatchService() throws Exception {
         Path cli = E2e.REPO.resolve("dyper");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(E2e.REPO.resolve(
-                "weaver-cli/target/dyper-cli.jar")), "the dyper command line is not packaged: run mvn verify");
+        Skip.unless(Files.isRegularFile(E2e.REPO.resolve("weaver-cli/target/dyper-cli.jar")),
+                "the dyper command line is not packaged (weaver-cli/target/dyper-cli.jar): run mvn verify");
         Path registry = dir.resolve("registry");
         Running t = MonitorEndToEndTest.start(List.of(Jdk.JDK17.java().toString(), "-javaagent:"
                 + MonitorEndToEndTest.runtimeJar() + "=dir=" + registry + ",detail=true,cli=" + cli + "," + THRESHOLDS,
@@ -147,11 +150,8 @@ class DetailingEndToEndTest {
             send(t, "exit");
             assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
             assertEquals(List.of("cool: sum=" + t.lines().get(0).substring("cool: sum=".length()), "done"), t.lines());
-            long deadline = System.currentTimeMillis() + 60_000;
-            while (Files.exists(registry.resolve(pid + ".patchd")) && System.currentTimeMillis() < deadline) {
-                Thread.sleep(100);
-            }
-            assertTrue(!Files.exists(registry.resolve(pid + ".patchd")), "the patch service ends with the program");
+            Await.until("the patch service ends with the program (its entry " + registry.resolve(pid + ".patchd")
+                    + " goes)", () -> !Files.exists(registry.resolve(pid + ".patchd")), Await.MINUTE);
         } finally {
             t.close();
         }
@@ -165,15 +165,8 @@ class DetailingEndToEndTest {
 
     /** The program's pid: under dyper run, the one monitored process of the registry. */
     private static long monitored(Path registry) throws Exception {
-        long deadline = System.currentTimeMillis() + DEADLINE_MS;
-        while (System.currentTimeMillis() < deadline) {
-            List<MonitorEntry> all = MonitorEntry.list(registry, true);
-            if (all.size() == 1) {
-                return all.get(0).pid();
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no monitored process registered in " + registry);
+        return Await.until("one monitored process registered in " + registry, () -> MonitorEntry.list(registry,
+                true), all -> all.size() == 1, DEADLINE).get(0).pid();
     }
 
     private static Element detail(Path registry, long pid) throws Exception {
@@ -189,16 +182,13 @@ class DetailingEndToEndTest {
 
     /** Polls the DETAIL section until {@code condition} holds; the failure shows the last one seen. */
     private static void await(Path registry, long pid, String what, Predicate<Element> condition) throws Exception {
-        long deadline = System.currentTimeMillis() + DEADLINE_MS;
-        String last = null;
-        while (System.currentTimeMillis() < deadline) {
-            last = detailText(registry, pid);
-            if (condition.test(MonitorEndToEndTest.all(MonitorEndToEndTest.xml(last), "DETAIL").get(0))) {
-                return;
+        Await.until(what, () -> detailText(registry, pid), last -> {
+            try {
+                return condition.test(MonitorEndToEndTest.all(MonitorEndToEndTest.xml(last), "DETAIL").get(0));
+            } catch (Exception e) {
+                throw new AssertionError("the DETAIL reply does not parse: " + last, e);
             }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("not within " + DEADLINE_MS / 1000 + " s: " + what + "; last DETAIL: " + last);
+        }, DEADLINE);
     }
 
     private static Element detailed(Element detail, String cls, String method) {

@@ -11,10 +11,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.dyper.cli.Main;
 import org.dyper.samples.bank.BankApp;
 import org.dyper.testsupport.Jdk;
 import org.dyper.testsupport.Processes;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * What the end-to-end tests share: the dyper command and the ways of weaving (the JDKs, spawning and reading reports
@@ -31,6 +33,20 @@ final class E2e {
      * {@code dyper run --weaver-agent} (the AspectJ weaver agent weaves as classes load), {@code dyper weave} + java.
      */
     enum Way { LAUNCH, WEAVER_AGENT, BINARY }
+
+    /** The {@code @MethodSource} of a test run every {@link Way} on every {@link Jdk}. */
+    static final String WAYS_AND_JDKS = "org.dyper.samples.e2e.E2e#waysAndJdks";
+
+    /** Every {@link Way} on every {@link Jdk}, as the arguments {@code (Way, Jdk)}. */
+    static Stream<Arguments> waysAndJdks() {
+        List<Arguments> all = new ArrayList<>();
+        for (Way way : Way.values()) {
+            for (Jdk jdk : Jdk.values()) {
+                all.add(Arguments.of(way, jdk));
+            }
+        }
+        return all.stream();
+    }
 
     record Run(int exit, String out, String err) {
         List<String> outLines() {

@@ -31,18 +31,8 @@ class JoinPointModesEndToEndTest {
     @TempDir
     static Path shared;
 
-    static Stream<Arguments> waysAndJdks() {
-        List<Arguments> all = new ArrayList<>();
-        for (Way way : Way.values()) {
-            for (Jdk jdk : Jdk.values()) {
-                all.add(Arguments.of(way, jdk));
-            }
-        }
-        return all.stream();
-    }
-
     @ParameterizedTest(name = "{0} on {1}")
-    @MethodSource("waysAndJdks")
+    @MethodSource(E2e.WAYS_AND_JDKS)
     void lockContentionNamesThePlantedLock(Way way, Jdk jdk, @TempDir Path dir) throws Exception {
         ExitReport report = runAndCompare(way, jdk, "contention.xml", ContentionApp.class.getName(),
                 ContentionFacts.expectedOutput(ContentionApp.DEFAULT_ROUNDS, ContentionApp.DEFAULT_WORKERS,
@@ -71,7 +61,7 @@ class JoinPointModesEndToEndTest {
     }
 
     @ParameterizedTest(name = "{0} on {1}")
-    @MethodSource("waysAndJdks")
+    @MethodSource(E2e.WAYS_AND_JDKS)
     void allocationsPerTypeAndSite(Way way, Jdk jdk, @TempDir Path dir) throws Exception {
         int orders = AllocationApp.DEFAULT_ORDERS;
         int windows = AllocationApp.DEFAULT_WINDOWS;
@@ -94,7 +84,7 @@ class JoinPointModesEndToEndTest {
     }
 
     @ParameterizedTest(name = "{0} on {1}")
-    @MethodSource("waysAndJdks")
+    @MethodSource(E2e.WAYS_AND_JDKS)
     void fieldWatchFlagsTheUnsafeWrite(Way way, Jdk jdk, @TempDir Path dir) throws Exception {
         int workers = UnsafeCounterApp.DEFAULT_WORKERS;
         int hits = UnsafeCounterApp.DEFAULT_HITS_PER_WORKER;

@@ -12,8 +12,8 @@ import java.util.stream.Stream;
 import org.dyper.samples.bank.BankApp;
 import org.dyper.samples.bank.BankFacts;
 import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.Skip;
 import org.dyper.testsupport.XmlReports.ExitReport;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -31,7 +31,7 @@ class LauncherEndToEndTest {
     @ParameterizedTest
     @EnumSource(Jdk.class)
     void dyperRunThroughTheLauncherWeavesOnceAndReusesTheCache(Jdk jdk, @TempDir Path dir) throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "no bash here");
+        Skip.unless(Files.isExecutable(Path.of("/bin/bash")), "no /bin/bash here: the launcher script needs it");
         Path cache = dir.resolve("cache");
         E2e.Run first = launch(jdk, cache, dir.resolve("first.xml"), Map.of());
         E2e.Run second = launch(jdk, cache, dir.resolve("second.xml"), Map.of());

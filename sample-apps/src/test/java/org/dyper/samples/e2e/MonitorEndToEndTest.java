@@ -19,8 +19,8 @@ import org.dyper.samples.e2e.E2e.Run;
 import org.dyper.testsupport.Jdk;
 import org.dyper.testsupport.Processes;
 import org.dyper.testsupport.Running;
+import org.dyper.testsupport.Skip;
 import org.dyper.testsupport.XmlReports;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,7 +53,7 @@ class MonitorEndToEndTest {
 
     static Path runtimeJar() {
         Path jar = Weaver.runtimeClasspath().get(0);
-        Assumptions.assumeTrue(jar.toString().endsWith(".jar"), "the dyper-runtime jar is not built (" + jar
+        Skip.unless(jar.toString().endsWith(".jar"), "the dyper-runtime jar is not built (" + jar
                 + "): run mvn verify, not mvn test");
         return jar;
     }

@@ -33,18 +33,8 @@ class NestedEndToEndTest {
     @TempDir
     static Path shared;
 
-    static Stream<Arguments> waysAndJdks() {
-        List<Arguments> all = new ArrayList<>();
-        for (Way way : Way.values()) {
-            for (Jdk jdk : Jdk.values()) {
-                all.add(Arguments.of(way, jdk));
-            }
-        }
-        return all.stream();
-    }
-
     @ParameterizedTest(name = "{0} on {1}")
-    @MethodSource("waysAndJdks")
+    @MethodSource(E2e.WAYS_AND_JDKS)
     void nestedAnonymousLocalAndVarargsAreMeasuredAndNothingReflectionSeesChanges(Way way, Jdk jdk,
             @TempDir Path dir) throws Exception {
         Path xml = dir.resolve("report.xml");

@@ -21,6 +21,7 @@ import org.dyper.cli.Main;
 import org.dyper.samples.e2e.E2e.Run;
 import org.dyper.samples.phases.PhaseFacts;
 import org.dyper.samples.phases.PhasedApp;
+import org.dyper.testsupport.Await;
 import org.dyper.testsupport.Jdk;
 import org.dyper.testsupport.XmlReports.ExitReport;
 import org.dyper.testsupport.Running;
@@ -304,9 +305,7 @@ class RuntimePatchingEndToEndTest {
             service.setDaemon(true);
             service.start();
             Path entry = registry.resolve(pid + ".patchd");
-            for (int i = 0; i < 200 && !Files.exists(entry); i++) {
-                Thread.sleep(50);
-            }
+            Await.until("the patch service's entry " + entry, () -> Files.exists(entry), Await.MINUTE);
             String patchReply;
             try (org.dyper.runtime.wire.WireClient c = org.dyper.runtime.wire.WireClient.connect(entry, "DYPATCH", pid,
                     "patch service")) {

@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.dyper.testsupport.Stdout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -22,16 +23,9 @@ class UnsafeCounterAppTest {
 
     @Test
     void mainWithDefaultsPrintsTheDefaultFacts() throws Exception {
-        PrintStream original = System.out;
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-            UnsafeCounterApp.main(new String[0]);
-        } finally {
-            System.setOut(original);
-        }
+        List<String> printed = Stdout.lines(() -> UnsafeCounterApp.main(new String[0]));
         assertEquals(List.of("stats: workers=4 hitsPerWorker=5000 quickHits=250", "hits: 20250"),
-                bytes.toString(StandardCharsets.UTF_8).lines().toList());
+                printed);
     }
 
     @Test

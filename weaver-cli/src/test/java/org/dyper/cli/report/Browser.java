@@ -3,11 +3,13 @@ package org.dyper.cli.report;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.dyper.testsupport.Await;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -86,27 +88,19 @@ public final class Browser implements AutoCloseable {
     /** Opens a local page and waits until its script has run to the end. */
     public void open(Path page) {
         driver.get(page.toUri().toString());
-        for (int i = 0; i < 100 && !"true".equals(js("return document.body.dataset.ready || ''")); i++) {
-            sleep(50);
-        }
-        if (!"true".equals(js("return document.body.dataset.ready || ''"))) {
+        try {
+            Await.until("the page's script to finish (document.body.dataset.ready)",
+                    () -> "true".equals(js("return document.body.dataset.ready || ''")), Duration.ofSeconds(30));
+        } catch (AssertionError e) {
             StringBuilder console = new StringBuilder();
-            driver.manage().logs().get("browser").forEach(e -> console.append(e.getMessage()).append('\n'));
-            throw new AssertionError("the page's script did not finish; console:\n" + console);
+            driver.manage().logs().get("browser").forEach(m -> console.append(m.getMessage()).append('\n'));
+            throw new AssertionError("the page's script did not finish; console:\n" + console, e);
         }
     }
 
     @SuppressWarnings("unchecked")
     public List<Map<String, Object>> frames() {
         return (List<Map<String, Object>>) js("return Dyper.flame.frames()");
-    }
-
-    static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Override

@@ -20,7 +20,7 @@ import org.dyper.cli.Main;
 import org.dyper.patch.build.Weaver;
 import org.dyper.testsupport.Processes;
 import org.dyper.testsupport.Running;
-import org.junit.jupiter.api.Assumptions;
+import org.dyper.testsupport.Skip;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -189,7 +189,7 @@ class ReportCommandTest {
     @Test
     void pidTakesTheReportOfARunningProcess() throws Exception {
         Path runtime = Weaver.runtimeClasspath().get(0);
-        Assumptions.assumeTrue(runtime.toString().endsWith(".jar"), "the dyper-runtime jar is not built (" + runtime
+        Skip.unless(runtime.toString().endsWith(".jar"), "the dyper-runtime jar is not built (" + runtime
                 + "): run the tests with mvn verify");
         Path registry = dir.resolve("registry");
         Path classes = Path.of(Waiter.class.getProtectionDomain().getCodeSource().getLocation().toURI());

@@ -19,7 +19,7 @@ public final class AllocatingTarget {
         while (!stop) {
             ring[(int) (rounds++ & 63)] = new byte[64 << 10];
             if ((rounds & 1023) == 0) {
-                Thread.sleep(1);
+                Thread.sleep(1); // planted: the program pauses now and then, so it does not take a whole core
             }
         }
         System.out.println("alloc: stopped");

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.dyper.testsupport.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.dyper.runtime.monitor.internal.agents.CpuAgent;
@@ -81,11 +82,8 @@ class DetailerTest {
         assertEquals("starting the patch service (" + cli + " patchd --pid 4242)",
                 assertThrows(DetailService.Unavailable.class, s::client).getMessage());
         Path log = dir.resolve("4242.patchd.log");
-        String message = null;
-        for (int i = 0; i < 600 && (message == null || message.startsWith("starting")); i++) {
-            Thread.sleep(50);
-            message = assertThrows(DetailService.Unavailable.class, s::client).getMessage();
-        }
+        String message = Await.until("the patch service's end", () -> assertThrows(DetailService.Unavailable.class,
+                s::client).getMessage(), m -> !m.startsWith("starting"), Await.MINUTE);
         assertEquals("the patch service this monitor started (" + cli + " patchd) ended with exit code 3 (its output: "
                 + log + ")", message);
         assertEquals("patchd patchd --pid 4242 --dir " + dir + "\n", Files.readString(log));

@@ -8,6 +8,7 @@ import java.io.PipedOutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.util.concurrent.CountDownLatch;
+import org.dyper.testsupport.Await;
 import org.junit.jupiter.api.Test;
 
 /** SHOWSTACK keeps every frame's file and line, and says what a thread does. */
@@ -28,8 +29,9 @@ class StackDumpTest {
         }, "test-waiter");
         waiter.start();
         started.await();
-        Thread.sleep(100);
-        ThreadInfo info = ManagementFactory.getThreadMXBean().getThreadInfo(new long[] {waiter.getId()}, false, false)[0];
+        ThreadInfo info = Await.until("test-waiter in Object.wait", () -> ManagementFactory.getThreadMXBean()
+                .getThreadInfo(new long[] {waiter.getId()}, false, false)[0],
+                i -> i.getThreadState() == Thread.State.WAITING, Await.MINUTE);
         String x = StackDump.xml(new ThreadInfo[] {info}, new ThreadStates());
         waiter.interrupt();
         waiter.join();

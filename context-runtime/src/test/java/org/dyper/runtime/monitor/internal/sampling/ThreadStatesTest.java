@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import org.dyper.testsupport.Await;
 import org.junit.jupiter.api.Test;
 
 /** A thread blocked in native code (a socket accept, the Reference Handler) is not running; a spinning one is. */
@@ -38,12 +39,16 @@ class ThreadStatesTest {
             accept.start();
             spin.start();
             started.await();
-            Thread.sleep(300);
-            ThreadStates states = new ThreadStates();
             var mx = ManagementFactory.getThreadMXBean();
+            Await.until("test-accept in its native accept", () -> mx.getThreadInfo(accept.getId(), 8),
+                    i -> ThreadStates.jvm(i) == ThreadStates.Activity.NATIVE, Await.MINUTE);
+            ThreadStates states = new ThreadStates();
             long[] ids = {accept.getId(), spin.getId(), referenceHandler()};
             states.update(mx.getThreadInfo(ids, 8), System.nanoTime(), true);
-            Thread.sleep(200);
+            // between the two dumps, time passes as the spinning thread computes (50 ms of its CPU time)
+            long spun = mx.getThreadCpuTime(spin.getId());
+            Await.until("test-spin computing 50 ms", () -> mx.getThreadCpuTime(spin.getId()) - spun,
+                    ns -> ns >= 50_000_000L, Await.MINUTE);
             ThreadInfo[] infos = mx.getThreadInfo(ids, 8);
             Map<Long, ThreadStates.Activity> a = states.update(infos, System.nanoTime(), true);
             assertEquals(Thread.State.RUNNABLE, infos[0].getThreadState(), "the JVM says RUNNABLE");

@@ -1,0 +1,210 @@
+package org.dyper.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code dyper generate}, and invalid models and modes: exit 3 with every problem as FILE:LINE:COL: ELEMENT: message,
+ * all together, warnings with them.
+ */
+class GenerateCommandTest extends CliFixture {
+    // ---- invalid input: exit 3, every problem as FILE:LINE:COL: ELEMENT: message ----
+
+    static Stream<Arguments> invalidInputs() {
+        String forAdd = "<MODEL NAME='m'>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n    ";
+        String end = "\n  </FOR>\n</MODEL>\n";
+        return Stream.of(
+                Arguments.of("malformed XML", forAdd.strip() + "\n</MODEL>\n", null,
+                        List.of("{model}:3:3: XML: not well-formed: The element type \"FOR\" must be terminated by "
+                                + "the matching end-tag \"</FOR>\".")),
+                Arguments.of("DOCTYPE", "<?xml version='1.0'?>\n<!DOCTYPE MODEL [<!ENTITY x 'y'>]>\n<MODEL NAME='m'/>\n",
+                        null, List.of("{model}:2:10: DOCTYPE: DTDs and entities are not allowed in Dyper XML")),
+                Arguments.of("unknown MODE", forAdd + "<PATCH WHAT='ENTER' MODE='NOPE'/>" + end, null,
+                        List.of("{model}:3:5: PATCH: unknown MODE 'NOPE': not in the mode library nor in the given "
+                                + "mode files (known: ")),
+                Arguments.of("user mode SIGNATURE matching no method", forAdd + "<PATCH WHAT='ENTER' MODE='PARSE'/>" + end,
+                        """
+                        <DYPATCH>
+                          <DYPATCH_MODE NAME='PARSE'>
+                            <CODE TYPE='CALL' CLASS='java.lang.Integer' METHOD='parseInt' SIGNATURE='(long)'>
+                              <ARG TYPE='NULL'/>
+                            </CODE>
+                          </DYPATCH_MODE>
+                        </DYPATCH>
+                        """,
+                        List.of("{modes}:3:5: CODE: SIGNATURE '(long)' does not match any method "
+                                + "java.lang.Integer.parseInt (found: ")),
+                Arguments.of("CONTEXT that no patch sets", forAdd + "<PATCH WHAT='EXIT' MODE='ABS_CONTEXT'/>" + end,
+                        """
+                        <DYPATCH>
+                          <DYPATCH_MODE NAME='ABS_CONTEXT' CONTEXT='long'>
+                            <CODE TYPE='CALL' CLASS='java.lang.Math' METHOD='abs' SIGNATURE='long (long)'>
+                              <ARG TYPE='CONTEXT'/>
+                            </CODE>
+                          </DYPATCH_MODE>
+                        </DYPATCH>
+                        """,
+                        List.of("{modes}:3:5: CODE: uses CONTEXT but no earlier patch of the same invocation sets it "
+                                + "with <RETURN TYPE='CONTEXT'/> (an ENTER patch for EXIT, an earlier CALL patch for "
+                                + "CALL) (PATCH WHAT='EXIT' MODE='ABS_CONTEXT' at {model}:3:5)")),
+                Arguments.of("ARG RETURN at ENTER", forAdd + "<PATCH WHAT='ENTER' MODE='ABS_RETURN'/>" + end,
+                        """
+                        <DYPATCH>
+                          <DYPATCH_MODE NAME='ABS_RETURN'>
+                            <CODE TYPE='CALL' CLASS='java.lang.Math' METHOD='abs' SIGNATURE='long (long)'>
+                              <ARG TYPE='RETURN'/>
+                            </CODE>
+                          </DYPATCH_MODE>
+                        </DYPATCH>
+                        """,
+                        List.of("{modes}:4:7: ARG: TYPE='RETURN' has no value at WHAT='ENTER' (use it at EXIT or CALL) "
+                                + "(PATCH WHAT='ENTER' MODE='ABS_RETURN' at {model}:3:5)")),
+                Arguments.of("BLOCK_START at an instruction that starts no block", forAdd
+                                + "<PATCH WHAT='BLOCK_START' MODE='COUNT'>\n      <WHEN CASE='BLOCK' ARG='1'/>\n"
+                                + "    </PATCH>" + end, null,
+                        List.of("{model}:4:7: WHEN: CASE='BLOCK' ARG='1': instruction 1 of com.acme.cli.Tally.add(int) "
+                                + "does not start a basic block (blocks start at instructions 0)")));
+    }
+
+    /**
+     * Each expected line is the start of the printed line (the unknown-MODE and SIGNATURE lists go on); the last
+     * line is the count.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invalidInputs")
+    void invalidInputExits3WithEveryProblemPinned(String name, String modelXml, String modesXml, List<String> expected)
+            throws IOException {
+        Path m = write("invalid-model.xml", modelXml);
+        Path modes = modesXml == null ? null : write("invalid-modes.xml", modesXml);
+        for (String command : List.of("generate", "weave")) {
+            Path out = dir.resolve("invalid-out-" + command);
+            List<String> args = new ArrayList<>(List.of(command, "--model", m.toString(), "--in", classes.toString(),
+                    "--out", out.toString()));
+            if (modes != null) {
+                args.addAll(List.of("--modes", modes.toString()));
+            }
+            Result r = dyper(args.toArray(String[]::new));
+            assertEquals(ExitCode.INVALID_INPUT, r.code(), r.err());
+            assertEquals("", r.out());
+            List<String> lines = r.errLines();
+            int first = command.equals("weave") ? 1 : 0;  // weave says what it is doing first
+            if (first == 1) {
+                assertEquals("dyper: generating aspects for " + classes + " ...", lines.get(0));
+            }
+            assertEquals(first + expected.size() + 1, lines.size(), r.err());
+            for (int i = 0; i < expected.size(); i++) {
+                String want = "dyper: error: " + expected.get(i).replace("{model}", m.toString())
+                        .replace("{modes}", String.valueOf(modes));
+                assertTrue(lines.get(first + i).startsWith(want), "expected\n" + want + "\ngot\n" + lines.get(first + i));
+            }
+            assertEquals("dyper: " + expected.size() + " problem(s); nothing was written", lines.get(lines.size() - 1));
+            assertFalse(Files.exists(out), out + " was written");
+        }
+    }
+
+    /** Reading problems of every file come together; generation problems of every patch come together. */
+    @Test
+    void problemsOfEveryFileAreReportedTogether() throws IOException {
+        Path a = write("broken-a.xml", "<MODEL NAME='a'>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n</MODEL>\n");
+        Path b = write("broken-b.xml", "<MODEL NAME='b'>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n"
+                + "    <PATCH WHAT='NOPE' MODE='COUNT'/>\n  </FOR>\n  <BAR/>\n</MODEL>\n");
+        Result r = dyper("generate", "--model", a.toString(), "--model", b.toString(), "--in", "{classes}",
+                "--out", "{dir}/together");
+        assertEquals(new Result(ExitCode.INVALID_INPUT, "", String.join("\n",
+                "dyper: error: " + a + ":3:3: XML: not well-formed: The element type \"FOR\" must be terminated by "
+                        + "the matching end-tag \"</FOR>\".",
+                "dyper: error: " + b + ":3:5: PATCH: WHAT='NOPE' is not one of ENTER, EXIT, BLOCK_START, SYNC_TEST, "
+                        + "SYNC_ENTER, SYNC_EXIT, STATIC_ACCESS, FIELD_ACCESS, STATIC_WRITE, FIELD_WRITE, OBJECT_ALLOC, "
+                        + "ARRAY_ALLOC, BASE_ARRAY_ALLOC, CALL",
+                "dyper: error: " + b + ":5:3: BAR: unknown element in MODEL (allowed: FOR)",
+                "dyper: 3 problem(s); nothing was written", "")), r);
+
+        Path c = write("broken-c.xml", "<MODEL NAME='c'>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n"
+                + "    <PATCH WHAT='BLOCK_START' MODE='GONE'/>\n    <PATCH WHAT='ENTER' MODE='NOPE'/>\n  </FOR>\n"
+                + "</MODEL>\n");
+        r = dyper("generate", "--model", c.toString(), "--in", "{classes}", "--out", "{dir}/together");
+        assertEquals(ExitCode.INVALID_INPUT, r.code(), r.err());
+        assertEquals(List.of("dyper: error: " + c + ":3:5: PATCH", "dyper: error: " + c + ":4:5: PATCH",
+                        "dyper: 2 problem(s); nothing was written"),
+                r.errLines().stream().map(l -> l.replaceFirst("^(dyper: error: [^ ]+: [A-Z_]+): .*", "$1")).toList(),
+                r.err());
+        assertFalse(Files.exists(dir.resolve("together")));
+    }
+
+    /** Warnings are printed with the errors, so that fixing the errors does not uncover more to fix. */
+    @Test
+    void warningsArePrintedWithTheErrors() throws IOException {
+        Path m = write("errors-and-warnings.xml", "<MODEL NAME='e'>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='nothing'>\n"
+                + "    <PATCH WHAT='ENTER' MODE='COUNT'/>\n  </FOR>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n"
+                + "    <PATCH WHAT='ENTER' MODE='NOPE'/>\n  </FOR>\n</MODEL>\n");
+        Result r = dyper("generate", "--model", m.toString(), "--in", "{classes}", "--out", "{dir}/both");
+        assertEquals(ExitCode.INVALID_INPUT, r.code(), r.err());
+        assertEquals(List.of("dyper: error: " + m + ":6:5: PATCH",
+                        "dyper: " + m + ":2:3: warning: FOR: FOR CLASS='com.acme.cli.Tally' METHOD='nothing' matches no "
+                                + "method in the woven code (2 class(es) scanned)",
+                        "dyper: 1 problem(s); nothing was written"),
+                r.errLines().stream().map(l -> l.replaceFirst("^(dyper: error: [^ ]+: [A-Z_]+): .*", "$1")).toList(),
+                r.err());
+    }
+
+    @Test
+    void forMatchingNothingIsAWarning() throws IOException {
+        Path m = write("nomatch.xml", """
+                <MODEL NAME='nomatch'>
+                  <FOR CLASS='com.acme.cli.Tally' METHOD='subtract'>
+                    <PATCH WHAT='ENTER' MODE='COUNT'/>
+                  </FOR>
+                </MODEL>
+                """);
+        Path out = dir.resolve("gen-nomatch");
+        Result r = dyper("generate", "--model", m.toString(), "--in", "{classes}", "--out", out.toString());
+        assertEquals(new Result(ExitCode.OK,
+                "dyper: generated 0 advice for 0 site id(s) in 0 class(es): 0 aspect source(s), the site-table class, "
+                        + "aop.xml and sites.tsv in "
+                        + out + "\n",
+                "dyper: " + m + ":2:3: warning: FOR: FOR CLASS='com.acme.cli.Tally' METHOD='subtract' matches no "
+                        + "method in the woven code (2 class(es) scanned)\n"), r);
+    }
+
+
+    @Test
+    void generateWritesSourcesAndCompilesThemForLoadTimeWeaving() throws IOException {
+        Path out = dir.resolve("gen");
+        Path compiled = dir.resolve("gen-classes");
+        Result r = dyper("generate", "--model", "{model}", "--in", "{classes}", "--out", out.toString(),
+                "--classes", compiled.toString());
+        assertEquals(new Result(ExitCode.OK,
+                "dyper: generated 1 advice for 1 site id(s) in 1 class(es): 1 aspect source(s), the site-table class, "
+                        + "aop.xml and sites.tsv in " + out + "\n"
+                        + "dyper: compiled the aspects into " + compiled + " (with META-INF/aop.xml)\n", ""), r);
+        Path pkg = generatedPackage(out);
+        assertTrue(Files.readString(pkg.resolve("DyperPatches1.aj")).contains("aspect DyperPatches1"));
+        assertTrue(Files.readString(pkg.resolve("DyperSites.aj")).contains("class DyperSites"));
+        assertTrue(Files.readString(out.resolve("aop.xml")).contains("<include within=\"com.acme.cli.Tally\"/>"));
+        assertEquals(SITES, Files.readAllLines(out.resolve("sites.tsv")));
+        assertTrue(Files.isRegularFile(compiled.resolve(out.relativize(pkg)).resolve("DyperPatches1.class")));
+        assertEquals(Files.readString(out.resolve("aop.xml")), Files.readString(compiled.resolve("META-INF/aop.xml")));
+        assertEquals(SITES, Files.readAllLines(compiled.resolve("META-INF/dyper/sites.tsv")));
+    }
+
+    /** The one package of generated sources under {@code out} (each generation has its own). */
+    static Path generatedPackage(Path out) throws IOException {
+        try (Stream<Path> dirs = Files.list(out.resolve("org/dyper/generated"))) {
+            List<Path> all = dirs.toList();
+            assertEquals(1, all.size(), all.toString());
+            return all.get(0);
+        }
+    }
+}
