@@ -774,7 +774,7 @@ abstract class MonitorCommandsContract {
     void clientDisconnectingMidReply() throws Exception {
         for (int i = 0; i < 3; i++) {
             try (Link s = raw()) {
-                // a socket file has no SO_LINGER (no reset): the client just closes with most of the reply unread
+                s.channel().setOption(java.net.StandardSocketOptions.SO_LINGER, 0);
                 OutputStream out = s.output();
                 frame(out, "<DYPER AUTH='" + child.entry().token() + "'/>");
                 frame(out, "<DYPER COMMAND='CLASSMODEL'><OPTIONS BINARY='true'/></DYPER>");

@@ -232,7 +232,8 @@ class MonitorEndToEndTest {
             long pb = b.process().pid();
             Run attach = ctl("attach", Long.toString(pb));
             assertEquals(0, attach.exit(), attach.err());
-            assertTrue(attach.out().startsWith("dyper: monitor running in process " + pb + " (port "), attach.out());
+            assertEquals("dyper: monitor running in process " + pb + " (socket " + dir.resolve(pb + ".sock")
+                    .toAbsolutePath() + ")\n", attach.out());
             Run who = ctl("who");
             List<String> pids = who.out().lines().map(l -> l.split("\\s+")[0]).toList();
             assertEquals(List.of(pa, pb).stream().sorted().map(String::valueOf).toList(), pids);
