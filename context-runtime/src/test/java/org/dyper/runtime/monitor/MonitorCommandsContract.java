@@ -177,7 +177,8 @@ abstract class MonitorCommandsContract {
                 Arguments.of("METHOD_DETAIL_STOP_THRESHOLD", "0.0625", "0.05", "half", "METHOD_DETAIL_STOP_THRESHOLD must be a number from 0 to 1, not 'half'"),
                 Arguments.of("DETAIL", "true", "false", "auto", "DETAIL must be a boolean (true/false, t/f, 1/0), not 'auto'"),
                 Arguments.of("DETAIL_MAX", "3", "8", "-1", "DETAIL_MAX must be a whole number from 0 to 10000, not '-1'"),
-                Arguments.of("DETAIL_PERIOD", "250", "1000", "99", "DETAIL_PERIOD must be a whole number from 100 to 86400000, not '99'"));
+                Arguments.of("DETAIL_PERIOD", "250", "1000", "99", "DETAIL_PERIOD must be a whole number from 100 to 86400000, not '99'"),
+                Arguments.of("DETAIL_WINDOW", "2000", "5000", "999", "DETAIL_WINDOW must be a whole number from 1000 to 86400000, not '999'"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -225,7 +226,8 @@ abstract class MonitorCommandsContract {
             List.of("MAXPATHS", "a whole number from 1 to 1000000"),
             List.of("DETAIL", BOOLEAN),
             List.of("DETAIL_MAX", "a whole number from 0 to 10000"),
-            List.of("DETAIL_PERIOD", "a whole number from 100 to 86400000"));
+            List.of("DETAIL_PERIOD", "a whole number from 100 to 86400000"),
+            List.of("DETAIL_WINDOW", "a whole number from 1000 to 86400000"));
 
     /** Values no variable takes: overflow, out of range, NaN, infinities, underflow, empty, not a number. */
     static Stream<Arguments> badValues() {
@@ -314,7 +316,7 @@ abstract class MonitorCommandsContract {
                 "<SETTINGS><VAR NAME='CHECKTIME' VALUE='5'/><VAR NAME='MAXDEPTH' VALUE='deep'/></SETTINGS>"));
         assertEquals(reply("<VAR NAME='CHECKTIME' VALUE='10' TYPE='LONG'/>"), cmd("GET", "<VAR NAME='CHECKTIME'/>"));
         Element all = xml(cmd("GET", null));
-        assertEquals(27, all(all, "VAR").size());
+        assertEquals(28, all(all, "VAR").size());
     }
 
     // ---- REPORT, CLEAR, SETDETAIL ----

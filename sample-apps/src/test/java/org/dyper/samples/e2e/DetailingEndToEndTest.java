@@ -31,8 +31,8 @@ import org.w3c.dom.Element;
 /**
  * Automatic detailing, on JDK 17 and 25: {@code dyper run --detail} runs the detail sample, driven over stdin. The
  * cooling method is hot in the first phase and gets patched; in the second phase the hot method takes over, gets
- * patched, and the cooling one is un-patched when its share falls below the STOP threshold; the cheap method called
- * very often is never detailed. Then the spinning stops and the program makes exactly N calls of the hot method: its
+ * patched, and the cooling one is un-patched once its share of the recent window (DETAIL_WINDOW) falls below the STOP
+ * threshold, while its share of all samples is still above it; the cheap method called very often is never detailed. Then the spinning stops and the program makes exactly N calls of the hot method: its
  * exact count grows by exactly N. The output is the unmonitored run's. Every wait is on a condition, with a generous
  * deadline: how long sampling takes to find a method depends on the machine's load, never what it finds.
  */
@@ -40,6 +40,13 @@ class DetailingEndToEndTest {
     /** Thresholds that tell the phases apart on a loaded machine: a share of 30% starts detailing, 20% stops it. */
     static final String THRESHOLDS = "METHOD_DETAIL_MIN_TOTAL=50,METHOD_DETAIL_MINIMUM=20,METHOD_DETAIL_THRESHOLD=0.3,"
             + "METHOD_DETAIL_STOP_THRESHOLD=0.2,CLASS_DETAIL_MINIMUM=1000000000000";
+    /** The recent window the thresholds decide on, in the first test. */
+    static final String WINDOW = "DETAIL_WINDOW=2000";
+    /**
+     * Rounds of the cool phase: enough samples of the cooling method that its share of all samples stays above the
+     * STOP threshold for a hot phase four times as long, however long weaving the new versions takes.
+     */
+    static final int COOL_ROUNDS = 5;
     static final int CALLS = 3000;
     private static final Duration DEADLINE = Duration.ofMinutes(5);
 
@@ -58,22 +65,27 @@ class DetailingEndToEndTest {
         Running t = MonitorEndToEndTest.start(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--detail",
                 "--report", text.toString(), "--xml", xml.toString(), "--cache", shared.resolve("cache").toString(),
-                "--monitor", "dir=" + registry + "," + THRESHOLDS, "--", "-cp", E2e.appClasses().toString(),
-                DetailApp.class.getName()), jdk.home().toString());
+                "--monitor", "dir=" + registry + "," + THRESHOLDS + "," + WINDOW, "--", "-cp",
+                E2e.appClasses().toString(), DetailApp.class.getName()), jdk.home().toString());
         long exactBefore;
         long exactAfter;
         try {
-            send(t, "cool");
-            t.line(0, MonitorEndToEndTest.LINE);
+            for (int i = 0; i < COOL_ROUNDS; i++) {
+                send(t, "cool");
+                t.line(i, MonitorEndToEndTest.LINE);
+            }
             long pid = monitored(registry);
             await(registry, pid, "the cooling method patched", d -> state(d, DetailFacts.COOLING, "cool")
                     .equals("PATCHED"));
             send(t, "hot");
-            t.line(1, MonitorEndToEndTest.LINE);
+            t.line(COOL_ROUNDS, MonitorEndToEndTest.LINE);
             await(registry, pid, "the hot method patched and the cooled one removed", d -> state(d, DetailFacts.HOT,
                     "hot").equals("PATCHED") && state(d, DetailFacts.COOLING, "cool").equals("REMOVED"));
+            double share = cumulativeShare(registry, pid, DetailFacts.COOLING, "cool");
+            assertTrue(share >= 0.2, "un-patched on its share of the recent window, while its share of all samples ("
+                    + share + ") is still above METHOD_DETAIL_STOP_THRESHOLD");
             send(t, "stop");
-            t.line(2, MonitorEndToEndTest.LINE);
+            t.line(COOL_ROUNDS + 1, MonitorEndToEndTest.LINE);
             Element before = detail(registry, pid);
             var schema = javax.xml.validation.SchemaFactory.newInstance(javax.xml.XMLConstants.W3C_XML_SCHEMA_NS_URI)
                     .newSchema(org.dyper.runtime.monitor.MonitorAgent.class.getResource("monitor-report.xsd"));
@@ -81,7 +93,7 @@ class DetailingEndToEndTest {
                     MonitorEndToEndTest.xml(detailText(registry, pid)), "MONITOR_REPORT").get(0)));
             exactBefore = exactCount(before, DetailFacts.HOT, "hot");
             send(t, "calls " + CALLS);
-            t.line(3, MonitorEndToEndTest.LINE);
+            t.line(COOL_ROUNDS + 2, MonitorEndToEndTest.LINE);
             Element after = detail(registry, pid);
             exactAfter = exactCount(after, DetailFacts.HOT, "hot");
             assertEquals("PATCHED", state(after, DetailFacts.HOT, "hot"), "still patched");
@@ -180,6 +192,20 @@ class DetailingEndToEndTest {
         }
     }
 
+    /** The method's TOTAL samples over all samples, from the CPU section (cumulative: since the monitor started). */
+    private static double cumulativeShare(Path registry, long pid, String cls, String method) throws Exception {
+        Element cpu;
+        try (MonitorClient c = MonitorClient.connect(MonitorEntry.of(registry, pid), false)) {
+            c.timeout(60_000);
+            cpu = MonitorEndToEndTest.all(MonitorEndToEndTest.xml(c.command("REPORT", "<REPORT TYPE='CPU'/>")), "CPU")
+                    .get(0);
+        }
+        long total = MonitorEndToEndTest.all(cpu, "METHOD").stream().filter(m -> m.getAttribute("CLASS").equals(cls)
+                && m.getAttribute("NAME").equals(method)).mapToLong(m -> Long.parseLong(m.getAttribute("TOTAL")))
+                .sum();
+        return (double) total / Long.parseLong(cpu.getAttribute("SAMPLES"));
+    }
+
     /** Polls the DETAIL section until {@code condition} holds; the failure shows the last one seen. */
     private static void await(Path registry, long pid, String what, Predicate<Element> condition) throws Exception {
         Await.until(what, () -> detailText(registry, pid), last -> {
@@ -219,7 +245,8 @@ class DetailingEndToEndTest {
         Process p = new ProcessBuilder(jdk.java().toString(), "-cp", E2e.appClasses().toString(),
                 DetailApp.class.getName()).redirectErrorStream(true).start();
         try (OutputStream in = p.getOutputStream()) {
-            in.write(("cool\nhot\nstop\ncalls " + CALLS + "\nexit\n").getBytes(StandardCharsets.UTF_8));
+            in.write(("cool\n".repeat(COOL_ROUNDS) + "hot\nstop\ncalls " + CALLS + "\nexit\n")
+                    .getBytes(StandardCharsets.UTF_8));
         }
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(180, TimeUnit.SECONDS));

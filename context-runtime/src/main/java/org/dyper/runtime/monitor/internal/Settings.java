@@ -90,6 +90,8 @@ public final class Settings {
         var("DETAIL_MAX", Type.INT, 0, 10_000, "8", "methods detailed (patched) at once at most");
         var("DETAIL_PERIOD", Type.LONG, 100, DAY_MS, "1000", "milliseconds between detailing's checks of what to"
                 + " patch");
+        var("DETAIL_WINDOW", Type.LONG, 1000, DAY_MS, "5000", "milliseconds of recent samples the detailing"
+                + " thresholds decide on");
     }
 
     private final Map<String, Object> values = new LinkedHashMap<>();

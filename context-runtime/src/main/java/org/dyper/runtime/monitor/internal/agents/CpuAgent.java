@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.dyper.runtime.monitor.DyperAgent;
 import org.dyper.runtime.monitor.internal.Settings;
@@ -25,11 +26,13 @@ import org.dyper.runtime.wire.Xml;
  * as its own cost); when one of the frames from the top down to that frame belongs to an I/O class, the sample counts
  * as I/O time. Total time counts each distinct non-system method, line, class and package of the stack once. Times
  * are estimates: samples × the time a sample stands for. Lists are ranked by self CPU samples (SELF - IO), then TOTAL.
+ * The detailing thresholds decide on the samples of the recent window (DETAIL_WINDOW), the report shows all of them.
  */
 public final class CpuAgent implements DyperAgent {
     public static final String NAME = "CPU";
 
-    /** Counters of one item: samples and estimated nanoseconds, self and total, and I/O. */
+    /** Counters of one item: samples and estimated nanoseconds, self and total, and I/O; methods and classes also
+     * their TOTAL samples of the recent window (null until they have one). */
     static final class Stat {
         long self;
         long total;
@@ -37,6 +40,11 @@ public final class CpuAgent implements DyperAgent {
         long selfNs;
         long totalNs;
         long ioNs;
+        RecentSamples recent;
+
+        long recent(long slot) {
+            return recent == null ? 0 : recent.sum(slot);
+        }
     }
 
     static final class ThreadStat {
@@ -71,6 +79,11 @@ public final class CpuAgent implements DyperAgent {
     private final Set<String> hotMethods = new HashSet<>();
     private final Map<String, Boolean> forced = new HashMap<>();
     private final Set<Object> seen = new HashSet<>();
+    /** The monitor's clock in ms (monotonic): which slot of the recent window a sample falls in. */
+    private final LongSupplier clock;
+    /** All samples of the recent window, and the width of its slots (0 before the first sample). */
+    private final RecentSamples recentAll = new RecentSamples();
+    private long slotMs;
     private long samples;
     private long sampleNs;
     private long ticks;
@@ -82,8 +95,49 @@ public final class CpuAgent implements DyperAgent {
     private long monitorNs;
 
     public CpuAgent(Settings settings, ClassTypes types) {
+        this(settings, types, monotonicMs());
+    }
+
+    /** With a clock of its own, in ms (tests give a fake one). */
+    CpuAgent(Settings settings, ClassTypes types, LongSupplier clockMs) {
         this.settings = settings;
         this.types = types;
+        this.clock = clockMs;
+    }
+
+    private static LongSupplier monotonicMs() {
+        long origin = System.nanoTime();
+        return () -> (System.nanoTime() - origin) / 1_000_000;
+    }
+
+    /**
+     * The slot of the recent window that holds now. When DETAIL_WINDOW changed, what the window held no longer fits
+     * its slots: it starts empty (the thresholds then change nothing until it holds enough samples again).
+     */
+    private long slot() {
+        long width = Math.max(1, settings.longValue("DETAIL_WINDOW") / RecentSamples.SLOTS);
+        if (width != slotMs) {
+            slotMs = width;
+            recentAll.clear();
+            for (Stat s : methods.values()) {
+                if (s.recent != null) {
+                    s.recent.clear();
+                }
+            }
+            for (Stat s : classes.values()) {
+                if (s.recent != null) {
+                    s.recent.clear();
+                }
+            }
+        }
+        return clock.getAsLong() / width;
+    }
+
+    private static void recent(Stat s, long slot) {
+        if (s.recent == null) {
+            s.recent = new RecentSamples();
+        }
+        s.recent.add(slot);
     }
 
     @Override
@@ -132,6 +186,8 @@ public final class CpuAgent implements DyperAgent {
         thread(threadId, threadName).running++;
         samples++;
         sampleNs += ns;
+        long slot = slot();
+        recentAll.add(slot);
         int selfAt = -1;
         boolean io = false;
         for (int i = 0; i < stack.size(); i++) {
@@ -170,14 +226,14 @@ public final class CpuAgent implements DyperAgent {
             }
             MethodKey m = new MethodKey(c, f.method());
             if (seen.add(m)) {
-                add(methods, m, false, false, ns);
+                recent(add(methods, m, false, false, ns), slot);
             }
             LineKey l = new LineKey(c, f.method(), f.line());
             if (seen.add(l)) {
                 add(lines, l, false, false, ns);
             }
             if (seen.add("C" + c)) {
-                add(classes, c, false, false, ns);
+                recent(add(classes, c, false, false, ns), slot);
             }
             String p = packageOf(c);
             if (seen.add("P" + p)) {
@@ -186,7 +242,7 @@ public final class CpuAgent implements DyperAgent {
         }
     }
 
-    private static <K> void add(Map<K, Stat> map, K key, boolean self, boolean io, long ns) {
+    private static <K> Stat add(Map<K, Stat> map, K key, boolean self, boolean io, long ns) {
         Stat s = map.computeIfAbsent(key, k -> new Stat());
         if (self) {
             s.self++;
@@ -199,6 +255,7 @@ public final class CpuAgent implements DyperAgent {
             s.total++;
             s.totalNs += ns;
         }
+        return s;
     }
 
     static String packageOf(String className) {
@@ -227,6 +284,7 @@ public final class CpuAgent implements DyperAgent {
         hotClasses.clear();
         hotMethods.clear();
         samples = sampleNs = ticks = systemOnly = ioSamples = ioNs = dyperSamples = monitorSamples = monitorNs = 0;
+        recentAll.clear();
     }
 
     /** SETDETAIL: {@code Class#method} names a method, anything else a class. */
@@ -239,24 +297,33 @@ public final class CpuAgent implements DyperAgent {
         return true;
     }
 
-    /** Applies the CLASS_/METHOD_DETAIL_* thresholds (with hysteresis) and the SETDETAIL overrides. */
+    /**
+     * Applies the CLASS_/METHOD_DETAIL_* thresholds (with hysteresis) to the recent window, and the SETDETAIL
+     * overrides: an item starts being detailed once there are *_MIN_TOTAL samples in all (since the start or CLEAR)
+     * and the window holds at least *_MINIMUM of its TOTAL samples, a share of at least *_THRESHOLD of the window's;
+     * it stops when its share of the window falls below *_STOP_THRESHOLD. A window of fewer than *_MINIMUM samples
+     * (an idle program) is too little to go by: nothing stops then.
+     */
     private void updateDetail() {
-        update(classes, hotClasses, "CLASS", k -> k);
-        update(methods, hotMethods, "METHOD", MethodKey::item);
+        long slot = slot();
+        long window = recentAll.sum(slot);
+        update(classes, hotClasses, "CLASS", k -> k, slot, window);
+        update(methods, hotMethods, "METHOD", MethodKey::item, slot, window);
     }
 
-    private <K> void update(Map<K, Stat> stats, Set<String> hot, String kind, Function<K, String> display) {
+    private <K> void update(Map<K, Stat> stats, Set<String> hot, String kind, Function<K, String> display, long slot,
+            long window) {
         long minTotal = settings.longValue(kind + "_DETAIL_MIN_TOTAL");
         long minimum = settings.longValue(kind + "_DETAIL_MINIMUM");
         double start = settings.fraction(kind + "_DETAIL_THRESHOLD");
         double stop = settings.fraction(kind + "_DETAIL_STOP_THRESHOLD");
         for (Map.Entry<K, Stat> e : stats.entrySet()) {
             String name = display.apply(e.getKey());
-            long inclusive = e.getValue().total;
-            double share = samples == 0 ? 0 : (double) inclusive / samples;
+            long inclusive = e.getValue().recent(slot);
+            double share = window == 0 ? 0 : (double) inclusive / window;
             if (samples >= minTotal && inclusive >= minimum && share >= start) {
                 hot.add(name);
-            } else if (hot.contains(name) && share < stop) {
+            } else if (hot.contains(name) && window >= minimum && share < stop) {
                 hot.remove(name);
             }
         }
@@ -274,7 +341,7 @@ public final class CpuAgent implements DyperAgent {
 
     /**
      * A method detailing may patch: a detailed method, or a method of a detailed class seen in samples; {@code total}
-     * is its TOTAL samples, {@code forced} whether SETDETAIL named it (or its class).
+     * is its TOTAL samples in the recent window, {@code forced} whether SETDETAIL named it (or its class).
      */
     public record Candidate(String className, String method, long total, boolean forced) {
         /** {@code Class#method}, as SETDETAIL names it. */
@@ -285,18 +352,21 @@ public final class CpuAgent implements DyperAgent {
 
     /**
      * What detailing should patch now, after the thresholds and SETDETAIL: the detailed methods and the sampled
-     * methods of detailed classes (a method forced off by SETDETAIL is left out), most TOTAL samples first.
+     * methods of detailed classes seen in the recent window (a method forced off by SETDETAIL is left out), most TOTAL
+     * samples of the window first.
      */
     public synchronized List<Candidate> detailCandidates() {
         updateDetail();
+        long slot = slot();
         Map<String, Candidate> out = new LinkedHashMap<>();
         for (Map.Entry<MethodKey, Stat> e : ranked(methods)) {
             MethodKey k = e.getKey();
             String item = k.item();
             boolean method = hotMethods.contains(item);
-            boolean ofClass = hotClasses.contains(k.className()) && e.getValue().total > 0;
+            long recent = e.getValue().recent(slot);
+            boolean ofClass = hotClasses.contains(k.className()) && recent > 0;
             if ((method || ofClass) && !Boolean.FALSE.equals(forced.get(item))) {
-                out.put(item, new Candidate(k.className(), k.method(), e.getValue().total,
+                out.put(item, new Candidate(k.className(), k.method(), recent,
                         Boolean.TRUE.equals(forced.get(item)) || Boolean.TRUE.equals(forced.get(k.className()))));
             }
         }
