@@ -75,10 +75,10 @@ public final class WireServer implements Closeable {
 
     /**
      * Starts listening and accepting. {@code root}: the protocol's root element ({@code DYPER}); {@code name}: the
-     * server in messages ({@code monitor}). {@code socketFile}: where to listen (null, or a path that cannot hold a socket
-     * file: a loopback TCP port, and {@link #fallback()} says why); a stale file there (left by a killed process of
-     * the same pid) is replaced. {@code threads} makes the server's daemon threads (named {@code threadPrefix-...}),
-     * not started.
+     * server in messages ({@code monitor}). {@code socketFile}: where to listen (null, or a path that cannot hold a
+     * socket file: a loopback TCP port, and {@link #fallback()} says why); a stale file there (left by a killed
+     * process of the same pid) is replaced. {@code threads} makes the server's daemon threads (named
+     * {@code threadPrefix-...}), not started.
      */
     public WireServer(String root, String name, long pid, String token, Path socketFile, Limits limits, Handler handler,
                       BiFunction<String, Runnable, Thread> threads, String threadPrefix) throws IOException {
