@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code dyper generate}, and invalid models and modes: exit 3 with every problem as FILE:LINE:COL: ELEMENT: message,
@@ -206,5 +207,53 @@ class GenerateCommandTest extends CliFixture {
             assertEquals(1, all.size(), all.toString());
             return all.get(0);
         }
+    }
+
+    /**
+     * Warnings have a bound (issue 20, item 8: a model of 663,656 FORs that matched nothing printed as many lines):
+     * the first 10 of each kind, then one line counting the rest at the first of them; the same in generate, weave
+     * and run.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"generate", "weave", "run"})
+    void warningsOfOneKindAreCappedAndTheRestCounted(String command) throws IOException {
+        StringBuilder xml = new StringBuilder("<MODEL NAME='many'>\n");
+        for (int i = 0; i < 1000; i++) {
+            xml.append("  <FOR CLASS='com.acme.none.C").append(i).append("' METHOD='m'><PATCH WHAT='ENTER' MODE='COUNT'/>"
+                    + "</FOR>\n");
+        }
+        String callFor = "  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>";
+        for (int i = 0; i < 25; i++) {
+            xml.append(callFor).append("<PATCH WHAT='CALL' MODE='COUNT_CALLS'><WHEN CASE='METHOD' ARG='n").append(i)
+                    .append("'/></PATCH></FOR>\n");
+        }
+        xml.append("  <FOR CLASS='com.acme.cli.Tally' METHOD='add'><PATCH WHAT='ENTER' MODE='COUNT'/></FOR>\n</MODEL>\n");
+        Path m = write("many-" + command + ".xml", xml.toString());
+        Path out = dir.resolve("many-out-" + command + (command.equals("weave") ? ".jar" : ""));
+        Result r = switch (command) {
+            case "generate" -> dyper("generate", "--model", m.toString(), "--in", "{classes}", "--out", out.toString());
+            case "weave" -> dyper("weave", "--model", m.toString(), "--in", "{classes}", "--out", out.toString());
+            default -> dyper("run", "--model", m.toString(), "--cache", out.toString(), "--report", "none", "--",
+                    "-cp", classes.toString(), "com.acme.cli.App");
+        };
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        List<String> warnings = r.errLines().stream().filter(l -> l.contains(": warning: ")).toList();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            expected.add("dyper: " + m + ":" + (i + 2) + ":3: warning: FOR: FOR CLASS='com.acme.none.C" + i
+                    + "' METHOD='m' matches no method in the woven code (2 class(es) scanned)");
+        }
+        expected.add("dyper: " + m + ":12:3: warning: FOR: … and 990 more FORs that match no method in the woven code"
+                + " (the first here; only the first 10 are listed)");
+        int column = callFor.length() + 1;
+        for (int i = 0; i < 10; i++) {
+            expected.add("dyper: " + m + ":" + (1002 + i) + ":" + column + ": warning: PATCH: WHAT='CALL' "
+                    + "MODE='COUNT_CALLS' matches no join point in the 1 method(s) its FOR selects ("
+                    + "com.acme.cli.Tally.add(int)): none of them makes a call that WHEN CASE='METHOD' ARG='n" + i
+                    + "' selects (calls of constructors, super calls and invokedynamic are not CALL join points)");
+        }
+        expected.add("dyper: " + m + ":1012:" + column + ": warning: PATCH: … and 15 more PATCHes that match no join "
+                + "point in the methods their FOR selects (the first here; only the first 10 are listed)");
+        assertEquals(expected, warnings, r.err());
     }
 }

@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
 
 /**
  * The DYPER monitor's overhead on the bank sample ({@code MonitorLoad}): no agent, the monitor sampling with thread
- * dumps (SAMPLER=THREAD_DUMP, the sampler before the flight recorder) and the monitor at its defaults (the flight
- * recorder), each in its own JVM, interleaved for several rounds. Per configuration: the timed run's wall time and
+ * dumps (SAMPLER=THREAD_DUMP, the sampler before the flight recorder), the flight recorder alone, the recorder with
+ * thread dumps every 100 ms (WALL=true, what the defaults did before issue 20) and the monitor at its defaults (the
+ * recorder, and thread states without dumps), each in its own JVM, interleaved for several rounds. Per configuration: the timed run's wall time and
  * the process's CPU time in it; overhead is the median of the per-round ratios to no agent.
  */
 final class MonitorOverhead {
@@ -45,8 +46,12 @@ final class MonitorOverhead {
         configs.put("BankApp, no agent", List.of());
         configs.put("monitor, thread dumps every 10 ms (SAMPLER=THREAD_DUMP: the sampler before JFR)",
                 List.of(agent + ",SAMPLER=THREAD_DUMP"));
-        configs.put("monitor at its defaults (JFR CPU samples every 10 ms, thread dumps every 100 ms)",
-                List.of(agent));
+        configs.put("monitor, JFR alone (CPU samples every 10 ms, no look at the threads: DUMPTIME=3600000)",
+                List.of(agent + ",DUMPTIME=3600000"));
+        configs.put("monitor, JFR and thread dumps every 100 ms (WALL=true: the defaults before issue 20)",
+                List.of(agent + ",WALL=true"));
+        configs.put("monitor at its defaults (JFR CPU samples every 10 ms, thread states and CPU clocks every 100 ms"
+                + " without dumps)", List.of(agent));
         Map<String, List<double[]>> results = new LinkedHashMap<>();
         for (int round = 1; round <= rounds; round++) {
             progress.accept("Monitor overhead round " + round + "/" + rounds);

@@ -16,18 +16,23 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Does the monitor's CPU view agree with async-profiler 4.2? Each workload on a program nobody here wrote (H2,
- * Lucene, Jackson) runs once with both attached to the same JVM (async-profiler {@code event=cpu}, or
- * {@code itimer} where perf events are refused, every 10 ms; the monitor at CHECKTIME 10 ms), once with the
- * monitor's flight-recorder sampler and once with its thread-dump sampler. Each profiler's self time per method is
- * the weight of the stacks whose top Java frame is that method (async-profiler's stacks of the monitor's and the
- * recorder's own threads left out, as the monitor leaves them out); the tables compare the top 5.
+ * Does the monitor's CPU view agree with async-profiler 4.2? Each workload (programs nobody here wrote: H2, Lucene,
+ * Jackson; the JDK's own HTTP server under load from clients in the same JVM; fifty busy threads) runs with both
+ * attached to the same JVM (async-profiler {@code event=cpu}, or {@code itimer} where perf events are refused, every
+ * 10 ms; the monitor at CHECKTIME 10 ms). On JDK 17 each runs once with the monitor's flight-recorder sampler
+ * ({@code jdk.ExecutionSample} and {@code jdk.NativeMethodSample}) and once with its thread-dump sampler; on JDK 25
+ * (when there) once with the recorder ({@code jdk.CPUTimeSample}; async-profiler then signals with signal 40, as the
+ * recorder's CPU-time sampler takes SIGPROF). Each profiler's self time per method is the weight of the stacks whose
+ * top Java frame is that method (async-profiler's stacks of the monitor's and the recorder's own threads left out, as
+ * the monitor leaves them out); the tables compare the top 5 and the samples.
  */
 final class ProfilerAgreement {
-    static final List<String> WORKLOADS = List.of("H2Workload", "LuceneWorkload", "JacksonWorkload");
+    static final List<String> WORKLOADS = List.of("H2Workload", "LuceneWorkload", "JacksonWorkload",
+            "HttpServerWorkload", "BusyThreadsWorkload");
     private static final int TOP = 5;
 
     private final Path java;
+    private final Path jdk25;
     private final Path lib;
     /** The harness jar, which holds the workloads. */
     private final Path appJar;
@@ -40,6 +45,11 @@ final class ProfilerAgreement {
         this.appJar = appJar;
         this.work = work;
         this.seconds = quick ? 3 : 30;
+        // the tests' rule (docs/testing.md): -Ddyper.jdk25, else JDK25_HOME, else the default path
+        String home = System.getProperty("dyper.jdk25", "").isBlank()
+                ? System.getenv().getOrDefault("JDK25_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64")
+                : System.getProperty("dyper.jdk25");
+        this.jdk25 = Files.isExecutable(Path.of(home, "bin/java")) ? Path.of(home, "bin/java") : null;
     }
 
     String run(List<String> problems, java.util.function.Consumer<String> progress) throws IOException,
@@ -50,23 +60,37 @@ final class ProfilerAgreement {
                 + " methods (each workload %d s, both profilers in the same JVM)%n%n", TOP, seconds));
         for (String w : WORKLOADS) {
             Map<String, Map<String, Long>> byProfiler = new LinkedHashMap<>();
-            for (String sampler : List.of("JFR", "THREAD_DUMP")) {
-                progress.accept("Agreement: " + w + " with the monitor's " + sampler + " sampler");
-                Path ap = work.resolve(w + "-" + sampler + "-async-profiler.txt");
-                Path xml = work.resolve(w + "-" + sampler + "-dyper.xml");
+            List<String[]> runs = new ArrayList<>();
+            runs.add(new String[] {"17", "JFR"});
+            runs.add(new String[] {"17", "THREAD_DUMP"});
+            if (jdk25 != null) {
+                runs.add(new String[] {"25", "JFR"});
+            } else {
+                problems.add("agreement on JDK 25 left out: no JDK 25 (-Ddyper.jdk25, JDK25_HOME)");
+            }
+            for (String[] jdkAndSampler : runs) {
+                String jdk = jdkAndSampler[0];
+                String sampler = jdkAndSampler[1];
+                progress.accept("Agreement: " + w + " on JDK " + jdk + " with the monitor's " + sampler + " sampler");
+                String tag = w + "-" + jdk + "-" + sampler;
+                Path ap = work.resolve(tag + "-async-profiler.txt");
+                Path xml = work.resolve(tag + "-dyper.xml");
                 String event = "cpu";
-                Run r = run(w, sampler, so, event, ap, xml);
+                Path javaBin = jdk.equals("25") ? jdk25 : java;
+                Run r = run(javaBin, w, sampler, so, event, ap, xml);
                 if (r.output.contains("perf_event") || r.output.contains("Perf events")) {
                     event = "itimer";
-                    r = run(w, sampler, so, event, ap, xml);
+                    r = run(javaBin, w, sampler, so, event, ap, xml);
                 }
                 if (r.exit != 0 || !Files.exists(ap) || !Files.exists(xml)) {
-                    problems.add("agreement " + w + " " + sampler + " failed: " + r.output);
+                    problems.add("agreement " + tag + " failed: " + r.output);
                     continue;
                 }
-                byProfiler.put("monitor, " + (sampler.equals("JFR") ? "flight recorder" : "thread dumps"),
+                String source = sampler.equals("JFR") ? "flight recorder" : "thread dumps";
+                String suffix = " ".repeat(byProfiler.size() / 2);
+                byProfiler.put("JDK " + jdk + " monitor, " + source + " (" + cpuEvent(Files.readString(xml)) + ")",
                         dyperSelf(Files.readString(xml)));
-                byProfiler.put("async-profiler " + event + " (same run)" + (sampler.equals("JFR") ? "" : " "),
+                byProfiler.put("JDK " + jdk + " async-profiler " + event + " (same run)" + suffix,
                         asyncProfilerSelf(Files.readAllLines(ap)));
             }
             page.append(table(w, byProfiler));
@@ -74,21 +98,30 @@ final class ProfilerAgreement {
         return page.toString();
     }
 
+    /** The CPU section's source and event, as the monitor named them in its exit report. */
+    static String cpuEvent(String xml) {
+        Matcher m = Pattern.compile("<CPU [^>]*SOURCE='([^']*)' EVENT='([^']*)'").matcher(xml);
+        return m.find() ? (m.group(2).isEmpty() ? m.group(1) : m.group(2)) : "no CPU section";
+    }
+
     private record Run(int exit, String output) {
     }
 
-    private Run run(String workload, String sampler, Path so, String event, Path ap, Path xml) throws IOException,
-            InterruptedException {
+    private Run run(Path javaBin, String workload, String sampler, Path so, String event, Path ap, Path xml)
+            throws IOException, InterruptedException {
         Files.deleteIfExists(ap);
         Files.deleteIfExists(xml);
-        List<String> cmd = List.of(java.toString(),
-                "-agentpath:" + so + "=start,event=" + event + ",interval=10ms,collapsed,ann,threads,file=" + ap,
+        // JDK 25's CPU-time sampler signals with SIGPROF: async-profiler takes another signal there
+        String signal = javaBin.equals(java) ? "" : ",signal=40";
+        List<String> cmd = List.of(javaBin.toString(),
+                "-agentpath:" + so + "=start,event=" + event + signal + ",interval=10ms,collapsed,ann,threads,file="
+                        + ap,
                 "-javaagent:" + lib.resolve("dyper-runtime-0.1.0-SNAPSHOT.jar") + "=dir=" + work.resolve("agreement")
                         + ",SAMPLER=" + sampler + ",MAXPATHS=1000000,MAXNODES=2000000",
                 "-Ddyper.report=none", "-Ddyper.report.xml=" + xml,
                 "-cp", appJar + ":" + lib + "/*", "org.dyper.benchmarks.workloads." + workload,
                 Integer.toString(seconds));
-        Path out = work.resolve(workload + ".out");
+        Path out = work.resolve(xml.getFileName().toString().replace("-dyper.xml", ".out"));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         int exit = p.waitFor();
         return new Run(exit, Files.readString(out));
@@ -190,6 +223,8 @@ final class ProfilerAgreement {
             List<String> ref = tops.get(p + 1).stream().map(Map.Entry::getKey).toList();
             long common = tops.get(p).stream().filter(e -> ref.contains(e.getKey())).count();
             t.append(' ').append(names.get(p)).append(' ').append(common).append('/').append(TOP)
+                    .append(String.format(Locale.ROOT, ", %.0f %% of async-profiler's samples",
+                            100.0 * totals.get(p) / totals.get(p + 1)))
                     .append(p + 2 < names.size() ? ";" : ".");
         }
         t.append(" Samples:");

@@ -166,7 +166,7 @@ public final class ReportText {
                 100.0 * num(cpu, "DYPER_SAMPLES") / samples, num(cpu, "MONITOR_CPU_NS") < 0 ? "(no CPU clock)"
                         : Units.duration(num(cpu, "MONITOR_CPU_NS"))));
         s.append('\n');
-        TextTable th = new TextTable("thread", "dumps", "cpu samples", "cpu ms (exact)");
+        TextTable th = new TextTable("thread", "state samples", "cpu samples", "cpu ms (exact)");
         for (Element e : children(child(cpu, "THREADS"), "THREAD")) {
             th.row(e.getAttribute("NAME"), e.getAttribute("SAMPLES"), e.getAttribute("RUNNABLE"),
                     num(e, "CPU_NS") < 0 ? "-" : ms(num(e, "CPU_NS")));

@@ -360,10 +360,11 @@
     }
     const threads = kids(kid(cpu, "THREADS"), "THREAD").map(e => Object.assign({}, e.a));
     if (threads.length) {
-      out.push(T.block("monitor-threads", "Threads", false, "Samples are estimates; CPU time comes from the JVM's "
-        + "thread CPU clock and is exact where marked.",
-        T.table([{ key: "NAME", label: "thread", type: "text" }, { key: "SAMPLES", label: "samples", type: "count", est: true },
-          { key: "RUNNABLE", label: "running", type: "count", est: true },
+      out.push(T.block("monitor-threads", "Threads", false, "CPU samples: the samples of the CPU view taken in "
+        + "the thread (an estimate, by the source the flame graph names); CPU time: the JVM's thread CPU clock, exact "
+        + "where marked.",
+        T.table([{ key: "NAME", label: "thread", type: "text" },
+          { key: "RUNNABLE", label: "CPU samples", type: "count", est: true },
           { key: "CPU_NS", label: "CPU time", type: "ns", est: r => r.CPU_EXACT !== "true",
             render: r => Number(r.CPU_NS) < 0 ? "-" : (r.CPU_EXACT === "true" ? "" : "≈ ") + F.duration(r.CPU_NS) }],
         threads, "monitor-threads")));

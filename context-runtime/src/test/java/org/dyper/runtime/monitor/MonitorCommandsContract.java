@@ -220,6 +220,7 @@ abstract class MonitorCommandsContract {
             List.of("METHOD_DETAIL_STOP_THRESHOLD", FRACTION),
             List.of("SAMPLER", "one of AUTO, JFR, THREAD_DUMP"),
             List.of("DUMPTIME", "a whole number from 1 to 86400000"),
+            List.of("WALL", BOOLEAN),
             List.of("LOCK_THRESHOLD_US", "a whole number from 0 to 86400000000"),
             List.of("ALLOC_RATE", "a whole number from 0 to 1000000"),
             List.of("MAXNODES", "a whole number from 1000 to 100000000"),
@@ -298,8 +299,8 @@ abstract class MonitorCommandsContract {
         if (name.equals("MAXDEPTH") || name.equals("DETAIL_MAX")) {
             return "INT";
         }
-        return List.of("MONITOR", "SHOWSTACK", "CONTENTION", "CPUTIME", "THREAD_DEFAULT", "FULLMONITORING", "DETAIL")
-                .contains(name) ? "BOOLEAN" : "LONG";
+        return List.of("MONITOR", "SHOWSTACK", "CONTENTION", "CPUTIME", "THREAD_DEFAULT", "FULLMONITORING", "WALL",
+                "DETAIL").contains(name) ? "BOOLEAN" : "LONG";
     }
 
     String reply(String body) {
@@ -316,7 +317,7 @@ abstract class MonitorCommandsContract {
                 "<SETTINGS><VAR NAME='CHECKTIME' VALUE='5'/><VAR NAME='MAXDEPTH' VALUE='deep'/></SETTINGS>"));
         assertEquals(reply("<VAR NAME='CHECKTIME' VALUE='10' TYPE='LONG'/>"), cmd("GET", "<VAR NAME='CHECKTIME'/>"));
         Element all = xml(cmd("GET", null));
-        assertEquals(28, all(all, "VAR").size());
+        assertEquals(29, all(all, "VAR").size());
     }
 
     // ---- REPORT, CLEAR, SETDETAIL ----

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.w3c.dom.Element;
 
@@ -68,8 +69,9 @@ class MonitorStacksTest {
     @MethodSource("planted")
     void plantedPathIsTheTopOfItsView(Jdk jdk, Planted p) throws Exception {
         Path exitXml = dir.resolve("exit.xml");
-        try (Child child = Child.start(jdk, dir, "CHECKTIME=5", List.of("-Ddyper.report.xml=" + exitXml), PlantedTarget.class,
-                p.mode())) {
+        Path exitHtml = dir.resolve("exit.html");
+        try (Child child = Child.start(jdk, dir, "CHECKTIME=5", List.of("-Ddyper.report.xml=" + exitXml,
+                "-Ddyper.report.html=" + exitHtml), PlantedTarget.class, p.mode())) {
             assertEquals("planted " + p.mode() + ": started", child.nextLine());
             try (WireClient c = child.client()) {
                 until("the recorder samples", () -> first(xml(c.command("REPORT", "<REPORT TYPE='STACKS'/>")),
@@ -116,6 +118,28 @@ class MonitorStacksTest {
         assertTrue(all(last, "INSTRUMENTATION").isEmpty());
         Element v = view(last, p.view());
         assertTrue(paths(v).get(0).getTextContent().contains(p.pathEnd()), paths(v).get(0).getTextContent());
+        exitReportNamesTheRecorder(jdk, last, Files.readString(exitHtml));
+    }
+
+    /**
+     * The recorder sampled this run, and the exit report says so for CPU and its stacks (issue 20: the recorder's
+     * stream ends at shutdown, and the views were then labelled THREAD_DUMP), in the XML and in the page's data.
+     */
+    private static void exitReportNamesTheRecorder(Jdk jdk, Element last, String page) {
+        assertEquals("JFR", first(last, "CPU").getAttribute("SOURCE"));
+        // JDK 25 on Linux has the CPU-time sampler
+        assertEquals(jdk == Jdk.JDK17 ? "jdk.ExecutionSample" : "jdk.CPUTimeSample",
+                first(last, "CPU").getAttribute("EVENT"));
+        assertEquals("JFR", first(last, "STACKS").getAttribute("SOURCE"));
+        for (String name : List.of("CPU", "LOCK", "ALLOC")) {
+            Element view = view(last, name);
+            if (view != null) {
+                assertEquals("JFR", view.getAttribute("SOURCE"), name);
+                String unit = view.getAttribute("UNIT");
+                assertTrue(page.contains("{\"name\":\"" + name + "\",\"unit\":\"" + unit + "\",\"a\":{\"NAME\":\""
+                        + name + "\",\"UNIT\":\"" + unit + "\",\"SOURCE\":\"JFR\""), name + " view in the page sampled by JFR");
+            }
+        }
     }
 
     /** The hot method's two callers: the hot one far heavier; the methods table ranks the hot method first. */
@@ -131,6 +155,40 @@ class MonitorStacksTest {
         Element line = first(first(first(r, "CPU"), "LINES"), "LINE");
         assertEquals("work", line.getAttribute("METHOD"));
         assertTrue(Integer.parseInt(line.getAttribute("LINE")) > 0);
+    }
+
+    /**
+     * Socket I/O is CPU time in native code. JDK 17's execution sampler does not see threads there; the recorder's
+     * native method samples, weighed by the threads' CPU clocks, do (JDK 25's CPU-time sampler sees them itself). A
+     * program that only writes and reads a loopback socket: most of the CPU view ends in the native socket read and
+     * write, and the CPU section counts it as I/O.
+     */
+    @ParameterizedTest
+    @EnumSource(Jdk.class)
+    void socketIoShowsInTheCpuViewAsIo(Jdk jdk) throws Exception {
+        try (Child child = Child.start(jdk, dir, "CHECKTIME=5", PlantedTarget.class, "io")) {
+            assertEquals("planted io: started", child.nextLine());
+            try (MonitorClient c = child.client()) {
+                until("100 CPU samples from the recorder", () -> {
+                    Element cpu = first(xml(c.command("REPORT", "<REPORT TYPE='CPU'/>")), "CPU");
+                    return cpu.getAttribute("SOURCE").equals("JFR") && Long.parseLong(cpu.getAttribute("SAMPLES")) >= 100;
+                });
+                Element r = xml(c.command("REPORT", null));
+                Element cpu = first(r, "CPU");
+                long samples = Long.parseLong(cpu.getAttribute("SAMPLES"));
+                long io = Long.parseLong(cpu.getAttribute("IO_SAMPLES"));
+                assertTrue(io * 2 > samples, "I/O samples " + io + " of " + samples);
+                Element v = view(r, "CPU");
+                long socket = paths(v).stream().filter(e -> e.getTextContent().matches(
+                        ".*;sun\\.nio\\.ch\\.[A-Za-z]+\\.(read|write)v?0")).mapToLong(e -> Long.parseLong(e.getAttribute(
+                        "WEIGHT"))).sum();
+                assertTrue(socket * 2 > total(v), "paths ending in a native socket read or write: " + socket + " of "
+                        + total(v) + "; top: " + paths(v).get(0).getTextContent());
+                assertTrue(all(v, "THREAD").stream().anyMatch(t -> t.getAttribute("NAME").equals("planted-io-writer")));
+                MonitorCommandsContract.validate(r);
+            }
+            assertEquals(0, child.stop(), child.stderr());
+        }
     }
 
     @Test

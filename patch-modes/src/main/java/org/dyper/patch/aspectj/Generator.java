@@ -97,7 +97,7 @@ public final class Generator {
             }
         }
         ctx.names.markClasses(ctx.bytecode, woven);
-        ctx.log.addWarnings(ctx.usage.warnings());
+        ctx.usage.warnings(ctx.log);
         ctx.log.addErrors(ctx.usage.errors());
         if (ctx.log.hasErrors()) {
             throw new InvalidInputException(ctx.log.all());

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.dyper.patch.aspectj.GeneratedCode;
+import org.dyper.patch.plan.ProblemLog;
 
 /**
  * Weaves the classes a generation patches with ajc, in batches: each batch gets only its classes as input and only the
@@ -47,6 +48,7 @@ public final class AjcBatches {
         String sharedClass = code.packageName() + ".DyperShared";
         Map<String, byte[]> out = new TreeMap<>();
         List<String> warnings = new ArrayList<>();
+        List<String> unapplied = new ArrayList<>();
         int done = 0;
         for (int i = 0; i < batches.size(); i++) {
             Batch b = batches.get(i);
@@ -87,7 +89,7 @@ public final class AjcBatches {
                 // matched nothing comes back as a warning naming the patch
                 Ajc.Result result = Ajc.run(args, what, !b.classes.isEmpty());
                 warnings.addAll(result.warnings());
-                warnings.addAll(unapplied(code, result));
+                unapplied.addAll(unapplied(code, result));
                 try (var walk = Files.walk(classes)) {
                     for (Path f : walk.filter(p -> p.toString().endsWith(".class")).toList()) {
                         String name = classes.relativize(f).toString().replace('\\', '/');
@@ -106,6 +108,7 @@ public final class AjcBatches {
                         + batches.size() + ")");
             }
         }
+        warnings.addAll(capped(unapplied));
         return new Result(out, warnings);
     }
 
@@ -123,6 +126,20 @@ public final class AjcBatches {
             named.forEach(w -> warnings.add(w.toString()));
         }
         return warnings;
+    }
+
+    /**
+     * The first {@link ProblemLog#SHOWN} of {@code unapplied} (warnings from {@link #unapplied}), and a line that
+     * counts the rest.
+     */
+    public static List<String> capped(List<String> unapplied) {
+        if (unapplied.size() <= ProblemLog.SHOWN) {
+            return unapplied;
+        }
+        List<String> shown = new ArrayList<>(unapplied.subList(0, ProblemLog.SHOWN));
+        shown.add("warning: " + ProblemLog.moreLine(unapplied.size() - ProblemLog.SHOWN, "join points AspectJ did not "
+                + "weave advice at"));
+        return shown;
     }
 
     /** A stub of the site-table class: the same class and field, no table. */

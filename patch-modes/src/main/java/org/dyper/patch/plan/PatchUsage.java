@@ -70,21 +70,22 @@ public final class PatchUsage {
         u.onlyMethods &= method;
     }
 
-    /** Warnings: patches that match nothing, and places patches were skipped at (where they applied elsewhere). */
-    public List<Problem> warnings() {
-        List<Problem> warnings = new ArrayList<>();
+    /**
+     * Warnings into {@code log}: patches that match nothing, and places patches were skipped at (where they applied
+     * elsewhere).
+     */
+    public void warnings(ProblemLog log) {
         byPatch.forEach((p, u) -> {
             if (u.matched == 0 && !u.methods.isEmpty() && u.failed.isEmpty()) {
-                warnings.add(Problem.warning(p.at(), "PATCH", describe(p) + " matches no join point in the "
-                        + u.methods.size() + " method(s) its FOR selects (" + abbreviate(u.methods) + "): "
-                        + nothing(p)));
+                log.warning("PATCHes that match no join point in the methods their FOR selects", p.at(), "PATCH",
+                        () -> describe(p) + " matches no join point in the " + u.methods.size() + " method(s) its FOR "
+                        + "selects (" + abbreviate(u.methods) + "): " + nothing(p));
             } else if (u.applied > 0) {
-                u.skipped.forEach((reason, where) -> warnings.add(Problem.warning(p.at(), "PATCH", describe(p)
-                        + " skipped at " + where.size() + (u.onlyMethods ? " method(s)" : " join point(s)")
-                        + " because " + reason + ": " + abbreviate(where))));
+                u.skipped.forEach((reason, where) -> log.warning("PATCHes skipped at some places", p.at(), "PATCH",
+                        () -> describe(p) + " skipped at " + where.size() + (u.onlyMethods ? " method(s)"
+                        : " join point(s)") + " because " + reason + ": " + abbreviate(where)));
             }
         });
-        return warnings;
     }
 
     /** Errors: patches that apply nowhere they were asked for, for reasons no other error explains. */

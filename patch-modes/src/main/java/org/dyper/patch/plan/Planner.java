@@ -64,8 +64,8 @@ public final class Planner {
                 }
                 List<MethodInfo> matched = match(f);
                 if (matched.isEmpty() && !(f.update() == Update.NEW && f.patches().isEmpty())) {
-                    log.warning(f.at(), "FOR", f.describe() + " matches no method in the woven code ("
-                            + targets.size() + " class(es) scanned)");
+                    log.warning("FORs that match no method in the woven code", f.at(), "FOR", () -> f.describe()
+                            + " matches no method in the woven code (" + targets.size() + " class(es) scanned)");
                 }
                 for (MethodInfo m : matched) {
                     List<PlannedPatch> list = plan.computeIfAbsent(m, k -> new ArrayList<>());

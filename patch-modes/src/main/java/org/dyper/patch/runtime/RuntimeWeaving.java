@@ -163,7 +163,7 @@ public final class RuntimeWeaving {
                     originalsOut.put(binary, originals.get(binary));
                 }
             }
-            List<String> notes = new ArrayList<>(AjcBatches.unapplied(code, result));
+            List<String> notes = new ArrayList<>(AjcBatches.capped(AjcBatches.unapplied(code, result)));
             notes.addAll(result.warnings());
             notes.addAll(fix.notes());
             return new RuntimePatch(model, id, code.siteTable(), originalsOut, patched, movedAspects, notes);

@@ -41,7 +41,15 @@ public final class ModelReader {
     /** Reads a model from {@code in}; {@code fileName} is used in locations. Does not close {@code in}. */
     public static Model read(String fileName, InputStream in) throws InvalidInputException {
         Checker check = new Checker();
-        XmlElement root = SecureXml.parse(fileName, in, check.problems);
+        // each FOR is read as soon as its end tag is, and its elements dropped: a model of many FORs never has its
+        // whole tree in memory; the FORs' problems follow the root's, as in the file
+        Checker forCheck = new Checker();
+        List<ForSpec> fors = new ArrayList<>();
+        XmlElement root = SecureXml.parse(fileName, in, check.problems, (model, child) -> {
+            if (!model.foreign && model.name.equals("MODEL") && forCheck.known(model, child, "FOR")) {
+                fors.add(forSpec(child, forCheck));
+            }
+        });
         if (root == null) {
             throw new InvalidInputException(check.problems);
         }
@@ -55,12 +63,7 @@ public final class ModelReader {
             check.error(root, "NAME='" + name + "' is not a valid model name"
                     + " (a letter or '_', then letters, digits, '_', '-' or '.')");
         }
-        List<ForSpec> fors = new ArrayList<>();
-        for (XmlElement child : root.children) {
-            if (check.known(root, child, "FOR")) {
-                fors.add(forSpec(child, check));
-            }
-        }
+        check.problems.addAll(forCheck.problems);
         if (!check.problems.isEmpty()) {
             throw new InvalidInputException(check.problems);
         }

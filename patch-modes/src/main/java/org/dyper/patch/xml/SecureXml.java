@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 import javax.xml.XMLConstants;
 import javax.xml.parsers.ParserConfigurationException;
@@ -39,6 +40,15 @@ final class SecureXml {
      * read or is not well-formed XML.
      */
     static XmlElement parse(String fileName, InputStream in, List<Problem> problems) {
+        return parse(fileName, in, problems, null);
+    }
+
+    /**
+     * As above; with {@code rootChildren}, each child of the root is handed to it (with the root) once its end tag is
+     * read, and not kept in the root's children: a big file is read without its whole tree in memory.
+     */
+    static XmlElement parse(String fileName, InputStream in, List<Problem> problems,
+            BiConsumer<XmlElement, XmlElement> rootChildren) {
         byte[] bytes;
         try {
             bytes = in.readAllBytes();
@@ -46,7 +56,7 @@ final class SecureXml {
             problems.add(Problem.error(new Location(fileName, 0, 0), "FILE", "cannot read: " + e));
             return null;
         }
-        Handler handler = new Handler(fileName, bytes);
+        Handler handler = new Handler(fileName, bytes, rootChildren);
         try {
             SAXParser parser = org.dyper.runtime.wire.Xml.saxParser(true);
             InputSource source = new InputSource(new ByteArrayInputStream(bytes));
@@ -106,12 +116,16 @@ final class SecureXml {
         private final byte[] bytes;
         private final Deque<XmlElement> open = new ArrayDeque<>();
         private Locator locator;
-        private String[] lines;
+        private Lines lines;
+        private final java.util.Map<String, String> values = new java.util.HashMap<>();
         XmlElement root;
 
-        Handler(String fileName, byte[] bytes) {
+        private final BiConsumer<XmlElement, XmlElement> rootChildren;
+
+        Handler(String fileName, byte[] bytes, BiConsumer<XmlElement, XmlElement> rootChildren) {
             this.fileName = fileName;
             this.bytes = bytes;
+            this.rootChildren = rootChildren;
         }
 
         @Override
@@ -126,14 +140,14 @@ final class SecureXml {
             for (int i = 0; i < attributes.getLength(); i++) {
                 String attributeUri = attributes.getURI(i);
                 if (attributeUri == null || attributeUri.isEmpty()) {
-                    element.attributes.put(attributes.getQName(i), attributes.getValue(i));
+                    element.attributes.put(attributes.getQName(i), shared(attributes.getValue(i)));
                 } else if (!XSI.equals(attributeUri)) {
                     element.foreignAttributes.add(attributes.getQName(i));
                 }
             }
             if (open.isEmpty()) {
                 root = element;
-            } else {
+            } else if (rootChildren == null || open.size() > 1) {
                 open.peek().children.add(element);
             }
             open.push(element);
@@ -141,7 +155,10 @@ final class SecureXml {
 
         @Override
         public void endElement(String uri, String localName, String qName) {
-            open.pop();
+            XmlElement element = open.pop();
+            if (rootChildren != null && open.size() == 1) {
+                rootChildren.accept(root, element);
+            }
         }
 
         @Override
@@ -173,10 +190,10 @@ final class SecureXml {
          * Exact unless the chunk held character or entity references, which Dyper files have no reason to use.
          */
         private Location back(Location end, int n) {
-            String[] text = lines();
+            Lines text = lines();
             int line = end.line() - 1;
             int column = end.column() - 1;
-            if (line < 0 || line >= text.length) {
+            if (line < 0 || line >= text.count()) {
                 return end;
             }
             while (n > 0) {
@@ -184,7 +201,7 @@ final class SecureXml {
                     column--;
                 } else if (line > 0) {
                     line--;
-                    column = text[line].length();
+                    column = text.length(line);
                 } else {
                     return end;
                 }
@@ -196,27 +213,42 @@ final class SecureXml {
         /** SAX reports the position after a start tag's {@code >}; walk back to its {@code <}, which cannot occur inside a tag. */
         private Location startTagLocation() {
             Location end = here();
-            String[] text = lines();
+            Lines text = lines();
             int line = end.line() - 1;
-            if (line < 0 || line >= text.length) {
+            if (line < 0 || line >= text.count()) {
                 return end;
             }
-            int index = Math.min(end.column() - 2, text[line].length() - 1);
+            int index = Math.min(end.column() - 2, text.length(line) - 1);
             while (line >= 0) {
                 for (int i = index; i >= 0; i--) {
-                    if (text[line].charAt(i) == '<') {
+                    if (text.charAt(line, i) == '<') {
                         return new Location(fileName, line + 1, i + 1);
                     }
                 }
                 line--;
                 if (line >= 0) {
-                    index = text[line].length() - 1;
+                    index = text.length(line) - 1;
                 }
             }
             return end;
         }
 
-        private String[] lines() {
+        /** The same value as one already read when short (a file of many FORs repeats METHOD='m' and MODE='COUNT'). */
+        private String shared(String value) {
+            if (value.length() > 64) {
+                return value;
+            }
+            String known = values.get(value);
+            if (known != null) {
+                return known;
+            }
+            if (values.size() < 4096) {
+                values.put(value, value);
+            }
+            return value;
+        }
+
+        private Lines lines() {
             if (lines == null) {
                 String encoding = locator instanceof Locator2 l2 ? l2.getEncoding() : null;
                 Charset charset;
@@ -229,9 +261,59 @@ final class SecureXml {
                 if (text.startsWith("\uFEFF")) {
                     text = text.substring(1);
                 }
-                lines = text.split("\r\n|\r|\n", -1);
+                lines = new Lines(text);
             }
             return lines;
+        }
+    }
+
+    /**
+     * The decoded text by lines (\r\n, \r or \n end a line): one string and where each line starts, not one string
+     * per line (a model of 600,000 lines).
+     */
+    private static final class Lines {
+        private final String text;
+        private final int[] starts;
+        private final int count;
+
+        Lines(String text) {
+            this.text = text;
+            int[] s = new int[16];
+            int n = 0;
+            s[n++] = 0;
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                if (c == '\r' || c == '\n') {
+                    if (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
+                        i++;
+                    }
+                    if (n == s.length) {
+                        s = java.util.Arrays.copyOf(s, n * 2);
+                    }
+                    s[n++] = i + 1;
+                }
+            }
+            this.starts = s;
+            this.count = n;
+        }
+
+        int count() {
+            return count;
+        }
+
+        /** The length of line {@code line} (from 0) without its line end. */
+        int length(int line) {
+            int end = line + 1 < count ? starts[line + 1] : text.length() + 1;
+            int length = end - 1 - starts[line];
+            if (line + 1 < count && length > 0 && text.charAt(starts[line + 1] - 1) == '\n'
+                    && text.charAt(starts[line + 1] - 2) == '\r') {
+                length--;
+            }
+            return length;
+        }
+
+        char charAt(int line, int index) {
+            return text.charAt(starts[line] + index);
         }
     }
 }

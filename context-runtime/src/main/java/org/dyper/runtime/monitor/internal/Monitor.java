@@ -64,8 +64,8 @@ public final class Monitor {
     public final Commands commands;
     public final Sampler sampler = new Sampler(this);
     /**
-     * Open until {@link #start} has done its work on the caller's thread: the flight recorder waits for it
-     * ({@link #awaitStarted}), so it never samples the agent's own start-up on the program's main thread (premain),
+     * Open until {@link #start} has done its work on the caller's thread: the flight recorder and the dump loop wait
+     * for it ({@link #awaitStarted}), so neither samples the agent's own start-up on the program's main thread (premain),
      * which the stack views would show as monitor frames (MonitorStacksTest saw that on a busy machine).
      */
     private final java.util.concurrent.CountDownLatch startDone = new java.util.concurrent.CountDownLatch(1);
@@ -135,7 +135,7 @@ public final class Monitor {
     }
 
     /** The monitor's own agents (their sections are not AGENT elements). */
-    boolean internal(DyperAgent a) {
+    public boolean internal(DyperAgent a) {
         return a == cpu || a == threads || a == stacksAgent || a == jvm;
     }
 

@@ -78,7 +78,10 @@ public final class Settings {
         fraction("METHOD_DETAIL_STOP_THRESHOLD", "0.05", "share below which a method stops being detailed");
         choice("SAMPLER", "AUTO", "where CPU samples come from: JFR where the JVM has it, else thread dumps", "AUTO",
                 "JFR", "THREAD_DUMP");
-        var("DUMPTIME", Type.LONG, 1, DAY_MS, "100", "milliseconds between all-thread dumps while JFR samples the CPU");
+        var("DUMPTIME", Type.LONG, 1, DAY_MS, "100", "milliseconds between looks at the threads' states and CPU clocks"
+                + " while JFR samples the CPU");
+        flag("WALL", "false", "all-thread dumps (a safepoint each) every DUMPTIME while JFR samples the CPU, for the"
+                + " WALL view");
         var("LOCK_THRESHOLD_US", Type.LONG, 0, DAY_MS * 1000, "1000", "microseconds a thread must block on a lock to"
                 + " be recorded (JFR)");
         var("ALLOC_RATE", Type.LONG, 0, 1_000_000, "150", "allocation samples per second (JFR); 0: none");

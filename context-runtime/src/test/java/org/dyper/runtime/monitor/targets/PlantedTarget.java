@@ -11,6 +11,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <li>{@code reentrant}: the same with a {@link ReentrantLock} in {@link #reentrantStep}.</li>
  * <li>{@code alloc}: {@link #fill} allocates {@code long[512]} arrays, called from {@link #allocCaller} on thread
  * {@code planted-alloc}.</li>
+ * <li>{@code io}: socket I/O over loopback and little else: {@code planted-io-writer} writes 64 KB blocks that
+ * {@code planted-io-reader} reads, so both spend their CPU time in native socket reads and writes.</li>
  * </ul>
  */
 public final class PlantedTarget {
@@ -38,6 +40,7 @@ public final class PlantedTarget {
                 }
             }
             case "alloc" -> start("planted-alloc", PlantedTarget::allocLoop);
+            case "io" -> socketPair();
             default -> throw new IllegalArgumentException(mode);
         }
         System.out.println("planted " + mode + ": started");
@@ -47,6 +50,34 @@ public final class PlantedTarget {
         }
         stop = true;
         System.out.println("planted " + mode + ": stopped");
+    }
+
+    private static void socketPair() throws java.io.IOException {
+        java.net.ServerSocket server = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+        java.net.Socket out = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), server.getLocalPort());
+        java.net.Socket in = server.accept();
+        start("planted-io-writer", () -> {
+            byte[] block = new byte[64 * 1024];
+            try (out) {
+                while (!stop) {
+                    out.getOutputStream().write(block);
+                }
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        start("planted-io-reader", () -> {
+            byte[] block = new byte[64 * 1024];
+            long read = 0;
+            try (in) {
+                for (int n; (n = in.getInputStream().read(block)) >= 0; ) {
+                    read += n;
+                }
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+            sink = read;
+        });
     }
 
     private static void start(String name, Runnable body) {

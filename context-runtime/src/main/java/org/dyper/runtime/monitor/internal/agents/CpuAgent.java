@@ -287,6 +287,21 @@ public final class CpuAgent implements DyperAgent {
         recentAll.clear();
     }
 
+    /**
+     * Drops the CPU samples (methods, lines, classes, packages, their counts and each thread's RUNNABLE) when they
+     * start coming from another source, so that the section never mixes two; thread dump counts, CPU clocks and what
+     * is detailed stay.
+     */
+    public synchronized void restartSamples() {
+        methods.clear();
+        lines.clear();
+        classes.clear();
+        packages.clear();
+        threads.values().forEach(t -> t.running = 0);
+        samples = sampleNs = systemOnly = ioSamples = ioNs = dyperSamples = monitorSamples = monitorNs = 0;
+        recentAll.clear();
+    }
+
     /** SETDETAIL: {@code Class#method} names a method, anything else a class. */
     @Override
     public synchronized boolean setDetail(String item, boolean on) {

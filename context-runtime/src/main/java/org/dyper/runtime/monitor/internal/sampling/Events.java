@@ -1,6 +1,7 @@
 package org.dyper.runtime.monitor.internal.sampling;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Where a sampler hands what it saw: CPU samples, lock waits, allocation samples, GC pauses and thread starts and
@@ -20,6 +21,12 @@ interface Events {
     void own(long threadId, String name, long ns);
 
     void cpu(long threadId, String name, List<Frame> topFirst, long ns);
+
+    /**
+     * A thread seen in native code at {@code epochNs} (the recorder's {@code jdk.NativeMethodSample}, one thread in
+     * native code per period): CPU time only as far as its CPU clock moved then. The frames are read only then.
+     */
+    void nativeSample(long threadId, String name, Supplier<List<Frame>> topFirst, long epochNs);
 
     /** A thread blocked {@code ns} on a lock of class {@code lockClass}. */
     void lock(long threadId, String name, List<Frame> topFirst, String lockClass, long ns);

@@ -1,6 +1,7 @@
 package org.dyper.runtime.monitor.internal.sampling;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +17,8 @@ import jdk.jfr.consumer.RecordingStream;
 
 /**
  * The JDK Flight Recorder read in this JVM ({@link RecordingStream}): CPU samples ({@code jdk.CPUTimeSample} where
- * the JVM has it, JDK 25 on Linux, else {@code jdk.ExecutionSample}) at CHECKTIME, lock waits (monitor enter, and
+ * the JVM has it, JDK 25 on Linux, else {@code jdk.ExecutionSample} with {@code jdk.NativeMethodSample} for threads in
+ * native code) at CHECKTIME, lock waits (monitor enter, and
  * parks on {@code java.util.concurrent} synchronizers), allocation samples, GC pauses and thread starts and ends.
  * Only this class touches {@code jdk.jfr}, so the monitor runs where that module is missing. Events arrive in
  * batches, about once a second.
@@ -24,6 +26,7 @@ import jdk.jfr.consumer.RecordingStream;
 final class JfrSource {
     static final String CPU_TIME = "jdk.CPUTimeSample";
     static final String EXECUTION = "jdk.ExecutionSample";
+    static final String NATIVE = "jdk.NativeMethodSample";
     private static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
     private static final String PARK = "jdk.ThreadPark";
     private static final String ALLOC = "jdk.ObjectAllocationSample";
@@ -41,6 +44,9 @@ final class JfrSource {
     private boolean closed;
     private volatile long periodNs;
     private String applied = "";
+    /** Runs before the first event is handled; set by {@link #run}. Only the stream's thread reads these two. */
+    private Runnable started = () -> { };
+    private boolean begun;
 
     private JfrSource(Events sink) {
         this.sink = sink;
@@ -57,13 +63,19 @@ final class JfrSource {
         stream.setMaxAge(Duration.ofSeconds(30));
         stream.setMaxSize(64L << 20);
         stream.onEvent(cpuEvent, e -> handle(e, this::cpu));
+        if (cpuEvent.equals(EXECUTION)) {
+            stream.onEvent(NATIVE, e -> handle(e, this::nativeSample));
+        }
         stream.onEvent(MONITOR_ENTER, e -> handle(e, this::monitorEnter));
         stream.onEvent(PARK, e -> handle(e, this::park));
         stream.onEvent(ALLOC, e -> handle(e, this::alloc));
         stream.onEvent(GC, e -> handle(e, this::gc));
         stream.onEvent(THREAD_START, e -> handle(e, this::threadStart));
         stream.onEvent(THREAD_END, e -> handle(e, this::threadEnd));
-        stream.onFlush(() -> signal(false));
+        stream.onFlush(() -> {
+            begin();
+            signal(false);
+        });
         stream.onClose(() -> signal(true));
     }
 
@@ -85,9 +97,21 @@ final class JfrSource {
         return periodNs;
     }
 
-    /** Runs the stream in the calling thread until {@link #close()} or the JVM's end. */
-    void run() {
+    /**
+     * Runs the stream in the calling thread until {@link #close()} or the JVM's end; {@code started} runs once, in
+     * the stream's thread, before the first events are handed over (or at the first flush).
+     */
+    void run(Runnable started) {
+        this.started = started;
         stream.start();
+    }
+
+    /** The first batch of events is here: the sink takes the recorder's samples from now on. */
+    private void begin() {
+        if (!begun) {
+            begun = true;
+            started.run();
+        }
     }
 
     void close() {
@@ -106,7 +130,7 @@ final class JfrSource {
         applied = key;
         periodNs = TimeUnit.MILLISECONDS.toNanos(checkMillis);
         if (!on) {
-            for (String e : List.of(cpuEvent, MONITOR_ENTER, PARK, ALLOC, GC, THREAD_START, THREAD_END)) {
+            for (String e : List.of(cpuEvent, NATIVE, MONITOR_ENTER, PARK, ALLOC, GC, THREAD_START, THREAD_END)) {
                 stream.disable(e);
             }
             return;
@@ -115,6 +139,8 @@ final class JfrSource {
             stream.enable(CPU_TIME).with("throttle", checkMillis + "ms");
         } else {
             stream.enable(EXECUTION).withPeriod(Duration.ofMillis(checkMillis));
+            // the execution sampler does not see threads in native code: their on-CPU time comes from these
+            stream.enable(NATIVE).withPeriod(Duration.ofMillis(checkMillis));
         }
         Duration threshold = Duration.ofNanos(TimeUnit.MICROSECONDS.toNanos(lockMicros));
         stream.enable(MONITOR_ENTER).withThreshold(threshold).withStackTrace();
@@ -166,11 +192,12 @@ final class JfrSource {
     /** Finds the event's thread, skips the ones the monitor does not report on, and never lets a failure out. */
     private void handle(RecordedEvent e, Handler h) {
         try {
+            begin();
             if (!sink.recording()) {
                 return;
             }
             String type = e.getEventType().getName();
-            RecordedThread t = type.equals(cpuEvent) && type.equals(EXECUTION) ? e.getThread("sampledThread")
+            RecordedThread t = type.equals(EXECUTION) || type.equals(NATIVE) ? e.getThread("sampledThread")
                     : type.equals(THREAD_START) || type.equals(THREAD_END) ? e.getThread("thread")
                     : type.equals(GC) ? null : e.getThread();
             if (type.equals(GC)) {
@@ -182,6 +209,9 @@ final class JfrSource {
             }
             long id = t.getJavaThreadId();
             String name = t.getJavaName() == null ? "" : t.getJavaName();
+            if (type.equals(NATIVE) && !sink.use(id, name)) {
+                return;
+            }
             if (type.equals(cpuEvent) && !sink.use(id, name)) {
                 sink.own(id, name, weightNs(e));
                 return;
@@ -206,6 +236,11 @@ final class JfrSource {
 
     private void cpu(RecordedEvent e, long id, String name) {
         sink.cpu(id, name, frames(e), weightNs(e));
+    }
+
+    private void nativeSample(RecordedEvent e, long id, String name) {
+        Instant at = e.getStartTime();
+        sink.nativeSample(id, name, () -> frames(e), at.getEpochSecond() * 1_000_000_000L + at.getNano());
     }
 
     private void monitorEnter(RecordedEvent e, long id, String name) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.dyper.runtime.monitor.DyperAgent;
 import org.dyper.runtime.monitor.internal.Monitor;
 
@@ -30,10 +31,17 @@ public final class Sampler implements Events {
     public final Object recording = new Object();
     private final ThreadStates states = new ThreadStates();
     private volatile JfrSource jfr;
+    /** The recorder's stream that ran last: at the exit its last events may still be on their way. */
+    private volatile JfrSource lastJfr;
+    /** The source of the CPU section and the CPU and LOCK views; JFR stays when the recorder ends at the exit. */
+    private volatile String cpuSource = THREAD_DUMP;
+    private volatile String cpuEvent = "";
     private volatile boolean jfrStarting;
     private volatile String jfrProblem;
     /** Whether the recorder's threads are there because of the monitor (no other recording ran before). */
     private volatile boolean recorderOurs;
+    /** Per thread, native CPU time not yet a whole sample (see {@link #nativeSample}). */
+    private final Map<Long, Long> nativeCarry = new java.util.HashMap<>();
     /** CPU time of monitor threads that have ended. */
     public final AtomicLong endedOwnCpuNs = new AtomicLong();
 
@@ -45,18 +53,35 @@ public final class Sampler implements Events {
         m.daemon("dyper-monitor-sampler", this::loop).start();
     }
 
-    /** Where CPU samples come from now. */
+    /** Where the CPU section's samples, and the CPU and LOCK views', came from: one source at a time. */
     public String source() {
-        return jfr != null ? JFR : THREAD_DUMP;
+        return cpuSource;
     }
 
-    /** The recorder's CPU event, or why thread dumps sample (empty when nothing was tried). */
+    /** The recorder's CPU event while its samples are shown, else why thread dumps sample (empty: nothing tried). */
     public String event() {
-        JfrSource j = jfr;
-        if (j != null) {
-            return j.cpuEvent();
+        if (cpuSource.equals(JFR)) {
+            return cpuEvent;
         }
         return jfrProblem == null ? "" : jfrProblem;
+    }
+
+    /**
+     * Switches the CPU section and the CPU and LOCK views to another source: what the previous one recorded goes, so
+     * that none of them mixes samples of two sources (thread dumps sample while the recorder starts, about a second).
+     * Holds {@link #recording}, so that no dump started before adds to the new source's figures.
+     */
+    private void switchTo(String source, String event) {
+        synchronized (recording) {
+            m.cpu.restartSamples();
+            synchronized (nativeCarry) {
+                nativeCarry.clear();
+            }
+            m.stacks.restart(StackStore.View.CPU, source);
+            m.stacks.restart(StackStore.View.LOCK, source);
+            cpuEvent = event;
+            cpuSource = source;
+        }
     }
 
     /** Applies changed settings to the recorder (starting or stopping it) and wakes the dump loop. */
@@ -90,33 +115,41 @@ public final class Sampler implements Events {
             j = JfrSource.open(this);
             recorderOurs = !j.othersRecording;
             applyTo(j);
+            jfr = j;
+            lastJfr = j;
         } catch (Throwable t) {
             recorderOurs = false;
             jfrProblem = "no flight recorder: " + Monitor.describe(t);
             jfrStarting = false;
             return;
         }
-        m.jvm.recorderStarted();
-        m.stacks.source(StackStore.View.CPU, JFR);
-        m.stacks.source(StackStore.View.LOCK, JFR);
-        jfr = j;
-        jfrStarting = false;
+        boolean failed = false;
         try {
-            j.run();
+            // thread dumps sample until the recorder hands over its first events
+            j.run(() -> {
+                m.jvm.recorderStarted();
+                switchTo(JFR, j.cpuEvent());
+                jfrStarting = false;
+            });
         } catch (Throwable t) {
+            failed = true;
             jfrProblem = "the flight recorder stopped: " + Monitor.describe(t);
         } finally {
             if (jfr == j) {
                 jfr = null;
             }
-            m.stacks.source(StackStore.View.CPU, THREAD_DUMP);
-            m.stacks.source(StackStore.View.LOCK, THREAD_DUMP);
+            jfrStarting = false;
+            // SAMPLER=THREAD_DUMP, or a failure: thread dumps sample from now on, in emptied views. The stream's
+            // normal end is the JVM's exit: the recorder's samples stay, named as its, and no dump is added to them.
+            if (cpuSource.equals(JFR) && (failed || m.settings.text("SAMPLER").equals(THREAD_DUMP))) {
+                switchTo(THREAD_DUMP, "");
+            }
         }
     }
 
     /** At the JVM's exit: waits (bounded) until the recorder has handed over its last events. */
     public void awaitLastEvents(long millis) {
-        JfrSource j = jfr;
+        JfrSource j = lastJfr;
         if (j != null) {
             j.awaitFlush(millis);
         }
@@ -131,7 +164,7 @@ public final class Sampler implements Events {
             long sum = endedOwnCpuNs.get();
             JfrSource j = jfr;
             boolean recorder = recorderOurs;
-            for (ThreadInfo i : mx.dumpAllThreads(false, false, 0)) {
+            for (ThreadInfo i : mx.getThreadInfo(mx.getAllThreadIds())) {
                 if (i != null && (m.ownThreads.contains(i.getThreadId())
                         || recorder && i.getThreadName().startsWith("JFR "))) {
                     long t = mx.getThreadCpuTime(i.getThreadId());
@@ -147,13 +180,15 @@ public final class Sampler implements Events {
     // ---- the dump loop ----
 
     private void loop() {
+        // like the recorder: no dump while the agent's start-up runs on the program's main thread (premain)
+        m.awaitStarted();
         long last = System.nanoTime();
         long lastReport = last;
         boolean wasOn = false;
         while (true) {
             try {
                 boolean on = m.settings.bool("MONITOR");
-                boolean recorder = jfr != null;
+                boolean recorder = !cpuSource.equals(THREAD_DUMP);
                 long interval = on || m.settings.bool("FULLMONITORING")
                         ? m.settings.longValue(recorder ? "DUMPTIME" : "CHECKTIME") : m.settings.longValue("DISABLETIME");
                 long reportTime = m.settings.longValue("REPORTTIME");
@@ -197,12 +232,15 @@ public final class Sampler implements Events {
         if (!on && !dump) {
             return;
         }
-        ThreadInfo[] infos = threads();
+        // while the recorder samples the CPU, stacks are needed only for the WALL view, added agents and SHOWSTACK;
+        // else the threads' states come from thread information without frames, which needs no safepoint
+        boolean stacks = !recorder || dump || m.settings.bool("WALL") || addedAgents();
+        ThreadInfo[] infos = stacks ? threads() : states();
         if (on) {
             synchronized (recording) {
                 // MONITOR may have become false since this dump began: then CLEAR may already have run
                 if (m.settings.bool("MONITOR")) {
-                    record(infos, now, weight, recorder);
+                    record(infos, now, weight, !cpuSource.equals(THREAD_DUMP), stacks);
                 }
             }
         }
@@ -212,9 +250,37 @@ public final class Sampler implements Events {
         }
     }
 
-    /** Records one dump in the stack views and the agents. */
-    private void record(ThreadInfo[] infos, long now, long weight, boolean recorder) {
-        Map<Long, ThreadStates.Activity> activity = states.update(infos, now, m.settings.bool("CPUTIME"));
+    private boolean addedAgents() {
+        for (DyperAgent a : m.agents) {
+            if (!m.internal(a)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Records one look at the threads (a dump when {@code stacks}) in the stack views and the agents. */
+    private void record(ThreadInfo[] infos, long now, long weight, boolean recorder, boolean stacks) {
+        Map<Long, ThreadStates.Activity> activity = states.update(infos, now, m.settings.bool("CPUTIME"), stacks);
+        if (stacks) {
+            dumpViews(infos, activity, weight, recorder);
+        }
+        m.threads.sample(infos, weight, activity);
+        for (DyperAgent a : m.agents) {
+            if (a == m.threads) {
+                continue;
+            }
+            try {
+                a.sample(infos, weight);
+            } catch (Throwable t) {
+                m.agentErrors.putIfAbsent(a.name(), t.getClass().getName() + ": " + t.getMessage());
+            }
+        }
+    }
+
+    /** A dump's frames: the WALL view, and without the recorder the CPU and LOCK views. */
+    private void dumpViews(ThreadInfo[] infos, Map<Long, ThreadStates.Activity> activity, long weight,
+            boolean recorder) {
         for (ThreadInfo i : infos) {
             List<Frame> frames = frames(i);
             ThreadStates.Activity a = activity.get(i.getThreadId());
@@ -227,17 +293,6 @@ public final class Sampler implements Events {
             } else if (i.getLockInfo() != null && (a == ThreadStates.Activity.BLOCKED
                     || LockKinds.isLock(i.getLockInfo().getClassName()) && parked(frames))) {
                 lock(i.getThreadId(), i.getThreadName(), frames, i.getLockInfo().getClassName(), weight);
-            }
-        }
-        m.threads.sample(infos, weight, activity);
-        for (DyperAgent a : m.agents) {
-            if (a == m.threads) {
-                continue;
-            }
-            try {
-                a.sample(infos, weight);
-            } catch (Throwable t) {
-                m.agentErrors.putIfAbsent(a.name(), t.getClass().getName() + ": " + t.getMessage());
             }
         }
     }
@@ -268,7 +323,18 @@ public final class Sampler implements Events {
     /** All threads but the monitor's own and those USETHREAD excludes, with at most MAXDEPTH frames. */
     ThreadInfo[] threads() {
         int depth = (int) m.settings.longValue("MAXDEPTH");
-        ThreadInfo[] all = mx.dumpAllThreads(false, false, depth);
+        return kept(mx.dumpAllThreads(false, false, depth));
+    }
+
+    /**
+     * The same threads without frames: state, lock and lock owner, in native code or not. The JVM takes these without
+     * stopping the threads (a thread dump with frames is a safepoint).
+     */
+    private ThreadInfo[] states() {
+        return kept(mx.getThreadInfo(mx.getAllThreadIds()));
+    }
+
+    private ThreadInfo[] kept(ThreadInfo[] all) {
         List<ThreadInfo> kept = new ArrayList<>(all.length);
         for (ThreadInfo i : all) {
             if (i != null && use(i.getThreadId(), i.getThreadName())) {
@@ -328,6 +394,40 @@ public final class Sampler implements Events {
         int depth = (int) m.settings.longValue("MAXDEPTH");
         m.cpu.record(threadId, name, clean.size() > depth ? clean.subList(0, depth) : clean, ns);
         m.stacks.add(StackStore.View.CPU, threadId, name, rootFirstClean(clean, null), 1);
+    }
+
+    /**
+     * Weighs a native method sample by its thread's CPU clock: the recorder takes one thread in native code per
+     * period, so the sample stands for the period × the threads then in native code, of which the thread was on the
+     * CPU for its CPU rate then. Whole periods of that go to the CPU view and section as samples; the rest is carried
+     * to the thread's next native sample, so a thread blocked in a socket read adds nothing, and a thread writing to
+     * a socket adds its time in the write.
+     */
+    @Override
+    public void nativeSample(long threadId, String name, Supplier<List<Frame>> frames, long epochNs) {
+        JfrSource j = jfr;
+        long period = j == null ? 0 : j.periodNs();
+        double rate = states.clocks.rate(threadId, epochNs);
+        if (period <= 0 || rate <= 0) {
+            return;
+        }
+        long ns = Math.round(period * (double) states.clocks.nativeThreads(epochNs) * rate);
+        long carried;
+        synchronized (nativeCarry) {
+            carried = nativeCarry.merge(threadId, ns, Long::sum);
+            nativeCarry.put(threadId, carried % period);
+        }
+        long samples = carried / period;
+        List<Frame> topFirst = samples > 0 ? frames.get() : List.of();
+        if (!topFirst.isEmpty()) {
+            List<Frame> clean = FrameNames.named(topFirst);
+            int depth = (int) m.settings.longValue("MAXDEPTH");
+            List<Frame> kept = clean.size() > depth ? clean.subList(0, depth) : clean;
+            for (long k = 0; k < samples; k++) {
+                m.cpu.record(threadId, name, kept, period);
+            }
+            m.stacks.add(StackStore.View.CPU, threadId, name, rootFirstClean(clean, null), samples);
+        }
     }
 
     @Override

@@ -74,14 +74,24 @@ public final class StackStore {
         Arrays.fill(threadDropped, 0);
     }
 
+    /**
+     * Empties one view (its tree of all threads and the threads' trees, its counts) and says where its events come
+     * from from now on: a view never holds the events of two sources. The emptied nodes stay in the pool until CLEAR.
+     */
+    synchronized void restart(View v, String source) {
+        int vi = v.ordinal();
+        viewRoot[vi] = -1;
+        threadRoot.get(vi).clear();
+        events[vi] = 0;
+        dropped[vi] = 0;
+        droppedWeight[vi] = 0;
+        threadDropped[vi] = 0;
+        sources[vi] = source;
+    }
+
     /** A new node bound; nodes already recorded stay (a lower bound only stops growth). */
     public synchronized void limit(int nodes) {
         limit = nodes;
-    }
-
-    /** Where a view's events came from now ({@code JFR} or {@code THREAD_DUMP}), as the report says. */
-    synchronized void source(View v, String source) {
-        sources[v.ordinal()] = source;
     }
 
     /**

@@ -9,11 +9,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What a thread really does, beyond the JVM's state: a RUNNABLE thread whose top frame is a native method is
- * {@code NATIVE} (blocked in native code: a socket read, a poll, the Reference Handler's wait; a RUNNABLE thread with
- * no Java frame at all is a JVM service thread waiting in the VM, NATIVE too) unless its CPU clock
- * moved by at least a quarter of the time since the previous dump (then it computes in native code, e.g. a
- * compression library, and is {@code RUNNING}). Other states are the JVM's ({@code RUNNABLE} becomes {@code RUNNING}).
+ * What a thread really does, beyond the JVM's state, from thread information and the threads' CPU clocks. A RUNNABLE
+ * thread in native code is {@code NATIVE} (blocked there: a socket read, a poll) unless its CPU clock moved by at
+ * least a quarter of the time since the previous look (then it computes in native code, e.g. a compression library,
+ * and is {@code RUNNING}). In native code means: its top frame is a native method, in a thread dump with stacks;
+ * {@link ThreadInfo#isInNative()} in thread information without stacks (which needs no safepoint). A RUNNABLE thread
+ * with no Java frame at all in a dump, or, without stacks, one outside native code whose CPU clock did not move at
+ * all since the previous look, is a thread waiting in the VM (the Reference Handler, Signal Dispatcher): NATIVE too.
+ * Other states are the JVM's ({@code RUNNABLE} becomes {@code RUNNING}). Also keeps the recent CPU clock readings
+ * ({@link CpuClocks}) for weighing the recorder's native method samples.
  */
 public final class ThreadStates {
     /** What a sampled thread is doing. */
@@ -29,32 +33,51 @@ public final class ThreadStates {
     }
 
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    private final Map<Long, Seen> inNative = new HashMap<>();
+    private final Map<Long, Seen> seen = new HashMap<>();
     private Map<Long, Activity> last = Map.of();
+    final CpuClocks clocks = new CpuClocks();
 
-    /** Classifies every thread of one dump taken at {@code nowNs}, and remembers CPU clocks for the next one. */
-    synchronized Map<Long, Activity> update(ThreadInfo[] infos, long nowNs, boolean cpuClock) {
+    /** Classifies every thread of one thread dump (with stacks) taken at {@code nowNs}. */
+    Map<Long, Activity> update(ThreadInfo[] infos, long nowNs, boolean cpuClock) {
+        return update(infos, nowNs, cpuClock, true);
+    }
+
+    /**
+     * Classifies every thread of one look at them taken at {@code nowNs} ({@code stacks}: a thread dump; else thread
+     * information without frames), and remembers CPU clocks for the next one.
+     */
+    synchronized Map<Long, Activity> update(ThreadInfo[] infos, long nowNs, boolean cpuClock, boolean stacks) {
         Map<Long, Activity> out = new HashMap<>();
         Set<Long> present = new HashSet<>();
+        long epochNs = CpuClocks.epochNanos();
+        int inNative = 0;
         for (ThreadInfo i : infos) {
             long id = i.getThreadId();
             present.add(id);
-            Activity a = jvm(i);
-            if (a == Activity.NATIVE) {
-                long cpu = cpuClock ? cpu(id) : -1;
-                Seen before = inNative.get(id);
-                if (cpu >= 0) {
-                    if (before != null && before.cpuNs() >= 0 && (cpu - before.cpuNs()) * 4 >= nowNs - before.wallNs()) {
-                        a = Activity.RUNNING;
-                    }
-                    inNative.put(id, new Seen(nowNs, cpu));
+            Activity a = stacks ? jvm(i) : withoutStack(i);
+            if (i.isInNative()) {
+                inNative++;
+            }
+            long cpu = cpuClock && (a == Activity.NATIVE || !stacks) ? cpu(id) : -1;
+            Seen before = seen.get(id);
+            if (cpu >= 0) {
+                boolean known = before != null && before.cpuNs() >= 0;
+                long moved = known ? cpu - before.cpuNs() : -1;
+                if (a == Activity.NATIVE && known && moved * 4 >= nowNs - before.wallNs()) {
+                    a = Activity.RUNNING;
+                } else if (!stacks && a == Activity.RUNNING && !i.isInNative() && known && moved == 0) {
+                    a = Activity.NATIVE;
                 }
-            } else {
-                inNative.remove(id);
+                seen.put(id, new Seen(nowNs, cpu));
+                clocks.add(id, epochNs, cpu);
+            } else if (a != Activity.NATIVE) {
+                seen.remove(id);
             }
             out.put(id, a);
         }
-        inNative.keySet().retainAll(present);
+        clocks.natives(epochNs, inNative);
+        seen.keySet().retainAll(present);
+        clocks.retain(present);
         last = out;
         return out;
     }
@@ -81,11 +104,24 @@ public final class ThreadStates {
                 // no Java frame at all: a JVM service thread (Signal Dispatcher, Notification Thread) waiting in the VM
                 yield s.length == 0 || s[0].isNativeMethod() ? Activity.NATIVE : Activity.RUNNING;
             }
+            default -> notRunnable(i);
+        };
+    }
+
+    /** The activity thread information without frames shows: RUNNABLE in native code is NATIVE. */
+    static Activity withoutStack(ThreadInfo i) {
+        return i.getThreadState() == Thread.State.RUNNABLE
+                ? i.isInNative() ? Activity.NATIVE : Activity.RUNNING : notRunnable(i);
+    }
+
+    private static Activity notRunnable(ThreadInfo i) {
+        return switch (i.getThreadState()) {
             case BLOCKED -> Activity.BLOCKED;
             case WAITING -> Activity.WAITING;
             case TIMED_WAITING -> Activity.TIMED_WAITING;
             case NEW -> Activity.NEW;
             case TERMINATED -> Activity.TERMINATED;
+            case RUNNABLE -> Activity.RUNNING;
         };
     }
 }

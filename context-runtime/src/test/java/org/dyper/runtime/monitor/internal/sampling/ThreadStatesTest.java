@@ -9,15 +9,21 @@ import java.net.ServerSocket;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.dyper.testsupport.Await;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** A thread blocked in native code (a socket accept, the Reference Handler) is not running; a spinning one is. */
+/**
+ * A thread blocked in native code (a socket accept) or waiting in the VM (the Reference Handler) is not running; a
+ * spinning one is: from thread dumps (frames) and from thread information without frames (no safepoint).
+ */
 class ThreadStatesTest {
     static volatile boolean stop;
     static volatile long sink;
 
-    @Test
-    void blockedInNativeCodeIsNotRunning() throws Exception {
+    @ParameterizedTest(name = "frames: {0}")
+    @ValueSource(ints = {8, 0})
+    void blockedInNativeCodeIsNotRunning(int depth) throws Exception {
+        stop = false;
         CountDownLatch started = new CountDownLatch(2);
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Thread accept = new Thread(() -> {
@@ -44,13 +50,13 @@ class ThreadStatesTest {
                     i -> ThreadStates.jvm(i) == ThreadStates.Activity.NATIVE, Await.MINUTE);
             ThreadStates states = new ThreadStates();
             long[] ids = {accept.getId(), spin.getId(), referenceHandler()};
-            states.update(mx.getThreadInfo(ids, 8), System.nanoTime(), true);
+            states.update(mx.getThreadInfo(ids, depth), System.nanoTime(), true, depth > 0);
             // between the two dumps, time passes as the spinning thread computes (50 ms of its CPU time)
             long spun = mx.getThreadCpuTime(spin.getId());
             Await.until("test-spin computing 50 ms", () -> mx.getThreadCpuTime(spin.getId()) - spun,
                     ns -> ns >= 50_000_000L, Await.MINUTE);
-            ThreadInfo[] infos = mx.getThreadInfo(ids, 8);
-            Map<Long, ThreadStates.Activity> a = states.update(infos, System.nanoTime(), true);
+            ThreadInfo[] infos = mx.getThreadInfo(ids, depth);
+            Map<Long, ThreadStates.Activity> a = states.update(infos, System.nanoTime(), true, depth > 0);
             assertEquals(Thread.State.RUNNABLE, infos[0].getThreadState(), "the JVM says RUNNABLE");
             assertEquals(ThreadStates.Activity.NATIVE, a.get(accept.getId()));
             assertEquals(ThreadStates.Activity.RUNNING, a.get(spin.getId()));
