@@ -168,7 +168,7 @@ class MonitorStacksTest {
     void socketIoShowsInTheCpuViewAsIo(Jdk jdk) throws Exception {
         try (Child child = Child.start(jdk, dir, "CHECKTIME=5", PlantedTarget.class, "io")) {
             assertEquals("planted io: started", child.nextLine());
-            try (MonitorClient c = child.client()) {
+            try (WireClient c = child.client()) {
                 until("100 CPU samples from the recorder", () -> {
                     Element cpu = first(xml(c.command("REPORT", "<REPORT TYPE='CPU'/>")), "CPU");
                     return cpu.getAttribute("SOURCE").equals("JFR") && Long.parseLong(cpu.getAttribute("SAMPLES")) >= 100;

@@ -195,7 +195,7 @@ class DetailingEndToEndTest {
     /** The method's TOTAL samples over all samples, from the CPU section (cumulative: since the monitor started). */
     private static double cumulativeShare(Path registry, long pid, String cls, String method) throws Exception {
         Element cpu;
-        try (MonitorClient c = MonitorClient.connect(MonitorEntry.of(registry, pid), false)) {
+        try (WireClient c = MonitorEntry.of(registry, pid).connect(false)) {
             c.timeout(60_000);
             cpu = MonitorEndToEndTest.all(MonitorEndToEndTest.xml(c.command("REPORT", "<REPORT TYPE='CPU'/>")), "CPU")
                     .get(0);
