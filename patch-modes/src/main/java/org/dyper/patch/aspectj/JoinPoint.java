@@ -55,11 +55,12 @@ final class JoinPoint {
     final String subject;
     /**
      * How many values AspectJ's {@code args()} sees here: the parameters, except at an array allocation, where
-     * AspectJ counts one per dimension of the array type ({@code new int[n][]} has one length but two "arguments";
-     * the binding of the real ones is right).
+     * AspectJ counts one per dimension of the array type it gives the join point ({@code new int[n][]} has one length
+     * but two "arguments"; the binding of the real ones is right), see {@link #aspectjArrayType}.
      */
     final int argsArity;
-    /** Why this group cannot be told apart from another one in the same method by a pointcut, or null. */
+    /** Why no pointcut can select exactly this group (another one in the method looks alike to AspectJ, or AspectJ
+     *  makes no join point of it), or null: its patches are then skipped there with this reason. */
     String ambiguity;
 
     private JoinPoint(Kind kind, MethodInfo method, String pointcut, List<String> params, String returnType,
@@ -74,7 +75,8 @@ final class JoinPoint {
         this.field = field;
         this.allocation = allocation;
         this.subject = subject;
-        this.argsArity = kind == Kind.NEW_ARRAY ? (returnType.length() - returnType.replace("[]", "").length()) / 2
+        String arrayType = kind == Kind.NEW_ARRAY ? aspectjArrayType(allocation) : null;
+        this.argsArity = kind == Kind.NEW_ARRAY ? (arrayType.length() - arrayType.replace("[]", "").length()) / 2
                 : this.params.size();
     }
 
@@ -238,9 +240,34 @@ final class JoinPoint {
             return shadow;
         }
         List<String> dims = new ArrayList<>(Collections.nCopies(a.dimensions(), "int"));
-        String pc = "call(" + names.type(a.type()) + ".new(" + String.join(", ", dims) + "))" + inMethod(m, names);
-        return new JoinPoint(Kind.NEW_ARRAY, m, pc, dims, a.type(), null, null, null, a,
+        String pc = "call(" + names.type(aspectjArrayType(a)) + ".new(" + String.join(", ", dims) + "))"
+                + inMethod(m, names);
+        JoinPoint shadow = new JoinPoint(Kind.NEW_ARRAY, m, pc, dims, a.type(), null, null, null, a,
                 m.displayName() + " -> new " + a.type());
+        for (Allocation s : siblings) {
+            if (s.dimensions() == a.dimensions() && aspectjArrayType(s).equals(aspectjArrayType(a))) {
+                String partial = aspectjArrayType(a).equals(a.type()) ? s.type() : a.type();
+                String full = partial.equals(a.type()) ? s.type() : a.type();
+                shadow.ambiguity = "AspectJ names new " + partial.replaceFirst("(\\[\\])+$", "") + "[a][b]...[] (a "
+                        + "multianewarray of a class that leaves dimensions out) like new " + full + " with as many "
+                        + "lengths, and the method makes both";
+            }
+        }
+        return shadow;
+    }
+
+    /**
+     * The array type AspectJ gives the join point of an array allocation: its own type, except for a multianewarray
+     * of a class that leaves dimensions out ({@code new T[a][b][]}), which AspectJ 1.9.25 types by the dimensions
+     * given ({@code T[][]}, with the two lengths as arguments), as if it were {@code new T[a][b]}.
+     */
+    static String aspectjArrayType(Allocation a) {
+        String element = a.type().replace("[]", "");
+        int arrayDims = (a.type().length() - element.length()) / 2;
+        if (a.dimensions() > 1 && a.dimensions() < arrayDims && !Types.isPrimitive(element)) {
+            return element + "[]".repeat(a.dimensions());
+        }
+        return a.type();
     }
 
     private static String ambiguity(String own, String other) {

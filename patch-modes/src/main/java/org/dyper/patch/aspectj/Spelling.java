@@ -17,7 +17,8 @@ import org.objectweb.asm.Opcodes;
 
 /**
  * How generated code names classes and members. AspectJ matches a nested class only by its dotted name
- * ({@code p.Outer.Inner}, never {@code p.Outer$Inner}), matches an anonymous class only by {@code p.Outer.*}, and
+ * ({@code p.Outer.Inner}, never {@code p.Outer$Inner}) except as an array's element, where the binary name is the one
+ * that always matches (see {@link #type}), matches an anonymous class only by {@code p.Outer.*}, and
  * spells a varargs parameter {@code T...}; Java source in the generated aspects may name only the classes code in
  * another package can see (anything else it passes as {@code Object}, so the aspects need no privileged access, which
  * would make AspectJ turn those classes public).
@@ -49,23 +50,29 @@ final class Spelling {
 
     /**
      * The pattern for exactly this type where AspectJ can name it: a top-level class by its binary name, a member
-     * class dotted, arrays with {@code []}; else (anonymous and local classes, names AspectJ cannot spell) a pattern
-     * for any class nested in its outer class ({@code p.Outer.*}), which {@link #isExact} reports.
+     * class dotted, arrays of any class by the element's binary name with {@code []}; else (anonymous and local
+     * classes, names AspectJ cannot spell) a pattern for any class nested in its outer class ({@code p.Outer.*}),
+     * which {@link #isExact} reports.
+     *
+     * <p>In an array type pattern AspectJ resolves a dotted nested name only where the nested class is public from the
+     * aspect's package; for a private, package-private or protected one ({@code p.Outer.Pkg[][]}) it compares the
+     * name as written with the array's binary element name and never matches. The binary name
+     * ({@code p.Outer$Pkg[][]}) matches every nested class, at every dimension, in every weaving way (issue 20).
      */
     String type(String javaType) {
         String base = javaType.replace("[]", "");
         String dims = javaType.substring(base.length());
-        if (Types.isPrimitive(base)) {
+        if (Types.isPrimitive(base) || !dims.isEmpty()) {
             return javaType;
         }
         String dotted = dotted(base);
-        return (dotted != null ? dotted : loose(base)) + dims;
+        return dotted != null ? dotted : loose(base);
     }
 
     /** Whether {@link #type} names exactly this type (not every class nested in its outer class). */
     boolean isExact(String javaType) {
         String base = javaType.replace("[]", "");
-        return Types.isPrimitive(base) || dotted(base) != null;
+        return Types.isPrimitive(base) || javaType.length() > base.length() || dotted(base) != null;
     }
 
     /** The dotted name AspectJ matches this class by, or null when it has none (anonymous, local, odd names). */

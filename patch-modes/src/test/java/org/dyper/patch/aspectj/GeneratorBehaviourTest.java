@@ -25,7 +25,7 @@ class GeneratorBehaviourTest {
     private static final String B = "org.example.fixture.Base";
 
     static Stream<Arguments> cases() {
-        return Stream.of(specificCases(), nestedAndHidden(), matrix()).flatMap(s -> s);
+        return Stream.of(specificCases(), nestedAndHidden(), matrix(), arrays()).flatMap(s -> s);
     }
 
     /** Where each WHAT occurs in the fixture's script, how often, with the WHEN that singles it out. */
@@ -242,8 +242,77 @@ class GeneratorBehaviourTest {
                 c("METHOD with a parameter list and * in the name", frIn(B, "p*(int)", p("ENTER", "ID")),
                         "id Base.pick(int)"),
                 c("ARG 2 at ARRAY_ALLOC applies where two lengths are given (skipped elsewhere)",
-                        frIn("org.example.fixture.*", "*", p("ARRAY_ALLOC", "VALUE_ARG2")),
-                        "value Target.table(int,int) 3"));
+                        frIn("org.example.fixture.*", "*", p("ARRAY_ALLOC", "VALUE_ARG2")), argTwoEverywhere()));
+    }
+
+    private static final String AK = "org.example.fixture.ArrayKinds";
+
+    /** ARG 2 of every ARRAY_ALLOC of the script that gives two lengths or more, in the order they run. */
+    private static String[] argTwoEverywhere() {
+        List<String> events = new ArrayList<>(List.of("value Target.table(int,int) 3"));
+        for (String k : List.of("primitive", "topLevel", "nested", "packageNested", "privateNested", "nestedTwice",
+                "hiddenTwice", "inner", "innerOfGeneric")) {
+            events.addAll(List.of("value ArrayKinds." + k + "(int) 3", "value ArrayKinds." + k + "(int) 2"));
+        }
+        for (int i = 0; i < 9; i++) {
+            events.add("value ArrayKinds.partials(int) 3");
+        }
+        return events.toArray(String[]::new);
+    }
+
+    /**
+     * ARRAY_ALLOC of every element kind ({@link org.example.fixture.ArrayKinds}: a primitive, a top-level class,
+     * nested classes public, package-private and private, nested twice, an inner class, an inner class of a generic
+     * class) in every shape: {@code new T[n]}, {@code new T[1][n]}, {@code new T[1][2][n]}, {@code new T[n][]}, and
+     * {@code new T[1][n][]} (in a method of its own: AspectJ types it like {@code new T[1][n]} for a class). Each
+     * method first makes the {@code Object[]} it returns them in. Issue 20, item 1: the arrays of non-public nested
+     * classes were not woven (AspectJ matches them only by the binary name).
+     */
+    static Stream<Arguments> arrays() {
+        List<Arguments> cases = new ArrayList<>();
+        String[][] kinds = {
+            {"primitive", "int"}, {"topLevel", "java.lang.String"}, {"nested", "ArrayKinds$Nested"},
+            {"packageNested", "ArrayKinds$PackageNested"}, {"privateNested", "ArrayKinds$PrivateNested"},
+            {"nestedTwice", "ArrayKinds$Nested$Twice"}, {"hiddenTwice", "ArrayKinds$Nested$HiddenTwice"},
+            {"inner", "ArrayKinds$Inner"}, {"innerOfGeneric", "ArrayKinds$Generic$Of"}};
+        for (String[] k : kinds) {
+            String site = "ArrayKinds." + k[0] + "(int)";
+            String t = k[1];
+            boolean primitive = t.equals("int");
+            List<String> events = new ArrayList<>(List.of("pair " + site + " -> java.lang.Object[]",
+                    "value " + site + " 4"));
+            if (!primitive) {
+                events.addAll(List.of("pair " + site + " -> " + t + "[]", "value " + site + " 3"));
+            }
+            events.addAll(List.of("pair " + site + " -> " + t + "[][]", "value " + site + " 1",
+                    "pair " + site + " -> " + t + "[][][]", "value " + site + " 1",
+                    "pair " + site + " -> " + t + "[][]", "value " + site + " 3"));
+            cases.add(Arguments.of("ARRAY_ALLOC of " + t + " in every shape", frIn(AK, k[0],
+                    p("ARRAY_ALLOC", "PAIR_CLASS"), p("ARRAY_ALLOC", "VALUE_ARG1")), events));
+        }
+        List<String> partials = new ArrayList<>(List.of("pair ArrayKinds.partials(int) -> java.lang.Object[]"));
+        for (String[] k : kinds) {
+            partials.addAll(List.of("pair ArrayKinds.partials(int) -> " + k[1] + "[][][]",
+                    "value ArrayKinds.partials(int) 3"));
+        }
+        cases.add(Arguments.of("ARRAY_ALLOC of new T[1][n][] of every kind (AspectJ types it T[][] for a class)",
+                frIn(AK, "partials", p("ARRAY_ALLOC", "PAIR_CLASS"), p("ARRAY_ALLOC", "VALUE_ARG2")), partials));
+        cases.add(c("new T[1][n] and new T[1][n][] of a class in one method are skipped (AspectJ types them alike)",
+                frIn(AK, "clash", p("ARRAY_ALLOC", "PAIR_CLASS")), "pair ArrayKinds.clash(int) -> java.lang.Object[]"));
+        cases.add(c("BASE_ARRAY_ALLOC of int[n] among arrays of int arrays", frIn(AK, "primitive",
+                p("BASE_ARRAY_ALLOC", "PAIR_CLASS")), "pair ArrayKinds.primitive(int) -> int[]"));
+        for (String spelling : List.of(AK + "$Nested[][]", AK + ".Nested[][]", "*$Nested[][]")) {
+            cases.add(c("WHEN CLASS='" + spelling + "' selects the two-dimensional arrays of a nested class",
+                    frIn(AK, "*", pw("ARRAY_ALLOC", "PAIR_CLASS", "CLASS", spelling)),
+                    "pair ArrayKinds.nested(int) -> ArrayKinds$Nested[][]",
+                    "pair ArrayKinds.nested(int) -> ArrayKinds$Nested[][]"));
+        }
+        cases.add(c("ARG 2 at ARRAY_ALLOC of a nested class: the second length given", frIn(AK, "nested",
+                p("ARRAY_ALLOC", "VALUE_ARG2")), "value ArrayKinds.nested(int) 3", "value ArrayKinds.nested(int) 2"));
+        cases.add(c("ARG 2 with WHEN CLASS of a private nested class's two-dimensional arrays", frIn(AK, "*",
+                pw("ARRAY_ALLOC", "VALUE_ARG2", "CLASS", AK + "$PrivateNested[][]")),
+                "value ArrayKinds.privateNested(int) 3"));
+        return cases.stream();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.dyper.patch.model.InvalidInputException;
@@ -161,7 +162,7 @@ class GeneratorProblemsTest {
                 forMethod("nothing", "<PATCH WHAT='ENTER' MODE='M'/>"));
         GeneratedCode code = Weaver.generate(in);
         assertEquals(List.of("model.xml:2:1: warning: FOR: FOR CLASS='" + T + "' METHOD='nothing' matches no method in "
-                + "the woven code (9 class(es) scanned)"), code.warnings().stream().map(p -> relative(p, dir)).toList());
+                + "the woven code (18 class(es) scanned)"), code.warnings().stream().map(p -> relative(p, dir)).toList());
         assertEquals(0, code.adviceCount());
     }
 
@@ -220,6 +221,27 @@ class GeneratorProblemsTest {
                 + "outer class), and the method uses both the same way: " + base + ".twoRunnables() -> new " + base
                 + "$2, " + base + ".twoRunnables() -> new " + base + "$3"), code.warnings().stream()
                 .map(p -> relative(p, dir)).toList());
+    }
+
+    /**
+     * AspectJ types {@code new T[1][n][]} (T a class) like {@code new T[1][n]}: in a method that makes both no pointcut
+     * tells them apart, so the patch is skipped at both with a warning, before ajc runs; elsewhere both are woven.
+     */
+    @Test
+    void arraysAspectJTypesAlikeInOneMethodAreSkippedWithAWarning(@TempDir Path dir) throws Exception {
+        String ak = "org.example.fixture.ArrayKinds";
+        Weaver.Inputs in = Woven.inputs(dir, mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),
+                "<MODEL NAME='t'>\n<FOR CLASS='" + ak + "' METHOD='*'>\n<PATCH WHAT='ARRAY_ALLOC' MODE='M'/>\n"
+                        + "</FOR>\n</MODEL>\n");
+        GeneratedCode code = Weaver.generate(in);
+        String reason = "AspectJ names new " + ak + "$Nested[a][b]...[] (a multianewarray of a class that leaves "
+                + "dimensions out) like new " + ak + "$Nested[][] with as many lengths, and the method makes both";
+        assertEquals(List.of("model.xml:3:1: warning: PATCH: WHAT='ARRAY_ALLOC' MODE='M' skipped at 2 join point(s) "
+                + "because " + reason + ": " + ak + ".clash(int) -> new " + ak + "$Nested[][], " + ak
+                + ".clash(int) -> new " + ak + "$Nested[][][]"), code.warnings().stream().map(p -> relative(p, dir))
+                .toList());
+        assertEquals(List.of(), Weaver.weaveBinary(code, in.targets().get(0), dir.resolve("woven.jar"),
+                in.classpath()), "ajc's lint: every other allocation is woven");
     }
 
     @Test

@@ -41,7 +41,7 @@ class LaunchCacheTest {
         assertFalse(Files.exists(second.aspects().resolve("org/example/fixture/Target.class")),
                 "the woven class is served by the replace agent, not from the class path");
         List<String> expected = List.of(dir.resolve("model.xml") + ":5:1: warning: FOR: FOR CLASS='org.example.fixture"
-                + ".Target' METHOD='gone' matches no method in the woven code (9 class(es) scanned)");
+                + ".Target' METHOD='gone' matches no method in the woven code (18 class(es) scanned)");
         assertEquals(expected, first.warnings());
         assertEquals(expected, second.warnings());
     }

@@ -65,8 +65,8 @@ public final class Monitor {
     public final Sampler sampler = new Sampler(this);
     /**
      * Open until {@link #start} has done its work on the caller's thread: the flight recorder and the dump loop wait
-     * for it ({@link #awaitStarted}), so neither samples the agent's own start-up on the program's main thread (premain),
-     * which the stack views would show as monitor frames (MonitorStacksTest saw that on a busy machine).
+     * for it ({@link #awaitStarted}), so neither samples the agent's own start-up on the program's main thread
+     * (premain), which the stack views would show as monitor frames (MonitorStacksTest saw that on a busy machine).
      */
     private final java.util.concurrent.CountDownLatch startDone = new java.util.concurrent.CountDownLatch(1);
     public final MonitorReport report = new MonitorReport(this);

@@ -15,18 +15,38 @@ final class CpuClocks {
     /** Readings kept per thread: 64 at the default DUMPTIME of 100 ms are 6.4 s. */
     static final int KEPT = 64;
 
-    /** A thread's readings, a ring: times and CPU clocks. */
+    /**
+     * A thread's readings, a ring: times, CPU clocks, and the recorder's execution samples of the thread in the time
+     * up to each reading (from the previous one); {@code pending}: those after the last reading.
+     */
     private static final class Ring {
         final long[] at = new long[KEPT];
         final long[] cpu = new long[KEPT];
+        final long[] java = new long[KEPT];
+        long pending;
         int size;
         int next;
 
         void add(long t, long c) {
             at[next] = t;
             cpu[next] = c;
+            java[next] = pending;
+            pending = 0;
             next = (next + 1) % KEPT;
             size = Math.min(size + 1, KEPT);
+        }
+
+        /** The reading that ends the window holding {@code t}: 1 to size - 1; size when t is after all. */
+        int window(long t) {
+            int k = 1;
+            while (k < size && at(k) < t) {
+                k++;
+            }
+            return k;
+        }
+
+        int slot(int k) {
+            return (next - size + k + KEPT) % KEPT;
         }
 
         long at(int k) {
@@ -40,6 +60,7 @@ final class CpuClocks {
 
     private final Map<Long, Ring> threads = new HashMap<>();
     private final Ring natives = new Ring();
+    private final Ring javas = new Ring();
 
     static long epochNanos() {
         Instant now = Instant.now();
@@ -55,6 +76,59 @@ final class CpuClocks {
         natives.add(epochNs, count);
     }
 
+    /** How many threads were in Java code (RUNNABLE, not in native code) at {@code epochNs}. */
+    synchronized void javas(long epochNs, int count) {
+        javas.add(epochNs, count);
+    }
+
+    /** The recorder took an execution sample (the thread in Java code) at {@code epochNs}. */
+    synchronized void javaSample(long threadId, long epochNs) {
+        Ring r = threads.get(threadId);
+        if (r == null) {
+            return;
+        }
+        int k = r.window(epochNs);
+        if (k >= r.size) {
+            r.pending++;
+        } else {
+            r.java[r.slot(k)]++;
+        }
+    }
+
+    /**
+     * The share of one CPU the thread used in native code around {@code epochNs} (0 to 1): its CPU clock's advance in
+     * the window between the readings around that time, less the CPU time its execution samples there stand for
+     * ({@code javaNs} each, at most the advance); -1 when the window is not known yet (fewer than two readings, or
+     * the moment is after the last reading).
+     */
+    synchronized double nativeRate(long threadId, long epochNs, long javaNs) {
+        Ring r = threads.get(threadId);
+        if (r == null || r.size < 2) {
+            return -1;
+        }
+        int k = Math.max(1, r.window(epochNs));
+        if (k >= r.size) {
+            return -1;
+        }
+        long wall = r.at(k) - r.at(k - 1);
+        if (wall <= 0) {
+            return -1;
+        }
+        long cpu = r.cpu(k) - r.cpu(k - 1);
+        long java = Math.min(cpu, r.java[r.slot(k)] * javaNs);
+        return Math.max(0, Math.min(1, (double) (cpu - java) / wall));
+    }
+
+    /** The readings of the window around {@code epochNs} exist (the moment is not after the last reading). */
+    synchronized boolean known(long epochNs) {
+        return natives.size >= 2 && natives.at(natives.size - 1) >= epochNs;
+    }
+
+    /** How many threads were in Java code at the reading nearest after {@code epochNs} (at least 1). */
+    synchronized int javaThreads(long epochNs) {
+        return count(javas, epochNs);
+    }
+
     synchronized void retain(Set<Long> present) {
         threads.keySet().retainAll(present);
     }
@@ -62,6 +136,7 @@ final class CpuClocks {
     synchronized void clear() {
         threads.clear();
         natives.size = 0;
+        javas.size = 0;
     }
 
     /**
@@ -87,13 +162,17 @@ final class CpuClocks {
 
     /** How many threads were in native code at the reading nearest after {@code epochNs} (at least 1). */
     synchronized int nativeThreads(long epochNs) {
-        if (natives.size == 0) {
+        return count(natives, epochNs);
+    }
+
+    private static int count(Ring counts, long epochNs) {
+        if (counts.size == 0) {
             return 1;
         }
         int k = 0;
-        while (k < natives.size - 1 && natives.at(k) < epochNs) {
+        while (k < counts.size - 1 && counts.at(k) < epochNs) {
             k++;
         }
-        return (int) Math.max(1, natives.cpu(k));
+        return (int) Math.max(1, counts.cpu(k));
     }
 }

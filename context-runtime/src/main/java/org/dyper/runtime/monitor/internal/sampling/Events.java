@@ -28,6 +28,12 @@ interface Events {
      */
     void nativeSample(long threadId, String name, Supplier<List<Frame>> topFirst, long epochNs);
 
+    /** The recorder's execution sample of a thread in Java code at {@code epochNs} (after {@link #cpu}). */
+    void executionSample(long threadId, long epochNs);
+
+    /** The recorder handed over a batch of events. */
+    void flushed();
+
     /** A thread blocked {@code ns} on a lock of class {@code lockClass}. */
     void lock(long threadId, String name, List<Frame> topFirst, String lockClass, long ns);
 

@@ -74,6 +74,11 @@ final class JfrSource {
         stream.onEvent(THREAD_END, e -> handle(e, this::threadEnd));
         stream.onFlush(() -> {
             begin();
+            try {
+                sink.flushed();
+            } catch (Throwable failure) {
+                sink.failed("JFR flush", failure);
+            }
             signal(false);
         });
         stream.onClose(() -> signal(true));
@@ -236,11 +241,17 @@ final class JfrSource {
 
     private void cpu(RecordedEvent e, long id, String name) {
         sink.cpu(id, name, frames(e), weightNs(e));
+        if (cpuEvent.equals(EXECUTION)) {
+            sink.executionSample(id, epochNanos(e.getStartTime()));
+        }
+    }
+
+    private static long epochNanos(Instant at) {
+        return at.getEpochSecond() * 1_000_000_000L + at.getNano();
     }
 
     private void nativeSample(RecordedEvent e, long id, String name) {
-        Instant at = e.getStartTime();
-        sink.nativeSample(id, name, () -> frames(e), at.getEpochSecond() * 1_000_000_000L + at.getNano());
+        sink.nativeSample(id, name, () -> frames(e), epochNanos(e.getStartTime()));
     }
 
     private void monitorEnter(RecordedEvent e, long id, String name) {

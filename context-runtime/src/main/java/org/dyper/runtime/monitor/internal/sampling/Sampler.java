@@ -40,8 +40,11 @@ public final class Sampler implements Events {
     private volatile String jfrProblem;
     /** Whether the recorder's threads are there because of the monitor (no other recording ran before). */
     private volatile boolean recorderOurs;
-    /** Per thread, native CPU time not yet a whole sample (see {@link #nativeSample}). */
+    /** Per thread, native CPU time not yet a whole sample (see {@link #flushed}); its lock guards pendingNative too. */
     private final Map<Long, Long> nativeCarry = new java.util.HashMap<>();
+    /** Native samples not weighed yet: at most a few seconds' worth. */
+    private final List<NativeSample> pendingNative = new ArrayList<>();
+    private static final int MAX_PENDING_NATIVE = 2_000;
     /** CPU time of monitor threads that have ended. */
     public final AtomicLong endedOwnCpuNs = new AtomicLong();
 
@@ -76,6 +79,7 @@ public final class Sampler implements Events {
             m.cpu.restartSamples();
             synchronized (nativeCarry) {
                 nativeCarry.clear();
+                pendingNative.clear();
             }
             m.stacks.restart(StackStore.View.CPU, source);
             m.stacks.restart(StackStore.View.LOCK, source);
@@ -396,37 +400,74 @@ public final class Sampler implements Events {
         m.stacks.add(StackStore.View.CPU, threadId, name, rootFirstClean(clean, null), 1);
     }
 
+    /** A native sample waiting for its weight (at the next flush, when its thread's execution samples are in). */
+    private record NativeSample(long threadId, String name, List<Frame> topFirst, long epochNs) {
+    }
+
     /**
-     * Weighs a native method sample by its thread's CPU clock: the recorder takes one thread in native code per
-     * period, so the sample stands for the period × the threads then in native code, of which the thread was on the
-     * CPU for its CPU rate then. Whole periods of that go to the CPU view and section as samples; the rest is carried
-     * to the thread's next native sample, so a thread blocked in a socket read adds nothing, and a thread writing to
-     * a socket adds its time in the write.
+     * A native method sample of a thread whose CPU clock moved around that time; a thread blocked there (a socket
+     * read, a poll) is left out at once. It is weighed at the next flush ({@link #flushed}).
      */
     @Override
     public void nativeSample(long threadId, String name, Supplier<List<Frame>> frames, long epochNs) {
-        JfrSource j = jfr;
-        long period = j == null ? 0 : j.periodNs();
-        double rate = states.clocks.rate(threadId, epochNs);
-        if (period <= 0 || rate <= 0) {
+        if (states.clocks.rate(threadId, epochNs) <= 0) {
             return;
         }
-        long ns = Math.round(period * (double) states.clocks.nativeThreads(epochNs) * rate);
-        long carried;
+        List<Frame> topFirst = frames.get();
         synchronized (nativeCarry) {
-            carried = nativeCarry.merge(threadId, ns, Long::sum);
-            nativeCarry.put(threadId, carried % period);
-        }
-        long samples = carried / period;
-        List<Frame> topFirst = samples > 0 ? frames.get() : List.of();
-        if (!topFirst.isEmpty()) {
-            List<Frame> clean = FrameNames.named(topFirst);
-            int depth = (int) m.settings.longValue("MAXDEPTH");
-            List<Frame> kept = clean.size() > depth ? clean.subList(0, depth) : clean;
-            for (long k = 0; k < samples; k++) {
-                m.cpu.record(threadId, name, kept, period);
+            if (pendingNative.size() < MAX_PENDING_NATIVE && !topFirst.isEmpty()) {
+                pendingNative.add(new NativeSample(threadId, name, topFirst, epochNs));
             }
-            m.stacks.add(StackStore.View.CPU, threadId, name, rootFirstClean(clean, null), samples);
+        }
+    }
+
+    @Override
+    public void executionSample(long threadId, long epochNs) {
+        states.clocks.javaSample(threadId, epochNs);
+    }
+
+    /**
+     * Weighs the native method samples whose time the monitor's looks at the threads cover. The recorder takes one
+     * thread in native code per period, so a sample stands for the period × the threads then in native code, of
+     * which its thread spent on a CPU in native code its CPU rate in native code then: its CPU clock's advance in
+     * that window less what its execution samples there stand for (each the period × the threads then in Java code
+     * / 5, as the recorder takes at most 5 threads in Java code per period). Whole periods become samples of the
+     * CPU view and section; the rest is carried to the thread's next native sample.
+     */
+    @Override
+    public void flushed() {
+        JfrSource j = jfr;
+        long period = j == null ? 0 : j.periodNs();
+        List<NativeSample> ready = new ArrayList<>();
+        synchronized (nativeCarry) {
+            pendingNative.removeIf(n -> states.clocks.known(n.epochNs()) && ready.add(n));
+        }
+        if (period <= 0) {
+            return;
+        }
+        CpuClocks clocks = states.clocks;
+        for (NativeSample n : ready) {
+            long javaNs = Math.round(period * Math.max(1.0, clocks.javaThreads(n.epochNs()) / 5.0));
+            double rate = clocks.nativeRate(n.threadId(), n.epochNs(), javaNs);
+            if (rate <= 0) {
+                continue;
+            }
+            long ns = Math.round(period * (double) clocks.nativeThreads(n.epochNs()) * rate);
+            long samples;
+            synchronized (nativeCarry) {
+                long carried = nativeCarry.merge(n.threadId(), ns, Long::sum);
+                nativeCarry.put(n.threadId(), carried % period);
+                samples = carried / period;
+            }
+            if (samples > 0) {
+                List<Frame> clean = FrameNames.named(n.topFirst());
+                int depth = (int) m.settings.longValue("MAXDEPTH");
+                List<Frame> kept = clean.size() > depth ? clean.subList(0, depth) : clean;
+                for (long k = 0; k < samples; k++) {
+                    m.cpu.record(n.threadId(), n.name(), kept, period);
+                }
+                m.stacks.add(StackStore.View.CPU, n.threadId(), n.name(), rootFirstClean(clean, null), samples);
+            }
         }
     }
 

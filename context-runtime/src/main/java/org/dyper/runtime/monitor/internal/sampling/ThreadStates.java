@@ -51,12 +51,15 @@ public final class ThreadStates {
         Set<Long> present = new HashSet<>();
         long epochNs = CpuClocks.epochNanos();
         int inNative = 0;
+        int inJava = 0;
         for (ThreadInfo i : infos) {
             long id = i.getThreadId();
             present.add(id);
             Activity a = stacks ? jvm(i) : withoutStack(i);
             if (i.isInNative()) {
                 inNative++;
+            } else if (i.getThreadState() == Thread.State.RUNNABLE) {
+                inJava++;
             }
             long cpu = cpuClock && (a == Activity.NATIVE || !stacks) ? cpu(id) : -1;
             Seen before = seen.get(id);
@@ -76,6 +79,7 @@ public final class ThreadStates {
             out.put(id, a);
         }
         clocks.natives(epochNs, inNative);
+        clocks.javas(epochNs, inJava);
         seen.keySet().retainAll(present);
         clocks.retain(present);
         last = out;

@@ -28,6 +28,28 @@ class CpuClocksTest {
         assertEquals(-1, c.rate(7, 1050 * MS), "an ended thread is forgotten");
     }
 
+    /** Native CPU: the clock's advance in the window less what the execution samples there stand for. */
+    @Test
+    void nativeRateLeavesOutWhatExecutionSamplesCount() {
+        CpuClocks c = new CpuClocks();
+        c.add(7, 1000 * MS, 0);
+        c.natives(1000 * MS, 1);
+        c.javaSample(7, 1050 * MS);        // before the second reading: waits for its window
+        assertEquals(-1, c.nativeRate(7, 1050 * MS, 10 * MS), "the window is not closed yet");
+        assertEquals(false, c.known(1050 * MS));
+        c.add(7, 1100 * MS, 80 * MS);      // 80 ms of CPU in 100 ms
+        c.natives(1100 * MS, 1);
+        assertEquals(true, c.known(1050 * MS));
+        c.javaSample(7, 1060 * MS);
+        c.javaSample(7, 1070 * MS);        // three execution samples of 10 ms: 30 ms in Java code
+        assertEquals(0.5, c.nativeRate(7, 1050 * MS, 10 * MS), 1e-9);
+        assertEquals(0.0, c.nativeRate(7, 1050 * MS, 40 * MS), "never below none");
+        c.add(7, 1200 * MS, 90 * MS);
+        c.natives(1200 * MS, 1);
+        assertEquals(0.1, c.nativeRate(7, 1150 * MS, 10 * MS), 1e-9, "the next window has no execution sample");
+        assertEquals(-1, c.nativeRate(8, 1050 * MS, 10 * MS), "another thread");
+    }
+
     @Test
     void onlyTheLastReadingsAreKept() {
         CpuClocks c = new CpuClocks();
