@@ -1,6 +1,6 @@
 package org.dyper.runtime;
 
-import org.dyper.runtime.internal.Cells;
+import org.dyper.runtime.internal.OwnerCells;
 import org.dyper.runtime.internal.ThreadData;
 
 /**
@@ -15,11 +15,11 @@ public final class Counting {
     /** One more event at {@code id}. Never throws. */
     public static void count(int id) {
         try {
-            // the owner fast path (see Cells): with a constant id the range and bounds checks fold away
-            if (id >= 0 && id < Cells.FAST_IDS && Cells.COUNT_OWNER[id] == Thread.currentThread()) {
-                Cells.countOwned(id);
+            // the owner fast path (see OwnerCells): with a constant id the range and bounds checks fold away
+            if (id >= 0 && id < OwnerCells.FAST_IDS && OwnerCells.COUNT_OWNER[id] == Thread.currentThread()) {
+                OwnerCells.countOwned(id);
             } else {
-                Cells.countSlow(id);
+                OwnerCells.countSlow(id);
             }
         } catch (Throwable t) {
             Dyper.hookFailed(id, t);

@@ -1,6 +1,6 @@
 package org.dyper.runtime;
 
-import org.dyper.runtime.internal.Cells;
+import org.dyper.runtime.internal.OwnerCells;
 import org.dyper.runtime.internal.ThreadData;
 
 /**
@@ -15,9 +15,9 @@ public final class SampledTiming {
     /** Counts the call; returns a start time (never 0) when this call is to be timed, else 0. Never throws. */
     public static long enter(int id) {
         try {
-            // the owner fast path (see Cells): with a constant id the range and bounds checks fold away
-            boolean timeIt = id >= 0 && id < Cells.FAST_IDS && Cells.SAMPLE_OWNER[id] == Thread.currentThread()
-                    ? Cells.sampleOwned(id) : Cells.sampleSlow(id);
+            // the owner fast path (see OwnerCells): with a constant id the range and bounds checks fold away
+            boolean timeIt = id >= 0 && id < OwnerCells.FAST_IDS && OwnerCells.SAMPLE_OWNER[id] == Thread.currentThread()
+                    ? OwnerCells.sampleOwned(id) : OwnerCells.sampleSlow(id);
             if (timeIt) {
                 return now();
             }

@@ -107,6 +107,13 @@ public final class Running implements AutoCloseable {
         }
     }
 
+    /** Writes {@code line} and a newline to the program's stdin (UTF-8), at once. */
+    public void send(String line) throws IOException {
+        OutputStream stdin = process.getOutputStream();
+        stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        stdin.flush();
+    }
+
     /** Closes the program's stdin (the test programs take that as their signal to end). */
     public void closeStdin() {
         try (OutputStream stdin = process.getOutputStream()) {

@@ -24,7 +24,7 @@ public final class ExitCode {
     /** A bug in Dyper. */
     public static final int INTERNAL = 70;
 
-    /** Every code with its meaning, as {@code dyper --help} prints it (README's CLI section says the same). */
+    /** Every code with its meaning, as {@code dyper --help} prints it (docs/cli.md says the same). */
     public static final String SUMMARY = """
             Exit codes: 0 ok, 2 usage, 3 invalid model, mode or report file, 4 weaving failed, 5 file error,
             6 the monitor answered ERROR, 7 no such monitored process, 8 attach failed,

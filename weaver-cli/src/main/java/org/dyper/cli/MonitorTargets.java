@@ -28,7 +28,8 @@ final class MonitorTargets {
     record Found(PatchService.TargetClasses targets, int fetched) {}
 
     static Found fetch(WireClient c, List<String> classPatterns, Path extraDir) throws IOException {
-        Element model = Xml.child(reply(c.command("CLASSMODEL", null), "CLASSMODEL"), "CLASSMODEL");
+        List<Pattern> patterns = classPatterns.stream().map(Planner::glob).toList();
+        Element model = classModel(c, prefix(classPatterns));
         List<Path> roots = new ArrayList<>();
         String userDir = null;
         for (String entry : text(Xml.child(model, "CLASSPATH")).split(File.pathSeparator)) {
@@ -46,7 +47,6 @@ final class MonitorTargets {
                 roots.add(p.normalize());
             }
         }
-        List<Pattern> patterns = classPatterns.stream().map(Planner::glob).toList();
         List<String> missing = new ArrayList<>();
         try (OnClassPath onPath = new OnClassPath(roots)) {
             for (Element cls : Xml.children(model, "CLASS")) {
@@ -74,6 +74,53 @@ final class MonitorTargets {
             roots.add(extraDir);
         }
         return new Found(new PatchService.TargetClasses(roots), fetched);
+    }
+
+    private static Element classModel(WireClient c, String prefix) throws IOException {
+        return Xml.child(reply(c.command("CLASSMODEL", prefix.isEmpty() ? null : "<OPTIONS PREFIX='"
+                + org.dyper.runtime.monitor.MonitorReply.escape(prefix) + "'/>"), "CLASSMODEL"), "CLASSMODEL");
+    }
+
+    /**
+     * A prefix of the binary name of every class the patterns may select, so that CLASSMODEL lists only those (a big
+     * program has tens of thousands of classes): the patterns' common start up to their first wildcard, cut before
+     * the first segment that starts with a capital (a class name: what follows may be a nested class, {@code $} in
+     * the binary name) and, without one, after the first segment (every later dot may be a nested class's).
+     * Empty when the patterns have no such start: then CLASSMODEL lists every class. The list only serves to find
+     * loaded classes that are not on the class path (a plug-in loader's); a package whose name starts with a capital
+     * letter only makes the prefix shorter, a class whose name starts with a small letter and holds nested classes
+     * the pattern names with dots would be missed there.
+     */
+    static String prefix(List<String> classPatterns) {
+        String common = null;
+        for (String p : classPatterns) {
+            int wild = 0;
+            while (wild < p.length() && p.charAt(wild) != '*') {
+                wild++;
+            }
+            String literal = p.substring(0, wild);
+            int cut = literal.indexOf('$');
+            for (int dot = literal.indexOf('.'); dot >= 0; dot = literal.indexOf('.', dot + 1)) {
+                if (dot + 1 < literal.length() && Character.isUpperCase(literal.charAt(dot + 1))) {
+                    cut = cut < 0 ? dot : Math.min(cut, dot);
+                    break;
+                }
+            }
+            if (cut < 0) {
+                cut = literal.indexOf('.') < 0 ? 0 : literal.indexOf('.');
+            }
+            literal = literal.substring(0, cut);
+            if (common == null) {
+                common = literal;
+            } else {
+                int n = 0;
+                while (n < common.length() && n < literal.length() && common.charAt(n) == literal.charAt(n)) {
+                    n++;
+                }
+                common = common.substring(0, n);
+            }
+        }
+        return common == null ? "" : common;
     }
 
     private static boolean selected(String name, List<Pattern> patterns) {

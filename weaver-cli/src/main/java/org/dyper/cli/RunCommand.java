@@ -13,7 +13,7 @@ import org.dyper.cli.report.ReportCommand;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.build.Weaver;
-import org.dyper.patch.launch.Jdk;
+import org.dyper.patch.launch.TargetJdk;
 import org.dyper.patch.launch.LaunchCache;
 import org.dyper.patch.launch.LaunchOptions;
 import org.dyper.patch.launch.ProgramProcess;
@@ -112,12 +112,12 @@ final class RunCommand implements CliCommand {
         DetailLaunch.check(line);
         if (!line.hasOption("model")) {
             try {
-                return launch(line, MonitorOnly.command(line, javaArgs, Jdk.java(env)), true);
+                return launch(line, MonitorOnly.command(line, javaArgs, TargetJdk.java(env)), true);
             } catch (IllegalArgumentException e) {
                 throw new UsageError(e.getMessage());
             }
         }
-        LaunchOptions options = LaunchOptions.of(Jdk.java(env), javaArgs);
+        LaunchOptions options = LaunchOptions.of(TargetJdk.java(env), javaArgs);
         List<Path> targets;
         try {
             targets = options.targets();
@@ -140,7 +140,7 @@ final class RunCommand implements CliCommand {
                 line.getOptionValue("xml"))).withVerbose(line.hasOption("verbose"))
                 .withMonitor(!line.hasOption("no-monitor"), DetailLaunch.monitorOptions(line));
         LaunchCache.Prepared prepared = LaunchCache.prepare(in, cache, launch.weaving(), launch.javaFeature(),
-                line2 -> err.println("dyper: " + line2));
+                progress -> err.println("dyper: " + progress));
         prepared.warnings().forEach(w -> err.println("dyper: " + w));
         notes(prepared.notes());
         if (line.hasOption("verbose")) {

@@ -4,6 +4,7 @@ import java.lang.instrument.Instrumentation;
 import java.util.List;
 import org.dyper.runtime.instrument.internal.Patcher;
 import org.dyper.runtime.instrument.internal.PatchStatus;
+import org.dyper.runtime.instrument.internal.Warmup;
 
 /**
  * Patching a running JVM: inserts a {@link PatchSet} (the classes of one model, patched by the DYPATCH service) with
@@ -19,9 +20,12 @@ public final class RuntimePatcher {
     private static volatile RuntimePatcher instance;
 
     private final Patcher patcher;
+    private final Instrumentation inst;
+    private volatile Warmup.Result warmup = Warmup.Result.NOT_STARTED;
 
     private RuntimePatcher(Instrumentation inst) {
         this.patcher = new Patcher(inst);
+        this.inst = inst;
     }
 
     /** Called by the agent entry points; the first call wins. */
@@ -79,7 +83,7 @@ public final class RuntimePatcher {
      * {@code firstSiteId - 1 + n}.
      */
     public int firstSiteId(String patchId) {
-        List<org.dyper.runtime.instrument.internal.Generation> history = patcher.history();
+        List<org.dyper.runtime.instrument.internal.InsertedPatchSet> history = patcher.history();
         for (int i = history.size() - 1; i >= 0; i--) {
             var g = history.get(i);
             if (g.set.id().equals(patchId)) {
@@ -90,10 +94,25 @@ public final class RuntimePatcher {
     }
 
     /**
-     * The {@code <PATCHES>} element: every model inserted (at most the last 32), its classes and sites, since when
-     * and whether still patched (docs/monitor.md).
+     * Warms run-time patching on the calling thread, once ({@link Warmup}: the patcher's own code on a dummy class of
+     * a class loader of its own, never a class of the program), so that the first INSERT costs what later ones do.
+     * The monitor calls it on a thread of its own at the lowest priority; later calls do nothing.
+     */
+    public void warmUp() {
+        synchronized (this) {
+            if (warmup != Warmup.Result.NOT_STARTED) {
+                return;
+            }
+            warmup = Warmup.Result.RUNNING;
+        }
+        warmup = Warmup.run(inst);
+    }
+
+    /**
+     * The {@code <PATCHES>} element: whether the warm-up ran, and every model inserted (at most the last 32), its
+     * classes and sites, since when and whether still patched (docs/monitor.md).
      */
     public String statusXml() {
-        return PatchStatus.xml(patcher.history());
+        return PatchStatus.xml(patcher.history(), warmup.attributes());
     }
 }

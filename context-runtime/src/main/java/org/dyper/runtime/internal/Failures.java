@@ -60,12 +60,12 @@ public final class Failures {
         e.count.incrementAndGet();
     }
 
-    /** An id whose storage index is beyond {@link Ids#MAX_INDEX}: counted, described only the first time. */
+    /** An id whose storage index is beyond {@link SiteIndexes#MAX_INDEX}: counted, described only the first time. */
     static void outOfRange(int id) {
         Entry e = BY_ID.get(id);
         if (e == null) {
             e = firstFailure(id, "java.lang.IndexOutOfBoundsException: site id " + id
-                    + " is outside the supported range [" + Ids.id(Ids.MAX_INDEX) + ", " + Ids.id(Ids.MAX_INDEX - 1)
+                    + " is outside the supported range [" + SiteIndexes.id(SiteIndexes.MAX_INDEX) + ", " + SiteIndexes.id(SiteIndexes.MAX_INDEX - 1)
                     + "]");
             if (e == null) {
                 return;

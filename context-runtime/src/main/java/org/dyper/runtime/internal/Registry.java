@@ -38,7 +38,7 @@ public final class Registry {
         }
     }
 
-    /** Merged data of all threads, alive or ended, and of the owner cells ({@link Cells}), since the last reset. */
+    /** Merged data of all threads, alive or ended, and of the owner cells ({@link OwnerCells}), since the last reset. */
     public static Totals snapshot() {
         synchronized (LOCK) {
             foldEnded();
@@ -53,7 +53,7 @@ public final class Registry {
                 }
             }
             // after the slabs: a sample read there was taken after its call was counted in a cell
-            Cells.addTo(totals);
+            OwnerCells.addTo(totals);
             return totals;
         }
     }
@@ -62,7 +62,7 @@ public final class Registry {
     public static void reset() {
         synchronized (LOCK) {
             epoch++;
-            Cells.rebase();
+            OwnerCells.rebase();
             ended = new Totals();
             foldEnded();
         }

@@ -2,19 +2,10 @@ package org.dyper.runtime.internal;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.dyper.runtime.io.AtomicWrite;
 
 /** Writes the reports to the destinations named by the system properties, now or at JVM exit. */
 public final class ReportHook {
@@ -143,64 +134,6 @@ public final class ReportHook {
      * regular file (a pipe, {@code /dev/stderr}) is written directly.
      */
     static void writeFile(String target, String report) throws IOException {
-        Path path = Paths.get(target).toAbsolutePath();
-        if (Files.exists(path)) {
-            path = path.toRealPath();  // a symbolic link: replace the file it names, keep the link
-            if (!Files.isRegularFile(path)) {
-                Files.writeString(path, report, StandardCharsets.UTF_8);
-                return;
-            }
-        }
-        Path parent = path.getParent();
-        Files.createDirectories(parent);
-        String name = path.getFileName().toString();
-        removeStale(parent, name);
-        Path tmp = parent.resolve("." + name + "." + ProcessHandle.current().pid() + "." + SEQUENCE.incrementAndGet()
-                + ".tmp");
-        try {
-            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                ByteBuffer bytes = StandardCharsets.UTF_8.encode(report);
-                while (bytes.hasRemaining()) {
-                    channel.write(bytes);
-                }
-                channel.force(true);
-            }
-            if (Files.isRegularFile(path) && parent.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(path));
-            }
-            try {
-                Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-    }
-
-    private static final AtomicLong SEQUENCE = new AtomicLong();
-
-    /** Removes {@code .<name>.<pid>.<n>.tmp} files in {@code dir} whose process is gone (killed while writing). */
-    private static void removeStale(Path dir, String name) {
-        String prefix = "." + name + ".";
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, path -> {
-            String f = path.getFileName().toString();
-            return f.startsWith(prefix) && f.endsWith(".tmp");
-        })) {
-            for (Path f : files) {
-                String middle = f.getFileName().toString().substring(prefix.length());
-                int dot = middle.indexOf('.');
-                try {
-                    long pid = Long.parseLong(middle.substring(0, dot));
-                    if (ProcessHandle.of(pid).isEmpty()) {
-                        Files.deleteIfExists(f);
-                    }
-                } catch (RuntimeException | IOException notOurs) {
-                    // not a temporary file of ours, or already gone
-                }
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // stale files stay; the report is written all the same
-        }
+        AtomicWrite.write(Paths.get(target), report);
     }
 }

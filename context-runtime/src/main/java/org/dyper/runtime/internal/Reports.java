@@ -88,7 +88,7 @@ public final class Reports {
             if (r != null && r[T_COUNT] > 0) {
                 long[] buckets = new long[BUCKETS];
                 System.arraycopy(r, T_HIST, buckets, 0, BUCKETS);
-                sites.add(new TimingSite(Ids.id(i), r[T_COUNT], r[T_TOTAL], r[T_MIN], r[T_MAX], buckets));
+                sites.add(new TimingSite(SiteIndexes.id(i), r[T_COUNT], r[T_TOTAL], r[T_MIN], r[T_MAX], buckets));
             }
         }
         sites.sort(Comparator.comparingLong(TimingSite::total).reversed().thenComparingInt(TimingSite::id));
@@ -100,7 +100,7 @@ public final class Reports {
         for (int i = 0; i < t.tables[SAMPLED].length; i++) {
             long[] r = t.tables[SAMPLED][i];
             if (r != null && r[S_COUNT] > 0) {
-                sites.add(new SampledSite(Ids.id(i), r[S_COUNT], r[S_SAMPLES], r[S_TOTAL],
+                sites.add(new SampledSite(SiteIndexes.id(i), r[S_COUNT], r[S_SAMPLES], r[S_TOTAL],
                         Double.longBitsToDouble(r[S_SUMSQ])));
             }
         }
@@ -121,7 +121,7 @@ public final class Reports {
         List<CountSite> sites = new ArrayList<>();
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] > 0) {
-                sites.add(new CountSite(Ids.id(i), counts[i]));
+                sites.add(new CountSite(SiteIndexes.id(i), counts[i]));
             }
         }
         sites.sort(Comparator.comparingLong(CountSite::count).reversed().thenComparingInt(CountSite::id));
@@ -134,7 +134,7 @@ public final class Reports {
             long[] r = t.tables[VALUES][i];
             if (r != null && r[V_COUNT] + r[V_NULLS] + r[V_NONNULLS] > 0) {
                 boolean any = r[V_COUNT] > 0;
-                sites.add(new ValueSite(Ids.id(i), r[V_COUNT], r[V_SUM], any ? r[V_MIN] : 0, any ? r[V_MAX] : 0,
+                sites.add(new ValueSite(SiteIndexes.id(i), r[V_COUNT], r[V_SUM], any ? r[V_MIN] : 0, any ? r[V_MAX] : 0,
                         r[V_NULLS], r[V_NONNULLS]));
             }
         }
@@ -167,7 +167,7 @@ public final class Reports {
         long[][] table = t.tables[LOCK_SITES];
         for (int i = 0; i < table.length; i++) {
             if (table[i] != null && table[i][L_ACQUISITIONS] + table[i][L_HOLDS] > 0) {
-                int id = Ids.id(i);
+                int id = SiteIndexes.id(i);
                 rows.add(lockRow(t, id, SiteTable.name(id), table[i]));
             }
         }
@@ -200,7 +200,7 @@ public final class Reports {
         for (int i = 0; i < table.length; i++) {
             long[] r = table[i];
             if (r != null && r[A_COUNT] > 0) {
-                rows.add(new AllocationRow(Ids.id(i), r[A_COUNT], r[A_ARRAYS], r[A_TOTAL_LENGTH], r[A_MAX_LENGTH]));
+                rows.add(new AllocationRow(SiteIndexes.id(i), r[A_COUNT], r[A_ARRAYS], r[A_TOTAL_LENGTH], r[A_MAX_LENGTH]));
             }
         }
         rows.sort(Comparator.comparingLong(AllocationRow::count).reversed()
@@ -215,7 +215,7 @@ public final class Reports {
         for (int i = 0; i < table.length; i++) {
             long[] r = table[i];
             if (r != null && r[F_WRITES] > 0) {
-                rows.add(new FieldRow(Ids.id(i), r[F_WRITES], r[F_UNLOCKED], r[F_NO_OWNER],
+                rows.add(new FieldRow(SiteIndexes.id(i), r[F_WRITES], r[F_UNLOCKED], r[F_NO_OWNER],
                         kind == FIELDS ? lastWrites(t, r) : List.of()));
             }
         }

@@ -160,7 +160,7 @@ public final class ThreadData {
 
     /** One more event at {@code id}; returns this thread's new count there, 0 if the id is out of range. */
     public long count(int id) {
-        int i = Ids.index(id);
+        int i = SiteIndexes.index(id);
         long[] c = counts;
         if (Integer.compareUnsigned(i, c.length) >= 0) {
             c = growCounts(id, i, false);
@@ -175,7 +175,7 @@ public final class ThreadData {
 
     /** One more call of the method {@code calleeId}, counted at a call site; kept apart from {@link #count}. */
     public void countCall(int calleeId) {
-        int i = Ids.index(calleeId);
+        int i = SiteIndexes.index(calleeId);
         long[] c = calls;
         if (Integer.compareUnsigned(i, c.length) >= 0) {
             c = growCounts(calleeId, i, true);
@@ -384,7 +384,7 @@ public final class ThreadData {
     /** The row of {@code id} in table {@code kind}, created on first use; null if out of range. */
     long[] row(int kind, int id) {
         long[][] rows = tables[kind];
-        int i = kind == LOCK_CLASSES ? id : Ids.index(id);
+        int i = kind == LOCK_CLASSES ? id : SiteIndexes.index(id);
         if (Integer.compareUnsigned(i, rows.length) < 0) {
             long[] r = rows[i];
             if (r != null) {
@@ -398,7 +398,7 @@ public final class ThreadData {
 
     /** Grows {@link #calls} when {@code callSites}, else {@link #counts}, to hold index {@code i}; null if out of range. */
     private long[] growCounts(int id, int i, boolean callSites) {
-        if (!Ids.inRange(i)) {
+        if (!SiteIndexes.inRange(i)) {
             Failures.outOfRange(id);
             return null;
         }
@@ -414,7 +414,7 @@ public final class ThreadData {
     }
 
     private long[] newRow(int kind, int id, int i, long[][] rows) {
-        if (!Ids.inRange(i)) {
+        if (!SiteIndexes.inRange(i)) {
             Failures.outOfRange(id);
             return null;
         }
@@ -457,7 +457,7 @@ public final class ThreadData {
 
     private static int newLength(int oldLength, int index) {
         long wanted = Math.max(Math.max(64L, (long) oldLength * 2), (long) index + 1);
-        return (int) Math.min(wanted, (long) Ids.MAX_INDEX + 1);
+        return (int) Math.min(wanted, (long) SiteIndexes.MAX_INDEX + 1);
     }
 
     // ---- reader side (any thread) ----

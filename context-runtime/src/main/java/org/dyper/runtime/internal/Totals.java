@@ -60,16 +60,16 @@ public final class Totals {
         threadNames.putAll(other.threadNames);
     }
 
-    /** Adds {@code n} events at {@code id} (the owner cells, see {@link Cells}). */
+    /** Adds {@code n} events at {@code id} (the owner cells, see {@link OwnerCells}). */
     void addCount(int id, long n) {
-        int i = Ids.index(id);
+        int i = SiteIndexes.index(id);
         counts = ensure(counts, i + 1);
         counts[i] += n;
     }
 
-    /** Adds {@code n} sampled-timing calls at {@code id} (the owner cells, see {@link Cells}). */
+    /** Adds {@code n} sampled-timing calls at {@code id} (the owner cells, see {@link OwnerCells}). */
     void addSampledCalls(int id, long n) {
-        int i = Ids.index(id);
+        int i = SiteIndexes.index(id);
         long[][] rows = ensure(tables[SAMPLED], i + 1);
         tables[SAMPLED] = rows;
         if (rows[i] == null) {
@@ -263,13 +263,13 @@ public final class Totals {
 
     /** Events counted at {@code id}. */
     public long count(int id) {
-        int i = Ids.index(id);
+        int i = SiteIndexes.index(id);
         return Integer.compareUnsigned(i, counts.length) < 0 ? counts[i] : 0;
     }
 
     /** Calls of the method {@code id} counted at call sites ({@code Counting.countCall}). */
     public long calls(int id) {
-        int i = Ids.index(id);
+        int i = SiteIndexes.index(id);
         return Integer.compareUnsigned(i, calls.length) < 0 ? calls[i] : 0;
     }
 
@@ -331,7 +331,7 @@ public final class Totals {
 
     private long[] rowCopy(int kind, int id) {
         long[][] rows = tables[kind];
-        int i = Ids.index(id);
+        int i = SiteIndexes.index(id);
         if (Integer.compareUnsigned(i, rows.length) >= 0 || rows[i] == null) {
             return null;
         }

@@ -3,14 +3,11 @@ package org.dyper.runtime.report;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import org.dyper.runtime.io.AtomicWrite;
 import org.dyper.runtime.report.internal.Page;
 import org.dyper.runtime.report.internal.ReportParser;
 import org.dyper.runtime.report.internal.StackTree;
@@ -118,25 +115,10 @@ public final class HtmlReport {
 
     /**
      * Writes {@code text} (UTF-8) to {@code file} through a temporary file in the same folder that is then renamed
-     * over it, so a reader never sees half a file and a failure leaves the old one alone. Creates missing folders.
+     * over it, so a reader never sees half a file and a failure leaves the old one alone ({@link AtomicWrite}).
      */
     public static void write(Path file, String text) throws IOException {
-        Path target = file.toAbsolutePath();
-        Path dir = target.getParent();
-        Files.createDirectories(dir);
-        // a fresh name beside the target (same file system, so the rename is atomic), with the usual permissions
-        Path tmp = dir.resolve("." + target.getFileName() + "." + Long.toHexString(System.nanoTime()) + ".tmp");
-        try {
-            Files.writeString(tmp, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE);
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicWrite.write(file, text);
     }
 
     /** This JVM as {@link Report.Process}: its start, {@code -javaagent} arguments and Java version, where known. */

@@ -2,7 +2,7 @@ package org.dyper.runtime.report;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.dyper.runtime.report.internal.Elem;
+import org.dyper.runtime.report.internal.ReportElement;
 import org.dyper.runtime.report.internal.Stacks;
 
 /**
@@ -12,11 +12,11 @@ import org.dyper.runtime.report.internal.Stacks;
  */
 public final class Report {
     private final String label;
-    private final Elem root;
+    private final ReportElement root;
     private final Stacks stacks;
     private Process process;
 
-    Report(String label, Elem root, Stacks stacks) {
+    Report(String label, ReportElement root, Stacks stacks) {
         this.label = label;
         this.root = root;
         this.stacks = stacks;
@@ -70,7 +70,7 @@ public final class Report {
         return stacks == null ? 0 : stacks.nodes();
     }
 
-    Elem root() {
+    ReportElement root() {
         return root;
     }
 

@@ -5,13 +5,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.dyper.runtime.io.AtomicWrite;
 
 /** Registry entries: {@code key=value} lines in a file only its owner can read, written atomically. */
 public final class RegistryFiles {
@@ -48,20 +48,8 @@ public final class RegistryFiles {
             text.append(f.getKey()).append('=').append(f.getValue().replace('\n', ' ').replace('\r', ' '))
                     .append('\n');
         }
-        Path dir = file.toAbsolutePath().getParent();
-        Path tmp;
-        if (posix(dir)) {
-            tmp = Files.createTempFile(dir, ".tmp-", ".monitor",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } else {
-            tmp = Files.createTempFile(dir, ".tmp-", ".monitor");
-        }
-        try {
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicWrite.write(file, PosixFilePermissions.fromString("rw-------"), true,
+                out -> out.write(text.toString().getBytes(StandardCharsets.UTF_8)));
         return file;
     }
 

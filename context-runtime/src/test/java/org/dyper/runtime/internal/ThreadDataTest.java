@@ -30,8 +30,8 @@ class ThreadDataTest {
     @CsvSource({"0,0", "-1,1", "1,2", "-2,3", "2,4", "1000,2000", "-1000,1999",
             "2147483647,-2", "-2147483648,-1"})
     void zigZag(int id, int index) {
-        assertEquals(index, Ids.index(id));
-        assertEquals(id, Ids.id(index));
+        assertEquals(index, SiteIndexes.index(id));
+        assertEquals(id, SiteIndexes.id(index));
     }
 
     @ParameterizedTest

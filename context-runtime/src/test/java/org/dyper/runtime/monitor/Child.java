@@ -34,6 +34,7 @@ final class Child implements AutoCloseable {
             mf.getMainAttributes().putValue("Premain-Class", MonitorAgent.class.getName());
             mf.getMainAttributes().putValue("Agent-Class", MonitorAgent.class.getName());
             mf.getMainAttributes().putValue("Can-Redefine-Classes", "true");
+            mf.getMainAttributes().putValue("Can-Retransform-Classes", "true");  // as the real jar's manifest
             try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), mf)) {
                 // the manifest is all
             }

@@ -557,10 +557,29 @@ abstract class MonitorCommandsContract {
                 cmd("USETHREAD", "<THREAD ID='main' USE='1'/>"));
     }
 
+    /**
+     * Run-time patching is warmed once after the monitor started (a rehearsal on a dummy class of a class loader of
+     * its own): INSTRUMENTED says it is done and how long it took, and lists no model for it.
+     */
+    @Test
+    void runTimePatchingIsWarmedOnceAndListsNoModelForIt() throws Exception {
+        until("the warm-up of run-time patching done", () -> !first(xml(cmd("INSTRUMENTED", null)), "PATCHES")
+                .getAttribute("WARMUP").equals("RUNNING"));
+        Element patches = first(xml(cmd("INSTRUMENTED", null)), "PATCHES");
+        assertEquals("DONE", patches.getAttribute("WARMUP"), patches.getAttribute("WARMUP_NOTE"));
+        assertTrue(Long.parseLong(patches.getAttribute("WARMUP_NS")) > 0);
+        assertFalse(patches.hasAttribute("WARMUP_NOTE"));
+        assertEquals(List.of(), all(patches, "MODEL"), "the rehearsal is not a model of this JVM");
+    }
+
+    /** INSTRUMENTED lists no model. */
+    private void noModel() throws Exception {
+        assertEquals(List.of(), all(xml(cmd("INSTRUMENTED", null)), "MODEL"));
+    }
+
     @Test
     void instrumentChecksItsRequestAndChangesNothingOnBadInput() throws Exception {
-        String none = "<PATCHES></PATCHES>";
-        assertEquals(reply(none), cmd("INSTRUMENTED", null));
+        noModel();
         assertEquals(error("INSTRUMENT expects &lt;MODEL NAME INSERT&gt;"), cmd("INSTRUMENT", null));
         assertEquals(error("INSTRUMENT: &lt;MODEL&gt; needs a NAME"), cmd("INSTRUMENT", "<MODEL INSERT='TRUE'/>"));
         assertEquals(error("INSTRUMENT: INSERT is a flag (true/false, t/f, 1/0), not 'maybe'"),
@@ -584,7 +603,7 @@ abstract class MonitorCommandsContract {
         assertEquals(error("INSTRUMENT: &lt;CLASS NAME='com.acme.A'&gt; needs ORIG, the class file the patch was made "
                 + "for"), cmd("INSTRUMENT", "<MODEL NAME='m'><PATCH ID='abc'><CLASS NAME='com.acme.A' PATCH='"
                 + dir.resolve("none.class") + "'/></PATCH></MODEL>"));
-        assertEquals(reply(none), cmd("INSTRUMENTED", null));
+        noModel();
     }
 
     @Test

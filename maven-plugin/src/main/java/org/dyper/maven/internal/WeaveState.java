@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
+import org.dyper.patch.build.Sha256;
+import org.dyper.patch.build.TreeFingerprint;
+import org.dyper.runtime.io.AtomicWrite;
 
 /**
  * Remembers what the weave goal left behind, so a second build without {@code clean} does not weave woven classes
@@ -16,34 +16,16 @@ import java.util.List;
 public final class WeaveState {
     private WeaveState() {}
 
-    /** SHA-256 over the inputs' bytes and each output file's relative path, size and modification time. */
+    /** SHA-256 over the inputs' paths and bytes and each output's {@link TreeFingerprint}. */
     public static String hash(List<Path> inputFiles, List<Path> outputs) throws IOException {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-        update(digest, "dyper-weave-state-1");
+        Sha256 digest = new Sha256().addItem("dyper-weave-state-2");
         for (Path p : inputFiles) {
-            update(digest, p.toAbsolutePath().toString());
-            digest.update(Files.readAllBytes(p));
+            digest.addItem(p.toAbsolutePath().toString()).add(Files.readAllBytes(p));
         }
         for (Path root : outputs) {
-            update(digest, root.toAbsolutePath().toString());
-            if (Files.isDirectory(root)) {
-                try (var walk = Files.walk(root)) {
-                    for (Path f : walk.filter(Files::isRegularFile).sorted().toList()) {
-                        update(digest, root.relativize(f) + ":" + Files.size(f) + ":" + Files.getLastModifiedTime(f));
-                    }
-                }
-            } else if (Files.exists(root)) {
-                update(digest, Files.size(root) + ":" + Files.getLastModifiedTime(root));
-            } else {
-                update(digest, "missing");
-            }
+            TreeFingerprint.describe(root, digest::addItem);
         }
-        return HexFormat.of().formatHex(digest.digest());
+        return digest.hex(64);
     }
 
     /** True when {@code file} holds {@code hash}. */
@@ -51,13 +33,7 @@ public final class WeaveState {
         return Files.isRegularFile(file) && Files.readString(file, StandardCharsets.UTF_8).trim().equals(hash);
     }
 
-    private static void update(MessageDigest digest, String s) {
-        digest.update(s.getBytes(StandardCharsets.UTF_8));
-        digest.update((byte) 0);
-    }
-
     public static void write(Path file, String hash) throws IOException {
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, hash + "\n", StandardCharsets.UTF_8);
+        AtomicWrite.write(file, hash + "\n");
     }
 }

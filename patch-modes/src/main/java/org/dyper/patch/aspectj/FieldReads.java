@@ -17,14 +17,14 @@ import org.objectweb.asm.Opcodes;
  * first site that uses the field, and each read then fails and is counted like any failing hook.
  */
 final class FieldReads {
-    private final Spelling names;
+    private final SourceNames names;
     private final String holderOwner;
     /** Holder class declarations by field key ({@code owner.name}), in first-use order. */
     private final Map<String, String> holders = new LinkedHashMap<>();
     private final Map<String, String> holderNames = new LinkedHashMap<>();
 
     /** {@code holderOwner}: the generated type (fully qualified) the holder classes are nested in. */
-    FieldReads(Spelling names, String holderOwner) {
+    FieldReads(SourceNames names, String holderOwner) {
         this.names = names;
         this.holderOwner = holderOwner;
     }

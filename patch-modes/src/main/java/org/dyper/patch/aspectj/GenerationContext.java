@@ -31,7 +31,7 @@ final class GenerationContext {
     /** What is decided once per (PATCH, CODE), whatever the join point. */
     final PatchChecks checks = new PatchChecks(log);
     /** How the generated code names classes and signatures; marker annotations and field holders go in aspect 1. */
-    final Spelling names;
+    final SourceNames names;
     final FieldReads fieldReads;
     /** The -Xjoinpoints kinds the generated advice needs (synchronization, arrayconstruction). */
     final StringBuilder joinpoints = new StringBuilder();
@@ -48,7 +48,7 @@ final class GenerationContext {
         this.loadTime = loadTime;
         this.modeMethods = new ModeMethods(lookup, log);
         String shared = pkg + "." + AspectFiles.SHARED_CLASS;
-        this.names = new Spelling(targets, lookup, shared);
+        this.names = new SourceNames(targets, lookup, shared);
         this.fieldReads = new FieldReads(names, shared);
     }
 

@@ -10,7 +10,7 @@ import org.dyper.patch.model.What;
 import org.dyper.patch.scan.Allocation;
 import org.dyper.patch.scan.CallInfo;
 import org.dyper.patch.scan.ClassIndex;
-import org.dyper.patch.scan.FieldAccess;
+import org.dyper.patch.scan.FieldInstruction;
 import org.dyper.patch.scan.FieldInfo;
 import org.dyper.patch.scan.MethodInfo;
 import org.dyper.patch.scan.Types;
@@ -80,18 +80,18 @@ final class JoinPoint {
                 : this.params.size();
     }
 
-    private static String inMethod(MethodInfo m, Spelling names) {
+    private static String inMethod(MethodInfo m, SourceNames names) {
         return " && withincode(" + names.signature(m) + ") && " + names.within(m.owner());
     }
 
-    static JoinPoint execution(MethodInfo m, Spelling names) {
+    static JoinPoint execution(MethodInfo m, SourceNames names) {
         return new JoinPoint(Kind.EXECUTION, m, "execution(" + names.signature(m) + ") && " + names.within(m.owner()),
                 m.parameterTypes(), m.isConstructor() ? "void" : m.returnType(), null, null, null, null,
                 m.displayName());
     }
 
     /** One group per method {@code m} calls (its call join points), in bytecode order. */
-    static List<JoinPoint> calls(MethodInfo m, Spelling names) {
+    static List<JoinPoint> calls(MethodInfo m, SourceNames names) {
         Map<String, CallInfo> callees = new LinkedHashMap<>();
         for (CallInfo c : m.calls()) {
             if (isCallJoinPoint(m, c)) {
@@ -119,7 +119,7 @@ final class JoinPoint {
     }
 
     /** Calls of {@code c} from {@code m}; {@code siblings} are calls of the same name and descriptor on other types. */
-    static JoinPoint call(MethodInfo m, CallInfo c, List<CallInfo> siblings, Spelling names) {
+    static JoinPoint call(MethodInfo m, CallInfo c, List<CallInfo> siblings, SourceNames names) {
         StringBuilder pc = new StringBuilder("call(" + names.call(c) + ")" + inMethod(m, names));
         String ambiguity = null;
         for (CallInfo s : siblings) {
@@ -138,7 +138,7 @@ final class JoinPoint {
         return shadow;
     }
 
-    static JoinPoint lock(MethodInfo m, boolean release, Spelling names) {
+    static JoinPoint lock(MethodInfo m, boolean release, SourceNames names) {
         return new JoinPoint(release ? Kind.UNLOCK : Kind.LOCK, m, (release ? "unlock()" : "lock()") + inMethod(m, names),
                 List.of("java.lang.Object"), "void", null, null, null, null, m.displayName());
     }
@@ -147,10 +147,10 @@ final class JoinPoint {
      * One group per field {@code m} reads or writes (as declared: a field read through a subclass is its declaring
      * class's), in bytecode order; fields of the same name and type in other classes are told apart.
      */
-    static List<JoinPoint> fieldAccesses(MethodInfo m, ClassIndex targets, Spelling names) {
+    static List<JoinPoint> fieldAccesses(MethodInfo m, ClassIndex targets, SourceNames names) {
         Map<String, FieldInfo> declared = new LinkedHashMap<>();
         Map<String, Boolean> writes = new LinkedHashMap<>();
-        for (FieldAccess fa : m.fieldAccesses()) {
+        for (FieldInstruction fa : m.fieldAccesses()) {
             FieldInfo f = targets.field(fa.owner(), fa.name()).orElse(new FieldInfo(fa.owner(), fa.name(),
                     fa.descriptor(), fa.isStatic() ? Opcodes.ACC_STATIC : 0));
             String key = fa.isWrite() + " " + f.owner() + "." + f.name();
@@ -170,7 +170,7 @@ final class JoinPoint {
     }
 
     /** One group per type {@code m} allocates (objects, arrays), in bytecode order. */
-    static List<JoinPoint> allocations(MethodInfo m, Spelling names) {
+    static List<JoinPoint> allocations(MethodInfo m, SourceNames names) {
         Map<String, Allocation> seen = new LinkedHashMap<>();
         List<JoinPoint> shadows = new ArrayList<>();
         for (Allocation a : m.allocations()) {
@@ -195,7 +195,7 @@ final class JoinPoint {
     }
 
     /** Reads or writes of {@code f} from {@code m}; {@code siblings}: fields of the same name and type elsewhere. */
-    static JoinPoint fieldAccess(MethodInfo m, FieldInfo f, boolean write, List<FieldInfo> siblings, Spelling names) {
+    static JoinPoint fieldAccess(MethodInfo m, FieldInfo f, boolean write, List<FieldInfo> siblings, SourceNames names) {
         String kind = write ? "set(" : "get(";
         StringBuilder pc = new StringBuilder(kind + names.type(f.type()) + " " + names.type(f.owner()) + "." + f.name()
                 + ")" + inMethod(m, names));
@@ -220,7 +220,7 @@ final class JoinPoint {
 
     /** Allocations of {@code a}'s type in {@code m}; {@code siblings}: objects of other types, same constructor
      *  descriptor. */
-    static JoinPoint allocation(MethodInfo m, Allocation a, List<Allocation> siblings, Spelling names) {
+    static JoinPoint allocation(MethodInfo m, Allocation a, List<Allocation> siblings, SourceNames names) {
         if (a.kind() == Allocation.Kind.OBJECT) {
             List<String> params = Types.parameterTypes(a.descriptor());
             StringBuilder pc = new StringBuilder("call(" + names.constructor(a.type(), a.descriptor()) + ")"

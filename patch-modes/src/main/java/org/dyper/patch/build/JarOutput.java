@@ -3,14 +3,11 @@ package org.dyper.patch.build;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -23,13 +20,15 @@ import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
+import org.dyper.runtime.io.AtomicWrite;
 
 /**
  * Writes a copy of a jar or class folder as a jar, with some entries replaced or added, the way a woven jar must be:
  * signature files dropped and the manifest's per-entry digests with them (the classes changed, so a signature would no
  * longer verify, and a half-valid signature makes the JVM refuse the jar); the input is never opened with
  * verification on. The jar is written to a temporary file in the output's folder and renamed over the output only when
- * complete, so a failure leaves nothing half-written; it gets the input jar's permissions, or the umask's for a folder.
+ * complete ({@link AtomicWrite}), so a failure leaves nothing half-written; it gets the input jar's permissions, or the
+ * umask's for a folder.
  */
 final class JarOutput {
     private JarOutput() {}
@@ -42,11 +41,9 @@ final class JarOutput {
     static List<String> write(Path input, Path outJar, Map<String, byte[]> changes, UnaryOperator<byte[]> descriptor)
             throws IOException {
         List<String> notes = new ArrayList<>();
-        Path tmp = create(outJar);
-        boolean done = false;
-        try {
-            try (OutputStream file = Files.newOutputStream(tmp, StandardOpenOption.TRUNCATE_EXISTING);
-                 ZipOutputStream out = new ZipOutputStream(file)) {
+        // a woven jar is cheap to make again: not forced to the disk
+        AtomicWrite.write(outJar, inputPermissions(input), false, file -> {
+            try (ZipOutputStream out = new ZipOutputStream(file)) {
                 Set<String> written = new HashSet<>();
                 Copier copier = (name, time, data) -> {
                     if (!written.add(name)) {
@@ -90,14 +87,7 @@ final class JarOutput {
                     }
                 }
             }
-            permissions(input, tmp);
-            move(tmp, outJar);
-            done = true;
-        } finally {
-            if (!done) {
-                Files.deleteIfExists(tmp);
-            }
-        }
+        });
         return notes;
     }
 
@@ -114,13 +104,12 @@ final class JarOutput {
         return TempFiles.publicFile(target.toAbsolutePath().getParent(), "out", ".tmp");
     }
 
-    /** Renames {@code tmp} over {@code target}, atomically where the file system can. */
-    static void move(Path tmp, Path target) throws IOException {
-        try {
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+    /** The POSIX permissions of {@code input} when it is a regular file; else null (what the umask leaves). */
+    private static Set<PosixFilePermission> inputPermissions(Path input) throws IOException {
+        if (Files.isRegularFile(input) && Files.getFileAttributeView(input, PosixFileAttributeView.class) != null) {
+            return Files.getPosixFilePermissions(input);
         }
+        return null;
     }
 
     /** Gives {@code file} the POSIX permissions of {@code like} when that is a regular file. */

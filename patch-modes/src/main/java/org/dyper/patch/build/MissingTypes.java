@@ -1,8 +1,6 @@
 package org.dyper.patch.build;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,9 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 import org.dyper.patch.scan.ClassIndex;
+import org.dyper.patch.scan.ClassPath;
 import org.dyper.patch.scan.ClassInfo;
 import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.ClassReader;
@@ -40,8 +37,8 @@ final class MissingTypes {
     private final List<Path> roots;
     private final List<Path> targetRoots;
     private final ClassIndex targets;
-    /** Jar roots by path, opened once, and the class entry names each holds. */
-    private final Map<Path, Set<String>> jarEntries = new HashMap<>();
+    /** Every root, open while {@link #check} runs. */
+    private ClassPath all;
     /** Supertypes by internal name (empty when a type has none); absent from the map: not looked up yet. */
     private final Map<String, Optional<List<String>>> supertypes = new HashMap<>();
     /** Types known to be missing although a class file may exist (ajc could not resolve them). */
@@ -68,7 +65,8 @@ final class MissingTypes {
      */
     Map<String, Set<String>> check(Collection<String> classNames) throws IOException {
         Map<String, Set<String>> result = new LinkedHashMap<>();
-        try (ClassFiles files = new ClassFiles(targetRoots, 0)) {
+        try (ClassPath files = ClassPath.of(targetRoots, 0); ClassPath everything = ClassPath.of(roots, 0)) {
+            all = everything;
             for (String name : classNames) {
                 Set<String> missing = new TreeSet<>();
                 String internal = name.replace('.', '/');
@@ -83,6 +81,8 @@ final class MissingTypes {
                     result.put(name, dotted);
                 }
             }
+        } finally {
+            all = null;
         }
         return result;
     }
@@ -125,7 +125,7 @@ final class MissingTypes {
         if (internal.startsWith("java/") || ClassLoader.getPlatformClassLoader().getResource(entry) != null) {
             return Optional.of(List.of());  // the JDK's own hierarchy is complete
         }
-        byte[] bytes = read(entry);
+        byte[] bytes = all.read(entry);
         if (bytes == null) {
             return Optional.empty();
         }
@@ -136,43 +136,6 @@ final class MissingTypes {
         }
         s.addAll(List.of(reader.getInterfaces()));
         return Optional.of(s);
-    }
-
-    private byte[] read(String entry) throws IOException {
-        for (Path root : roots) {
-            if (Files.isDirectory(root)) {
-                Path f = root.resolve(entry);
-                if (Files.isRegularFile(f)) {
-                    return Files.readAllBytes(f);
-                }
-            } else if (Files.isRegularFile(root) && entries(root).contains(entry)) {
-                try (ZipFile zip = new ZipFile(root.toFile())) {
-                    ZipEntry e = zip.getEntry(entry);
-                    try (InputStream in = zip.getInputStream(e)) {
-                        return in.readAllBytes();
-                    }
-                }
-            }
-        }
-        return null;
-    }
-
-    private Set<String> entries(Path jar) throws IOException {
-        Set<String> names = jarEntries.get(jar);
-        if (names == null) {
-            names = new HashSet<>();
-            try (ZipFile zip = new ZipFile(jar.toFile())) {
-                var all = zip.entries();
-                while (all.hasMoreElements()) {
-                    String n = all.nextElement().getName();
-                    if (n.endsWith(".class")) {
-                        names.add(n);
-                    }
-                }
-            }
-            jarEntries.put(jar, names);
-        }
-        return names;
     }
 
     /** The types (internal names) that the signatures and annotations of a class and its members name. */

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.dyper.patch.aspectj.GeneratedCode;
 import org.dyper.patch.bytecode.BytecodePlan;
+import org.dyper.patch.scan.ClassPath;
 import org.dyper.runtime.agent.ReplaceAgent;
 
 /** The class files a weave hands to ajc: those the generated code patches, with the bytecode pass applied. */
@@ -24,7 +25,7 @@ public final class PatchedClasses {
         Map<String, BytecodePlan.ClassPlan> plans = new HashMap<>();
         code.bytecode().classes().values().forEach(c -> plans.put(c.className(), c));
         Map<String, byte[]> inputs = new TreeMap<>();
-        try (ClassFiles files = new ClassFiles(roots, javaFeature)) {
+        try (ClassPath files = ClassPath.of(roots, javaFeature)) {
             for (String name : code.wovenClasses()) {
                 String internal = name.replace('.', '/');
                 byte[] original = files.read(internal + ".class");

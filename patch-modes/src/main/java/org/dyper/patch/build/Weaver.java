@@ -201,7 +201,7 @@ public final class Weaver {
             try {
                 Files.write(tmp, f.getValue());
                 JarOutput.permissions(target, tmp);
-                JarOutput.move(tmp, target);
+                org.dyper.runtime.io.AtomicWrite.move(tmp, target);
             } finally {
                 Files.deleteIfExists(tmp);
             }

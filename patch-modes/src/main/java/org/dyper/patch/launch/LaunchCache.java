@@ -2,19 +2,19 @@ package org.dyper.patch.launch;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.dyper.patch.aspectj.GeneratedCode;
 import org.dyper.patch.build.Generation;
 import org.dyper.patch.build.TempFiles;
+import org.dyper.patch.build.TreeFingerprint;
 import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.build.Weaver;
 import org.dyper.patch.launch.LaunchOptions.Weaving;
 import org.dyper.patch.model.InvalidInputException;
+import org.dyper.runtime.io.AtomicWrite;
 
 /**
  * Prepares a monitored launch ({@code dyper run}, the plugin's {@code run} goal) into a cached folder keyed by a hash
@@ -52,7 +52,7 @@ public final class LaunchCache {
 
     /**
      * As above for a program that runs on Java {@code javaFeature} (woven ahead, a multi-release jar's classes are
-     * the ones that release loads; see {@link Jdk#featureVersion}), telling {@code progress} (one line) before the long
+     * the ones that release loads; see {@link TargetJdk#featureVersion}), telling {@code progress} (one line) before the long
      * work when nothing is cached yet.
      */
     public static Prepared prepare(Weaver.Inputs in, Path cacheRoot, Weaving weaving, int javaFeature,
@@ -88,15 +88,8 @@ public final class LaunchCache {
             notes = notes.stream().filter(n -> !Weaver.isWarning(n)).toList();
             Files.write(tmp.resolve("warnings.txt"), warnings);
             Files.writeString(tmp.resolve("complete"), key + "\n");
-            try {
-                Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException | java.nio.file.FileAlreadyExistsException
-                     | java.nio.file.DirectoryNotEmptyException e) {
-                // another run prepared the same key at the same time: use theirs
-                if (!Files.isRegularFile(done)) {
-                    throw e;
-                }
-            }
+            // another run may have prepared the same key at the same time: then theirs is used
+            AtomicWrite.publishFolder(tmp, dir, d -> Files.isRegularFile(done));
             return new Prepared(dir.resolve("classes"), false, code, notes, warnings);
         } finally {
             Weaver.deleteTree(tmp);
@@ -111,8 +104,8 @@ public final class LaunchCache {
 
     /**
      * The cache key: a 128-bit hash (two independent 64-bit FNV-1a streams, mixed) over the format version and way,
-     * every model and mode file's path and bytes, each target's and class path entry's path, size and modification
-     * time (every file of a folder), the runtime class path and the include/exclude patterns. Not a cryptographic
+     * every model and mode file's path and bytes, each target's and class path entry's {@link TreeFingerprint}, the
+     * runtime class path and the include/exclude patterns. Not a cryptographic
      * hash: it only has to tell inputs apart, and it runs before every launch, where loading the JDK's message
      * digests would cost more than the hashing.
      */
@@ -124,18 +117,7 @@ public final class LaunchCache {
             digest.update(Files.readAllBytes(p));
         }
         for (Path p : concat(in.targets(), in.classpath())) {
-            digest.update(p.toAbsolutePath().toString());
-            if (Files.isDirectory(p)) {
-                try (var walk = Files.walk(p)) {
-                    for (Path f : walk.filter(Files::isRegularFile).sorted().toList()) {
-                        digest.update(p.relativize(f) + ":" + Files.size(f) + ":"
-                                + Files.getLastModifiedTime(f).to(java.util.concurrent.TimeUnit.NANOSECONDS));
-                    }
-                }
-            } else if (Files.exists(p)) {
-                digest.update(Files.size(p) + ":"
-                        + Files.getLastModifiedTime(p).to(java.util.concurrent.TimeUnit.NANOSECONDS));
-            }
+            TreeFingerprint.describe(p, digest::update);
         }
         for (Path p : Weaver.runtimeClasspath()) {
             digest.update(p.toString());

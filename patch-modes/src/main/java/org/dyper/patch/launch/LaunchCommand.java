@@ -45,7 +45,7 @@ public final class LaunchCommand {
         if (monitorAgent != null) {
             cmd.add(monitorAgent);
         }
-        if (!ahead && Jdk.featureVersion(o.java()).orElse(17) >= 24) {
+        if (!ahead && TargetJdk.featureVersion(o.java()).orElse(17) >= 24) {
             cmd.add("--sun-misc-unsafe-memory-access=allow");
         }
         if (o.report().text() != null) {

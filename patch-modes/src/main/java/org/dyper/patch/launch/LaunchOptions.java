@@ -78,7 +78,7 @@ public record LaunchOptions(Path java, Path weaverAgent, List<Path> runtime, Wea
 
     /** The Java release {@link #java} runs (this JVM's when its {@code release} file cannot be read). */
     public int javaFeature() {
-        return Jdk.featureVersion(java).orElse(Runtime.version().feature());
+        return TargetJdk.featureVersion(java).orElse(Runtime.version().feature());
     }
 
     /** The whole {@code -javaagent} argument that starts the monitor, or null without it. */

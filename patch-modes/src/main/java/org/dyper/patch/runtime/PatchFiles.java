@@ -2,12 +2,8 @@ package org.dyper.patch.runtime;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +12,7 @@ import org.dyper.patch.build.Jars;
 import org.dyper.runtime.instrument.ClassPatch;
 import org.dyper.runtime.instrument.PatchSet;
 import org.dyper.runtime.instrument.PatchSetFiles;
+import org.dyper.runtime.io.AtomicWrite;
 
 /**
  * A {@link RuntimePatch} as files, the form the DYPATCH service hands to INSTRUMENT: a folder per patch id holding
@@ -66,13 +63,7 @@ public final class PatchFiles {
             Files.writeString(tmp.resolve("sites.tsv"), patch.siteTable(), StandardCharsets.UTF_8);
             Files.writeString(tmp.resolve(INDEX), index, StandardCharsets.UTF_8);
             Path dir = root.resolve(patch.id());
-            try {
-                Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException | FileAlreadyExistsException | DirectoryNotEmptyException e) {
-                if (find(root, patch.id()) == null) {
-                    throw e;  // another writer's folder is not complete: do not use it
-                }
-            }
+            AtomicWrite.publishFolder(tmp, dir, d -> find(root, patch.id()) != null);
             return dir;
         } finally {
             org.dyper.patch.build.Weaver.deleteTree(tmp);

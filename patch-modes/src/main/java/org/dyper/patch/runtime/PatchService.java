@@ -166,10 +166,15 @@ public final class PatchService {
         ClassIndex restricted = restricted(all, wanted);
         // generated twice: the first time to learn the patch's id (a hash of what was generated and the classes), the
         // second time in the package org.dyper.generated.r<id>, whose name is also the key of its site ids in a JVM
-        // (Sites.base): the same patch gets the same ids again, another patch others
+        // (Sites.base): the same patch gets the same ids again, another patch others. A patch in the cache needs no
+        // second generation: the folder holds what it would weave (the classes and warnings are the first one's)
         GeneratedCode code = generate(model, fors, restricted, "org.dyper.generated.r0");
-        String id = RuntimeWeaving.id(model, code, originals(code, restricted));
-        code = generate(model, fors, restricted, "org.dyper.generated.r" + id);
+        Map<String, byte[]> originals = originals(code, restricted);
+        String id = RuntimeWeaving.id(model, code, originals);
+        if (PatchFiles.find(directory, id) == null) {
+            code = generate(model, fors, restricted, "org.dyper.generated.r" + id);
+            originals = originals(code, restricted);
+        }
         if (code.wovenClasses().isEmpty()) {
             List<Problem> problems = new ArrayList<>(code.warnings());
             problems.add(Problem.error(new Location("MODEL " + model, 0, 0), "MODEL", "model '" + model
@@ -178,8 +183,7 @@ public final class PatchService {
             throw new InvalidInputException(problems);
         }
         List<Path> classpath = new ArrayList<>(targets.roots());
-        RuntimeWeaving.Woven woven = RuntimeWeaving.weaveCached(model, id, code, originals(code, restricted),
-                classpath, directory);
+        RuntimeWeaving.Woven woven = RuntimeWeaving.weaveCached(model, id, code, originals, classpath, directory);
         List<String> unpatched = new ArrayList<>();
         for (String c : wanted) {
             if (!woven.patch().patched().containsKey(c)) {

@@ -26,7 +26,7 @@ import org.objectweb.asm.tree.TypeInsnNode;
  * <ul>
  *   <li>The accessor methods ajc adds to a class whose private fields a privileged aspect reads
  *       ({@code ajc$get$f}, {@code ajc$set$f}) are taken out again, and the aspects' calls of them become
- *       {@code invokedynamic} field accesses ({@link org.dyper.runtime.instrument.FieldAccess}), as do the aspects'
+ *       {@code invokedynamic} field accesses ({@link org.dyper.runtime.instrument.FieldInstruction}), as do the aspects'
  *       direct accesses to fields that are not public in a public class.</li>
  *   <li>Modifiers ajc changed come back: a class made public, and a {@code synchronized} method whose monitor ajc
  *       turned into explicit monitorenter/monitorexit for SYNC_* join points (it stays synchronized, so those join
@@ -36,7 +36,7 @@ import org.objectweb.asm.tree.TypeInsnNode;
  * </ul>
  */
 final class Redefinable {
-    private static final String FIELD_ACCESS = "org/dyper/runtime/instrument/FieldAccess";
+    private static final String FIELD_ACCESS = "org/dyper/runtime/instrument/FieldInstruction";
     private static final Handle BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, FIELD_ACCESS, "field",
             "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/String;I)"
                     + "Ljava/lang/invoke/CallSite;", false);

@@ -46,14 +46,12 @@ public final class ClassIndex {
         if (origin == null) {
             throw new java.io.IOException("class " + binaryName + " was not scanned from a jar or folder");
         }
-        java.nio.file.Path root = origin.root();
-        String entry = origin.entry();
-        if (java.nio.file.Files.isDirectory(root)) {
-            return java.nio.file.Files.readAllBytes(root.resolve(entry));
-        }
-        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(root.toFile());
-             java.io.InputStream in = jar.getInputStream(jar.getEntry(entry))) {
-            return in.readAllBytes();
+        try (ClassPath.Root root = ClassPath.root(origin.root(), 0)) {
+            byte[] bytes = root.read(origin.entry());
+            if (bytes == null) {
+                throw new java.io.IOException(origin.root() + "!/" + origin.entry() + ": gone since the scan");
+            }
+            return bytes;
         }
     }
 

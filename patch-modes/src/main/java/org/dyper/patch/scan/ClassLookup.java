@@ -1,17 +1,11 @@
 package org.dyper.patch.scan;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.jar.JarFile;
-import java.util.zip.ZipEntry;
-import org.dyper.patch.scan.ClassInfo;
-import org.dyper.patch.scan.ClassScanner;
 
 /**
  * Finds the classes a mode's CODE calls: first in the given class path (jars and folders), then among the classes
@@ -32,35 +26,12 @@ public final class ClassLookup {
     }
 
     private Optional<ClassInfo> load(String binaryName) {
-        String entry = binaryName.replace('.', '/') + ".class";
-        try {
-            for (Path root : classPath) {
-                if (Files.isDirectory(root)) {
-                    Path file = root.resolve(entry);
-                    if (Files.isRegularFile(file)) {
-                        try (InputStream in = Files.newInputStream(file)) {
-                            return Optional.of(ClassScanner.read(in, file.toString()));
-                        }
-                    }
-                } else if (Files.isRegularFile(root)) {
-                    try (JarFile jar = new JarFile(root.toFile())) {
-                        ZipEntry e = jar.getEntry(entry);
-                        if (e != null) {
-                            try (InputStream in = jar.getInputStream(e)) {
-                                return Optional.of(ClassScanner.read(in, root + "!/" + entry));
-                            }
-                        }
-                    }
-                }
-            }
-            try (InputStream in = fallback.getResourceAsStream(entry)) {
-                if (in != null) {
-                    return Optional.of(ClassScanner.read(in, entry));
-                }
-            }
+        try (ClassPath cp = ClassPath.compound(List.of(ClassPath.of(classPath, 0), ClassPath.loader(fallback)))) {
+            ClassPath.Found f = cp.find(binaryName.replace('.', '/') + ".class");
+            return f == null ? Optional.empty()
+                    : Optional.of(ClassScanner.read(f.bytes(), f.source()));
         } catch (IOException e) {
             return Optional.empty();
         }
-        return Optional.empty();
     }
 }

@@ -1,15 +1,9 @@
 package org.dyper.patch.scan;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.List;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
-import java.util.stream.Stream;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.FieldVisitor;
@@ -42,46 +36,15 @@ public final class ClassScanner {
             throws IOException {
         ClassIndex index = new ClassIndex();
         for (Path root : roots) {
-            if (Files.isDirectory(root)) {
-                scanDirectory(root, index, withBodies);
-            } else if (Files.isRegularFile(root)) {
-                scanJar(root, index, withBodies);
-            } else {
-                throw new IOException(root + ": no such jar or class folder");
+            try (ClassPath.Root r = ClassPath.root(root, 0)) {
+                r.forEach((entry, time, data) -> {
+                    if (wanted(entry)) {
+                        index.add(read(data.read(), r.source(entry), withBodies), root, entry);
+                    }
+                });
             }
         }
         return index;
-    }
-
-    private static void scanDirectory(Path root, ClassIndex index, java.util.function.Predicate<String> withBodies)
-            throws IOException {
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(root)) {
-            files = walk.filter(p -> p.toString().endsWith(".class")).sorted().toList();
-        }
-        for (Path file : files) {
-            String entry = root.relativize(file).toString().replace('\\', '/');
-            if (wanted(entry)) {
-                try (InputStream in = Files.newInputStream(file)) {
-                    index.add(read(in, file.toString(), withBodies), root, entry);
-                }
-            }
-        }
-    }
-
-    private static void scanJar(Path jar, ClassIndex index, java.util.function.Predicate<String> withBodies)
-            throws IOException {
-        try (JarFile file = new JarFile(jar.toFile())) {
-            Enumeration<JarEntry> entries = file.entries();
-            while (entries.hasMoreElements()) {
-                JarEntry entry = entries.nextElement();
-                if (!entry.isDirectory() && wanted(entry.getName())) {
-                    try (InputStream in = file.getInputStream(entry)) {
-                        index.add(read(in, jar + "!/" + entry.getName(), withBodies), jar, entry.getName());
-                    }
-                }
-            }
-        }
     }
 
     private static boolean wanted(String entry) {
@@ -93,13 +56,12 @@ public final class ClassScanner {
     }
 
     /** Reads one class file. */
-    public static ClassInfo read(InputStream in, String source) throws IOException {
-        return read(in, source, name -> true);
+    public static ClassInfo read(byte[] classFile, String source) {
+        return read(classFile, source, name -> true);
     }
 
-    private static ClassInfo read(InputStream in, String source, java.util.function.Predicate<String> withBodies)
-            throws IOException {
-        ClassReader reader = new ClassReader(in);
+    private static ClassInfo read(byte[] classFile, String source, java.util.function.Predicate<String> withBodies) {
+        ClassReader reader = new ClassReader(classFile);
         Collector collector = new Collector(source);
         boolean bodies = withBodies.test(reader.getClassName().replace('/', '.'));
         reader.accept(collector, bodies ? ClassReader.SKIP_FRAMES : ClassReader.SKIP_CODE | ClassReader.SKIP_FRAMES);
@@ -162,7 +124,7 @@ public final class ClassScanner {
         public MethodVisitor visitMethod(int methodAccess, String methodName, String descriptor, String signature,
                                          String[] exceptions) {
             List<CallInfo> calls = new ArrayList<>();
-            List<FieldAccess> fieldAccesses = new ArrayList<>();
+            List<FieldInstruction> fieldAccesses = new ArrayList<>();
             List<Allocation> allocations = new ArrayList<>();
             return new MethodVisitor(Opcodes.ASM9) {
                 private int line;
@@ -190,7 +152,7 @@ public final class ClassScanner {
 
                 @Override
                 public void visitFieldInsn(int opcode, String owner, String field, String fieldDescriptor) {
-                    fieldAccesses.add(new FieldAccess(opcode, dots(owner), field, fieldDescriptor, line));
+                    fieldAccesses.add(new FieldInstruction(opcode, dots(owner), field, fieldDescriptor, line));
                 }
 
                 @Override

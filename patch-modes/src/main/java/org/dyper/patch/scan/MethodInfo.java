@@ -8,7 +8,7 @@ import org.objectweb.asm.Opcodes;
  * method calls, field reads and writes, allocations, and whether it enters monitors.
  */
 public record MethodInfo(String owner, String name, String descriptor, int access, List<CallInfo> calls,
-                         List<FieldAccess> fieldAccesses, List<Allocation> allocations, boolean entersMonitors) {
+                         List<FieldInstruction> fieldAccesses, List<Allocation> allocations, boolean entersMonitors) {
     public MethodInfo {
         calls = List.copyOf(calls);
         fieldAccesses = List.copyOf(fieldAccesses);

@@ -56,7 +56,7 @@ class ConformanceTest {
         List<String> cmd = new ArrayList<>(List.of(java.toString()));
         if (way == Way.LOAD_TIME) {
             cmd.add("-javaagent:" + Weaver.weaverAgent());
-            if (org.dyper.patch.launch.Jdk.featureVersion(java).orElse(17) >= 24) {
+            if (org.dyper.patch.launch.TargetJdk.featureVersion(java).orElse(17) >= 24) {
                 cmd.add("--sun-misc-unsafe-memory-access=allow");
             }
         }

@@ -43,9 +43,9 @@ class LaunchCommandTest {
     @Test
     void readsTheReleaseFileOfRealJdks() {
         assertEquals(Optional.of(Runtime.version().feature()),
-                Jdk.featureVersion(Path.of(System.getProperty("java.home"), "bin", "java")));
+                TargetJdk.featureVersion(Path.of(System.getProperty("java.home"), "bin", "java")));
         assumeTrue(Files.isRegularFile(JDK25.resolve("release")), "no JDK 25 at " + JDK25);
-        assertEquals(Optional.of(25), Jdk.featureVersion(JDK25.resolve("bin/java")));
+        assertEquals(Optional.of(25), TargetJdk.featureVersion(JDK25.resolve("bin/java")));
     }
 
     static Stream<Arguments> releases() {
@@ -63,7 +63,7 @@ class LaunchCommandTest {
     @ParameterizedTest(name = "{1}: {0}")
     @MethodSource("releases")
     void featureVersionFromTheReleaseFile(String release, Optional<Integer> version) throws IOException {
-        assertEquals(version, Jdk.featureVersion(jdk("jdk", release)));
+        assertEquals(version, TargetJdk.featureVersion(jdk("jdk", release)));
     }
 
     static Stream<Arguments> unsafeFlag() {
@@ -116,11 +116,11 @@ class LaunchCommandTest {
     void javaHomeWinsOverThePath() throws IOException {
         Path onPath = jdk("onpath", null);
         Map<String, String> env = new HashMap<>(Map.of("PATH", "/nonexistent" + File.pathSeparator + onPath.getParent()));
-        assertEquals(onPath.toRealPath(), Jdk.java(env));
+        assertEquals(onPath.toRealPath(), TargetJdk.java(env));
         env.put("JAVA_HOME", " ");
-        assertEquals(onPath.toRealPath(), Jdk.java(env));
+        assertEquals(onPath.toRealPath(), TargetJdk.java(env));
         env.put("JAVA_HOME", "/opt/jdk");
-        assertEquals(Path.of("/opt/jdk/bin/java"), Jdk.java(env));
+        assertEquals(Path.of("/opt/jdk/bin/java"), TargetJdk.java(env));
     }
 
     @Test
@@ -128,14 +128,14 @@ class LaunchCommandTest {
         Path java = jdk("real", "JAVA_VERSION=\"24\"");
         Path bin = Files.createDirectories(dir.resolve("usr-bin"));
         Files.createSymbolicLink(bin.resolve("java"), java);
-        Path found = Jdk.java(Map.of("PATH", bin.toString()));
+        Path found = TargetJdk.java(Map.of("PATH", bin.toString()));
         assertEquals(java.toRealPath(), found);
-        assertEquals(Optional.of(24), Jdk.featureVersion(found));
+        assertEquals(Optional.of(24), TargetJdk.featureVersion(found));
     }
 
     @Test
     void withoutJavaHomeOrJavaOnThePathItIsPlainJava() {
-        assertEquals(Path.of("java"), Jdk.java(Map.of()));
-        assertEquals(Path.of("java"), Jdk.java(Map.of("PATH", dir.toString())));
+        assertEquals(Path.of("java"), TargetJdk.java(Map.of()));
+        assertEquals(Path.of("java"), TargetJdk.java(Map.of("PATH", dir.toString())));
     }
 }

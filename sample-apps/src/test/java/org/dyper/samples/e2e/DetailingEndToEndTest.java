@@ -71,20 +71,20 @@ class DetailingEndToEndTest {
         long exactAfter;
         try {
             for (int i = 0; i < COOL_ROUNDS; i++) {
-                send(t, "cool");
+                t.send("cool");
                 t.line(i, MonitorEndToEndTest.LINE);
             }
             long pid = monitored(registry);
             await(registry, pid, "the cooling method patched", d -> state(d, DetailFacts.COOLING, "cool")
                     .equals("PATCHED"));
-            send(t, "hot");
+            t.send("hot");
             t.line(COOL_ROUNDS, MonitorEndToEndTest.LINE);
             await(registry, pid, "the hot method patched and the cooled one removed", d -> state(d, DetailFacts.HOT,
                     "hot").equals("PATCHED") && state(d, DetailFacts.COOLING, "cool").equals("REMOVED"));
             double share = cumulativeShare(registry, pid, DetailFacts.COOLING, "cool");
             assertTrue(share >= 0.2, "un-patched on its share of the recent window, while its share of all samples ("
                     + share + ") is still above METHOD_DETAIL_STOP_THRESHOLD");
-            send(t, "stop");
+            t.send("stop");
             t.line(COOL_ROUNDS + 1, MonitorEndToEndTest.LINE);
             Element before = detail(registry, pid);
             var schema = javax.xml.validation.SchemaFactory.newInstance(javax.xml.XMLConstants.W3C_XML_SCHEMA_NS_URI)
@@ -92,7 +92,7 @@ class DetailingEndToEndTest {
             schema.newValidator().validate(new javax.xml.transform.dom.DOMSource(MonitorEndToEndTest.all(
                     MonitorEndToEndTest.xml(detailText(registry, pid)), "MONITOR_REPORT").get(0)));
             exactBefore = exactCount(before, DetailFacts.HOT, "hot");
-            send(t, "calls " + CALLS);
+            t.send("calls " + CALLS);
             t.line(COOL_ROUNDS + 2, MonitorEndToEndTest.LINE);
             Element after = detail(registry, pid);
             exactAfter = exactCount(after, DetailFacts.HOT, "hot");
@@ -113,7 +113,7 @@ class DetailingEndToEndTest {
                     + "\\.hot +\\d{4}-.* " + exactAfter)), listed.out());
             assertTrue(listed.out().lines().noneMatch(l -> l.startsWith("  " + DetailFacts.COOLING + ".cool ")),
                     listed.out());
-            send(t, "exit");
+            t.send("exit");
             assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
         } finally {
             t.close();
@@ -153,13 +153,13 @@ class DetailingEndToEndTest {
                 "-Ddyper.report=none", "-cp", E2e.appClasses().toString(), DetailApp.class.getName()),
                 Jdk.JDK17.home().toString(), java.util.Map.of("XDG_CACHE_HOME", shared.resolve("xdg").toString()));
         try {
-            send(t, "cool");
+            t.send("cool");
             t.line(0, MonitorEndToEndTest.LINE);
             long pid = t.process().pid();
             await(registry, pid, "the cooling method patched", d -> state(d, DetailFacts.COOLING, "cool")
                     .equals("PATCHED"));
             assertTrue(Files.isRegularFile(registry.resolve(pid + ".patchd.log")));
-            send(t, "exit");
+            t.send("exit");
             assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
             assertEquals(List.of("cool: sum=" + t.lines().get(0).substring("cool: sum=".length()), "done"), t.lines());
             Await.until("the patch service ends with the program (its entry " + registry.resolve(pid + ".patchd")
@@ -167,12 +167,6 @@ class DetailingEndToEndTest {
         } finally {
             t.close();
         }
-    }
-
-    private static void send(Running t, String line) throws Exception {
-        OutputStream in = t.process().getOutputStream();
-        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-        in.flush();
     }
 
     /** The program's pid: under dyper run, the one monitored process of the registry. */

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -105,9 +104,7 @@ class RuntimePatchingEndToEndTest {
     }
 
     private static void phase(Running t, int n) throws Exception {
-        OutputStream in = t.process().getOutputStream();
-        in.write("phase\n".getBytes(StandardCharsets.UTF_8));
-        in.flush();
+        t.send("phase");
         assertEquals(PhaseFacts.output(n, true).get(n - 1), t.line(n - 1, MonitorEndToEndTest.LINE));
     }
 
@@ -260,6 +257,11 @@ class RuntimePatchingEndToEndTest {
             assertEquals(6, refused.exit(), refused.err());
             assertEquals("dyper: error: process " + pid + ": INSTRUMENT refused, nothing changed: this JVM cannot "
                     + "redefine classes (its Instrumentation does not support it)\n", refused.err());
+            String patches = org.dyper.testsupport.Await.until("the warm-up of run-time patching decided", () -> ctl(
+                    "--xml", Long.toString(pid), "instrumented").out(), out -> !out.contains("WARMUP='NOT_STARTED'")
+                    && !out.contains("WARMUP='RUNNING'"), org.dyper.testsupport.Await.MINUTE);
+            assertTrue(patches.contains("<PATCHES WARMUP='SKIPPED' WARMUP_NOTE='this JVM cannot redefine and "
+                    + "retransform classes'>"), "nothing to warm where nothing can be patched: " + patches);
             unchanged(t, pid, report);
         } finally {
             t.close();

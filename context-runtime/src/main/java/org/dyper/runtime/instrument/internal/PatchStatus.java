@@ -13,16 +13,28 @@ import org.dyper.runtime.internal.Reports;
 public final class PatchStatus {
     private PatchStatus() {}
 
-    public static String xml(List<Generation> history) {
+    public static String xml(List<InsertedPatchSet> history) {
+        return xml(history, "");
+    }
+
+    /** As {@link #xml(List)}, with {@code attributes} (each with its leading blank) on {@code <PATCHES>}. */
+    public static String xml(List<InsertedPatchSet> history, String attributes) {
         StringBuilder x = new StringBuilder(4096);
-        x.append("<PATCHES>");
-        for (Generation g : history) {
+        x.append("<PATCHES").append(attributes).append('>');
+        for (InsertedPatchSet g : history) {
             generation(x, g);
         }
         return x.append("</PATCHES>").toString();
     }
 
-    private static void generation(StringBuilder x, Generation g) {
+    /** A class of a patch set, over its installs in every class loader: patched since when, and whether it still is. */
+    private record ClassSince(long since, boolean patchedNow) {
+        ClassSince and(ClassSince other) {
+            return new ClassSince(Math.min(since, other.since), patchedNow || other.patchedNow);
+        }
+    }
+
+    private static void generation(StringBuilder x, InsertedPatchSet g) {
         x.append("<MODEL NAME='");
         esc(x, g.set.model()).append("' ID='").append(g.set.id()).append("' ACTIVE='").append(g.active())
                 .append("' SINCE='").append(g.since).append('\'');
@@ -34,8 +46,8 @@ public final class PatchStatus {
             x.append(" FIRSTID='").append(g.base + 1).append("' LASTID='").append(g.base + count).append('\'');
         }
         x.append('>');
-        Map<String, long[]> byClass = new HashMap<>();  // class -> {earliest since, patched now (1/0)}
-        for (Generation.Install i : g.installs) {
+        Map<String, ClassSince> byClass = new HashMap<>();
+        for (InsertedPatchSet.Install i : g.installs) {
             x.append("<CLASS NAME='");
             esc(x, i.name).append("' LOADER='");
             esc(x, i.loader).append("' STATE='").append(i.state).append("' SINCE='").append(i.since).append('\'');
@@ -43,10 +55,9 @@ public final class PatchStatus {
                 x.append(" UNTIL='").append(i.until).append('\'');
             }
             x.append("/>");
-            if (i.state != Generation.State.UNPATCHED) {
-                long[] s = byClass.computeIfAbsent(i.name, k -> new long[] {Long.MAX_VALUE, 0});
-                s[0] = Math.min(s[0], i.since);
-                s[1] |= i.state == Generation.State.PATCHED ? 1 : 0;
+            if (i.state != InsertedPatchSet.State.UNPATCHED) {
+                byClass.merge(i.name, new ClassSince(i.since, i.state == InsertedPatchSet.State.PATCHED),
+                        ClassSince::and);
             }
         }
         for (String name : g.pending) {
@@ -74,14 +85,14 @@ public final class PatchStatus {
             id += g.base;
             // a site of a patched class is patched since that class was (never, while it waits to load); the
             // others (called methods, allocated types, fields of other classes) since the set went in
-            long[] s = byClass.get(f[2].trim());
+            ClassSince s = byClass.get(f[2].trim());
             boolean ownClass = patchedClasses.contains(f[2].trim());
             x.append("<SITE ID='").append(id).append("' NAME='");
             esc(x, org.dyper.runtime.Sites.name(id)).append('\'');
             if (!ownClass || s != null) {
-                x.append(" SINCE='").append(ownClass ? s[0] : g.since).append('\'');
+                x.append(" SINCE='").append(ownClass ? s.since() : g.since).append('\'');
             }
-            x.append(" ACTIVE='").append(g.active() && (!ownClass || s != null && s[1] == 1)).append("'/>");
+            x.append(" ACTIVE='").append(g.active() && (!ownClass || s != null && s.patchedNow())).append("'/>");
         }
         for (String note : g.notes) {
             x.append("<NOTE>");

@@ -32,10 +32,16 @@ public final class Patcher {
     private static final int HISTORY = 32;
 
     private final Instrumentation inst;
+    /**
+     * A rehearsal ({@link Warmup}) runs the same code on classes of a class loader of its own and never reaches the
+     * program's: it adds no jar to the class path, defines no aspects in the program's class loaders, and waits for
+     * no class to load.
+     */
+    private final boolean rehearsal;
     private final LoaderAspects aspects;
     private final PendingLoads pending;
-    private final List<Generation> history = new ArrayList<>();
-    private Generation active;
+    private final List<InsertedPatchSet> history = new ArrayList<>();
+    private InsertedPatchSet active;
     private ExecutorService worker;
 
     /**
@@ -49,7 +55,12 @@ public final class Patcher {
     public record Removed(String model, long nanos, int classes) {}
 
     public Patcher(Instrumentation inst) {
+        this(inst, false);
+    }
+
+    Patcher(Instrumentation inst, boolean rehearsal) {
         this.inst = inst;
+        this.rehearsal = rehearsal;
         this.aspects = new LoaderAspects(inst);
         this.pending = new PendingLoads(aspects, this::patchLater);
     }
@@ -59,6 +70,9 @@ public final class Patcher {
      * only while there are some: a JVM with no model in pays nothing at class loading for run-time patching.
      */
     private void waitFor(Map<String, PendingLoads.Waiting> waiting) {
+        if (rehearsal) {
+            return;
+        }
         boolean before = pending.isWaiting();
         pending.waitFor(waiting);
         if (!before && pending.isWaiting()) {
@@ -73,7 +87,7 @@ public final class Patcher {
 
     public synchronized Inserted insert(PatchSet set) throws PatchRefused {
         long start = System.nanoTime();
-        Generation old = active;
+        InsertedPatchSet old = active;
         if (old != null && !old.set.model().equals(set.model())) {
             throw new PatchRefused("model '" + old.set.model() + "' is instrumented now: one model at a time; remove "
                     + "it first (INSERT='FALSE'), or instrument a new version of it under the same name");
@@ -89,7 +103,7 @@ public final class Patcher {
         }
         Set<String> names = new LinkedHashSet<>();
         set.classes().forEach(c -> names.add(c.name()));
-        Map<String, List<Class<?>>> loaded = Loaded.byName(inst, names);
+        Map<String, List<Class<?>>> loaded = LoadedClasses.byName(inst, names);
         List<Target> targets = new ArrayList<>();
         List<ClassPatch> later = new ArrayList<>();
         for (ClassPatch p : set.classes()) {
@@ -118,7 +132,9 @@ public final class Patcher {
             }
         }
         for (Map.Entry<ClassLoader, Class<?>> h : homes.entrySet()) {
-            checkSeesRuntimes(h.getKey(), h.getValue().getName(), jars);
+            if (!rehearsal) {  // a rehearsal's class loader sees neither runtime (its patched classes call neither)
+                checkSeesRuntimes(h.getKey(), h.getValue().getName(), jars);
+            }
         }
         Map<ClassLoader, String> prefixes = new IdentityHashMap<>();
         int base = Integer.MIN_VALUE;
@@ -135,11 +151,11 @@ public final class Patcher {
                 definitions.add(new ClassDefinition(t.type(), bytes));
             }
         }
-        List<Generation.Install> restore = new ArrayList<>();
+        List<InsertedPatchSet.Install> restore = new ArrayList<>();
         if (old != null) {
-            for (Generation.Install i : old.installs) {
+            for (InsertedPatchSet.Install i : old.installs) {
                 Class<?> c = resolve(i);
-                if (i.state == Generation.State.PATCHED && c != null && !patchedBytes.containsKey(c)) {
+                if (i.state == InsertedPatchSet.State.PATCHED && c != null && !patchedBytes.containsKey(c)) {
                     definitions.add(new ClassDefinition(c, i.original));
                     restore.add(i);
                 }
@@ -149,13 +165,13 @@ public final class Patcher {
         redefine(definitions, "inserting model '" + set.model() + "'");
         long redefineNanos = System.nanoTime() - redefineStart;
         long now = System.currentTimeMillis();
-        Generation g = new Generation(set, now);
+        InsertedPatchSet g = new InsertedPatchSet(set, now);
         g.base = base;
         if (old != null) {
             old.until = now;
-            for (Generation.Install i : old.installs) {
-                if (i.state == Generation.State.PATCHED) {
-                    i.state = restore.contains(i) ? Generation.State.RESTORED : Generation.State.REPLACED;
+            for (InsertedPatchSet.Install i : old.installs) {
+                if (i.state == InsertedPatchSet.State.PATCHED) {
+                    i.state = restore.contains(i) ? InsertedPatchSet.State.RESTORED : InsertedPatchSet.State.REPLACED;
                     i.until = now;
                 }
             }
@@ -164,7 +180,7 @@ public final class Patcher {
             byte[] bytes = patchedBytes.get(t.type());
             if (bytes != null) {
                 g.install(t.patch().name(), t.type().getClassLoader(), t.type(), t.patch().original(), bytes, now,
-                        Generation.State.PATCHED);
+                        InsertedPatchSet.State.PATCHED);
             }
         }
         // every patched class is waited for, loaded or not: a class loader that loads one more class of that name
@@ -195,17 +211,17 @@ public final class Patcher {
      * Each loaded class must be the class file the patch was made for: the one this set's earlier version patched
      * (compared with what that version recorded), else what the JVM holds now (read back by retransformation).
      */
-    private void checkOriginals(List<Target> targets, Generation old) throws PatchRefused {
+    private void checkOriginals(List<Target> targets, InsertedPatchSet old) throws PatchRefused {
         List<Class<?>> unknown = new ArrayList<>();
         for (Target t : targets) {
-            Generation.Install mine = old == null ? null : old.patchedInstall(t.type());
+            InsertedPatchSet.Install mine = old == null ? null : old.patchedInstall(t.type());
             if (mine != null) {
                 requireSame(t, mine.original);
             } else {
                 unknown.add(t.type());
             }
         }
-        Map<Class<?>, byte[]> now = Loaded.currentClassFiles(inst, unknown);
+        Map<Class<?>, byte[]> now = LoadedClasses.currentClassFiles(inst, unknown);
         for (Target t : targets) {
             if (unknown.contains(t.type())) {
                 byte[] current = now.get(t.type());
@@ -237,7 +253,7 @@ public final class Patcher {
      */
     private List<Path> runtimeJars(PatchSet set) throws PatchRefused {
         List<Path> appended = new ArrayList<>();
-        if (visible(ClassLoader.getSystemClassLoader(), ASPECTJ_RUNTIME) == null) {
+        if (!rehearsal && visible(ClassLoader.getSystemClassLoader(), ASPECTJ_RUNTIME) == null) {
             for (Path jar : set.runtimeJars()) {
                 if (Files.isRegularFile(jar) && holds(jar, ASPECTJ_RUNTIME)) {
                     try {
@@ -289,7 +305,10 @@ public final class Patcher {
      * class loader, and every loader that already loaded a class of the same package as one of them. Classes that
      * load there later are patched as they load; in other loaders, right after.
      */
-    private void prepareLoaders(PatchSet set, Generation g, List<ClassPatch> classes, List<Path> jars) {
+    private void prepareLoaders(PatchSet set, InsertedPatchSet g, List<ClassPatch> classes, List<Path> jars) {
+        if (rehearsal) {
+            return;
+        }
         Set<String> packages = new java.util.HashSet<>();
         classes.forEach(p -> packages.add(p.name().contains(".") ? p.name().substring(0, p.name().lastIndexOf('.'))
                 : ""));
@@ -342,10 +361,10 @@ public final class Patcher {
         }
     }
 
-    private Class<?> resolve(Generation.Install i) {
+    private Class<?> resolve(InsertedPatchSet.Install i) {
         Class<?> c = i.type == null ? null : i.type.get();
         if (c == null) {
-            c = Loaded.find(inst, i.name, i.loaderRef.get());
+            c = LoadedClasses.find(inst, i.name, i.loaderRef.get());
             if (c != null) {
                 i.type = new java.lang.ref.WeakReference<>(c);
             }
@@ -356,7 +375,7 @@ public final class Patcher {
     /** Removes the active patch set ({@code model} must name it, or be null): its classes get their originals back. */
     public synchronized Removed remove(String model) throws PatchRefused {
         long start = System.nanoTime();
-        Generation g = active;
+        InsertedPatchSet g = active;
         if (g == null) {
             throw new PatchRefused(model == null ? "no model is instrumented" : "model '" + model
                     + "' is not instrumented (no model is)");
@@ -365,14 +384,14 @@ public final class Patcher {
             throw new PatchRefused("model '" + model + "' is not instrumented (model '" + g.set.model() + "' is)");
         }
         List<ClassDefinition> definitions = new ArrayList<>();
-        List<Generation.Install> restored = new ArrayList<>();
-        for (Generation.Install i : g.installs) {
-            if (i.state != Generation.State.PATCHED) {
+        List<InsertedPatchSet.Install> restored = new ArrayList<>();
+        for (InsertedPatchSet.Install i : g.installs) {
+            if (i.state != InsertedPatchSet.State.PATCHED) {
                 continue;
             }
             Class<?> c = resolve(i);
             if (c == null) {
-                i.state = Generation.State.GONE;
+                i.state = InsertedPatchSet.State.GONE;
                 continue;
             }
             definitions.add(new ClassDefinition(c, i.original));
@@ -381,8 +400,8 @@ public final class Patcher {
         redefine(definitions, "removing model '" + g.set.model() + "'");
         long now = System.currentTimeMillis();
         waitFor(Map.of());
-        for (Generation.Install i : restored) {
-            i.state = Generation.State.RESTORED;
+        for (InsertedPatchSet.Install i : restored) {
+            i.state = InsertedPatchSet.State.RESTORED;
             i.until = now;
         }
         g.until = now;
@@ -406,7 +425,7 @@ public final class Patcher {
             try {
                 Class<?> c = null;
                 for (int tries = 0; tries < 2000 && c == null && ref.get() != null; tries++) {
-                    c = Loaded.find(inst, w.patch().name(), ref.get());
+                    c = LoadedClasses.find(inst, w.patch().name(), ref.get());
                     if (c == null) {
                         Thread.sleep(1);
                     }
@@ -421,7 +440,7 @@ public final class Patcher {
     }
 
     private synchronized void patchLoaded(PendingLoads.Waiting w, Class<?> c) {
-        Generation g = w.generation();
+        InsertedPatchSet g = w.generation();
         if (g != active) {
             return;
         }
@@ -432,7 +451,7 @@ public final class Patcher {
             byte[] bytes = rename(w.patch().patched(), g.set, prefix);
             redefine(List.of(new ClassDefinition(c, bytes)), "patching " + c.getName() + " after it loaded");
             g.install(w.patch().name(), c.getClassLoader(), c, w.patch().original(), bytes,
-                    System.currentTimeMillis(), Generation.State.PATCHED);
+                    System.currentTimeMillis(), InsertedPatchSet.State.PATCHED);
             g.note(c.getName() + " loaded in class loader " + LoaderAspects.describe(c.getClassLoader()) + ", which "
                     + "held none of the patch's aspects yet: patched right after it loaded (calls before that were not"
                     + " seen)");
@@ -442,12 +461,12 @@ public final class Patcher {
     }
 
     /** Every patch set inserted so far (at most the last 32), oldest first. */
-    public synchronized List<Generation> history() {
+    public synchronized List<InsertedPatchSet> history() {
         return List.copyOf(history);
     }
 
     /** The active patch set, or null. */
-    public synchronized Generation active() {
+    public synchronized InsertedPatchSet active() {
         return active;
     }
 }

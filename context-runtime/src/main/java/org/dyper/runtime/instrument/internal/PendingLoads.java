@@ -17,7 +17,7 @@ import org.dyper.runtime.instrument.ClassPatch;
  */
 public final class PendingLoads implements ClassFileTransformer {
     /** A class waiting to load, of generation {@code generation}. */
-    record Waiting(Generation generation, ClassPatch patch) {}
+    record Waiting(InsertedPatchSet generation, ClassPatch patch) {}
 
     private final LoaderAspects aspects;
     private final BiConsumer<Waiting, ClassLoader> later;
@@ -50,7 +50,7 @@ public final class PendingLoads implements ClassFileTransformer {
         }
         // an exception thrown from here is swallowed by the JVM: catch everything and leave a note
         try {
-            Generation g = w.generation();
+            InsertedPatchSet g = w.generation();
             ClassPatch p = w.patch();
             long now1 = System.currentTimeMillis();
             if (loader == null) {
@@ -58,7 +58,7 @@ public final class PendingLoads implements ClassFileTransformer {
                 return null;
             }
             if (!Arrays.equals(bytes, p.original())) {
-                g.install(p.name(), loader, null, p.original(), null, now1, Generation.State.UNPATCHED);
+                g.install(p.name(), loader, null, p.original(), null, now1, InsertedPatchSet.State.UNPATCHED);
                 g.note(p.name() + " loaded in class loader " + LoaderAspects.describe(loader) + " with other bytes than"
                         + " the patch was made for (another agent changed it, or another class has its name): it runs"
                         + " unpatched");
@@ -70,7 +70,7 @@ public final class PendingLoads implements ClassFileTransformer {
                 return null;
             }
             byte[] patched = ClassFiles.renamePrefix(p.patched(), g.set.aspectPrefix(), prefix);
-            g.install(p.name(), loader, null, p.original(), patched, now1, Generation.State.PATCHED);
+            g.install(p.name(), loader, null, p.original(), patched, now1, InsertedPatchSet.State.PATCHED);
             return patched;
         } catch (Throwable t) {
             w.generation().note("patching " + className.replace('/', '.') + " as it loaded failed: " + t);

@@ -105,6 +105,18 @@ public final class Monitor {
             Thread hook = new Thread(m::shutdown, "dyper-monitor-exit");
             Runtime.getRuntime().addShutdownHook(hook);
             m.sampler.start();
+            org.dyper.runtime.instrument.RuntimePatcher patcher = org.dyper.runtime.instrument.RuntimePatcher.get();
+            if (patcher != null && inst != null) {
+                // the first INSTRUMENT then costs what later ones do (Warmup); at the lowest priority, and only once
+                // start returned, so that it never slows the program's premain (its class loading would contend)
+                Monitor started = m;
+                Thread warm = m.daemon("dyper-monitor-warmup", () -> {
+                    started.awaitStarted();
+                    patcher.warmUp();
+                });
+                warm.setPriority(Thread.MIN_PRIORITY);
+                warm.start();
+            }
             ReportHook.monitorAtExit(m.report::last);
             if (atLaunch && options.notifyAddress() != null) {
                 m.notifyStart();

@@ -18,7 +18,7 @@ public final class Page {
     }
 
     /** One report on the page: its label, element tree and stacks, and what is known of its process. */
-    public record Run(String label, Elem root, Stacks stacks, long startMillis, List<String> agents, String java,
+    public record Run(String label, ReportElement root, Stacks stacks, long startMillis, List<String> agents, String java,
                       String main, boolean process) {}
 
     /**

@@ -44,11 +44,11 @@ public final class ReportParser extends DefaultHandler {
 
     private final String file;
     private final List<String> problems = new ArrayList<>();
-    private final Deque<Elem> open = new ArrayDeque<>();
+    private final Deque<ReportElement> open = new ArrayDeque<>();
     private final Map<String, String> frameNames = new HashMap<>();
     private final List<Stacks> stacks = new ArrayList<>();
     private Locator locator;
-    private Elem root;
+    private ReportElement root;
     private int depth;
 
     private Stacks current;
@@ -72,7 +72,7 @@ public final class ReportParser extends DefaultHandler {
     }
 
     /** What was read: the element tree (stacks left out of it), the outermost stacks section, and the problems. */
-    public record Result(Elem root, Stacks stacks, List<String> problems) {}
+    public record Result(ReportElement root, Stacks stacks, List<String> problems) {}
 
     /** Reads {@code in}; {@code file} names it in problems. I/O failures are thrown, everything else is a problem. */
     public static Result parse(String file, InputSource in) throws IOException {
@@ -139,7 +139,7 @@ public final class ReportParser extends DefaultHandler {
             stacksElement(tag, atts);
             return;
         }
-        Elem e = new Elem(tag, locator.getLineNumber());
+        ReportElement e = new ReportElement(tag, locator.getLineNumber());
         for (int i = 0; i < atts.getLength(); i++) {
             e.attrs.put(atts.getQName(i), atts.getValue(i));
         }
@@ -242,7 +242,7 @@ public final class ReportParser extends DefaultHandler {
         if (pathText != null) {
             pathText.append(ch, start, length);
         } else if (current == null && !open.isEmpty()) {
-            Elem e = open.peek();
+            ReportElement e = open.peek();
             if (e.text == null) {
                 boolean blank = true;
                 for (int i = start; i < start + length && blank; i++) {
@@ -361,7 +361,7 @@ public final class ReportParser extends DefaultHandler {
             return;
         }
         if (root.tag.equals("DYPER_REPLY")) {
-            Elem error = root.child("ERROR");
+            ReportElement error = root.child("ERROR");
             if (error != null) {
                 problems.add(file + ":" + error.line + ":1: ERROR: the monitor answered with an error: "
                         + error.text());

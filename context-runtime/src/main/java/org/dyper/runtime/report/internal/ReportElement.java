@@ -6,14 +6,14 @@ import java.util.List;
 import java.util.Map;
 
 /** An element of a report outside its stacks: the tag, attributes in document order, children and text. */
-public final class Elem {
+public final class ReportElement {
     final String tag;
     final int line;
     final Map<String, String> attrs = new LinkedHashMap<>();
-    final List<Elem> children = new ArrayList<>();
+    final List<ReportElement> children = new ArrayList<>();
     StringBuilder text;
 
-    Elem(String tag, int line) {
+    ReportElement(String tag, int line) {
         this.tag = tag;
         this.line = line;
     }
@@ -28,8 +28,8 @@ public final class Elem {
     }
 
     /** The first child with this tag, or null. */
-    public Elem child(String name) {
-        for (Elem c : children) {
+    public ReportElement child(String name) {
+        for (ReportElement c : children) {
             if (c.tag.equals(name)) {
                 return c;
             }

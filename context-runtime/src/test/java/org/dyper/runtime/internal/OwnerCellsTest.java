@@ -21,11 +21,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The owner fast path of {@code Counting.count} and {@code SampledTiming.enter} ({@link Cells}): one thread per id
+ * The owner fast path of {@code Counting.count} and {@code SampledTiming.enter} ({@link OwnerCells}): one thread per id
  * records into the id's cells, every other thread into its slab, and reports add both, exactly. Each test uses ids of
- * its own (ownership outlives a reset and a test), all in [0, {@link Cells#FAST_IDS}) unless said otherwise.
+ * its own (ownership outlives a reset and a test), all in [0, {@link OwnerCells#FAST_IDS}) unless said otherwise.
  */
-class CellsTest {
+class OwnerCellsTest {
     static final int THREADS = 4;
     static final int CALLS = 100_000;
     static final int N = Config.SAMPLE_EVERY;
@@ -61,14 +61,14 @@ class CellsTest {
     @Test
     void theFirstThreadOwnsTheIdAndCountsIntoTheCellNotItsSlab() {
         int id = 801;
-        assertNull(Cells.COUNT_OWNER[id]);
+        assertNull(OwnerCells.COUNT_OWNER[id]);
         Counting.count(id);
         Counting.count(id);
         Counting.count(id);
-        assertSame(Thread.currentThread(), Cells.COUNT_OWNER[id]);
+        assertSame(Thread.currentThread(), OwnerCells.COUNT_OWNER[id]);
         assertEquals(3, Registry.snapshot().count(id));
         long[] slab = ThreadData.current().publishedCounts();
-        int i = Ids.index(id);
+        int i = SiteIndexes.index(id);
         assertTrue(i >= slab.length || slab[i] == 0, "the owner's events are not in its slab");
         assertEquals(0, Registry.snapshot().calls(id), "count does not reach the call-site counts");
     }
@@ -82,7 +82,7 @@ class CellsTest {
                 Counting.count(id);
             }
         });
-        assertSame(Thread.currentThread(), Cells.COUNT_OWNER[id], "a live owner keeps its id");
+        assertSame(Thread.currentThread(), OwnerCells.COUNT_OWNER[id], "a live owner keeps its id");
         assertEquals(1 + (long) THREADS * CALLS, Registry.snapshot().count(id));
         // and with the owner counting concurrently with the others
         Thread owner = Thread.currentThread();
@@ -108,7 +108,7 @@ class CellsTest {
         }
         others.join();
         ownerCalls.set(n);
-        assertSame(owner, Cells.COUNT_OWNER[id]);
+        assertSame(owner, OwnerCells.COUNT_OWNER[id]);
         assertEquals(1 + 2L * THREADS * CALLS + ownerCalls.get(), Registry.snapshot().count(id));
     }
 
@@ -137,10 +137,10 @@ class CellsTest {
         });
         first.start();
         first.join();
-        assertSame(first, Cells.COUNT_OWNER[id]);
+        assertSame(first, OwnerCells.COUNT_OWNER[id]);
         assertEquals(1000, Registry.snapshot().count(id));
         Counting.count(id);  // the slow path's first event checks the owner: it has ended, so this thread takes over
-        assertSame(Thread.currentThread(), Cells.COUNT_OWNER[id]);
+        assertSame(Thread.currentThread(), OwnerCells.COUNT_OWNER[id]);
         for (int i = 0; i < 999; i++) {
             Counting.count(id);
         }
@@ -215,7 +215,7 @@ class CellsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {Cells.FAST_IDS, Cells.FAST_IDS + 5, 70_000, -1, -3, -1000})
+    @ValueSource(ints = {OwnerCells.FAST_IDS, OwnerCells.FAST_IDS + 5, 70_000, -1, -3, -1000})
     void idsWithoutCellsCountExactlyInTheSlabs(int id) throws InterruptedException {
         Counting.count(id);
         onThreads(THREADS, () -> {
@@ -224,12 +224,12 @@ class CellsTest {
             }
         });
         assertEquals(1 + (long) THREADS * CALLS / 10, Registry.snapshot().count(id));
-        assertTrue(ThreadData.current().publishedCounts()[Ids.index(id)] == 1, "this thread's event is in its slab");
+        assertTrue(ThreadData.current().publishedCounts()[SiteIndexes.index(id)] == 1, "this thread's event is in its slab");
     }
 
     @Test
     void idZeroAndTheLastFastIdHaveCellsOfTheirOwn() {
-        int last = Cells.FAST_IDS - 1;
+        int last = OwnerCells.FAST_IDS - 1;
         for (int i = 0; i < 3; i++) {
             Counting.count(0);
         }
@@ -261,7 +261,7 @@ class CellsTest {
     void anOwnerTimesExactlyOneCallInN() {
         int id = 820;
         int timed = sampledCalls(id, 10 * N);
-        assertSame(Thread.currentThread(), Cells.SAMPLE_OWNER[id]);
+        assertSame(Thread.currentThread(), OwnerCells.SAMPLE_OWNER[id]);
         // the first countdown starts in [1, N], so 10 N calls time exactly 10
         assertEquals(10, timed);
         long[] row = Registry.snapshot().sampled(id);
@@ -282,7 +282,7 @@ class CellsTest {
         SampledTiming.enter(id);  // this thread owns the id: 1 call, maybe timed (never exited: not a sample)
         AtomicLong timed = new AtomicLong();
         onThreads(THREADS, () -> timed.addAndGet(sampledCalls(id, 20 * N)));
-        assertSame(Thread.currentThread(), Cells.SAMPLE_OWNER[id]);
+        assertSame(Thread.currentThread(), OwnerCells.SAMPLE_OWNER[id]);
         assertEquals(20L * THREADS, timed.get(), "each non-owner times exactly one call in N");
         long[] row = Registry.snapshot().sampled(id);
         assertEquals(1 + 20L * N * THREADS, row[S_COUNT]);
@@ -308,14 +308,14 @@ class CellsTest {
         Thread first = new Thread(() -> sampledCalls(id, 3 * N));
         first.start();
         first.join();
-        assertSame(first, Cells.SAMPLE_OWNER[id]);
+        assertSame(first, OwnerCells.SAMPLE_OWNER[id]);
         long[] row = Registry.snapshot().sampled(id);
         assertEquals(3L * N, row[S_COUNT], "an ended owner's calls are still reported");
         assertEquals(3, row[S_SAMPLES]);
         Dyper.reset();
         assertNull(Registry.snapshot().sampled(id), "a reset forgets the owner's calls");
         sampledCalls(id, 1);  // the first slow-path call finds the owner ended and takes the id over
-        assertSame(Thread.currentThread(), Cells.SAMPLE_OWNER[id]);
+        assertSame(Thread.currentThread(), OwnerCells.SAMPLE_OWNER[id]);
         Dyper.reset();
         int timed = sampledCalls(id, 5 * N);
         row = Registry.snapshot().sampled(id);
@@ -327,7 +327,7 @@ class CellsTest {
 
     @Test
     void sampledIdsWithoutCellsAreExact() throws InterruptedException {
-        for (int id : new int[] {Cells.FAST_IDS, -7}) {
+        for (int id : new int[] {OwnerCells.FAST_IDS, -7}) {
             onThreads(THREADS, () -> sampledCalls(id, 10 * N));
             long[] row = Registry.snapshot().sampled(id);
             assertEquals(10L * N * THREADS, row[S_COUNT]);
@@ -345,6 +345,6 @@ class CellsTest {
         Totals t = Registry.snapshot();
         assertEquals(9, t.count(id));
         assertEquals(2L * N, t.sampled(id)[S_COUNT]);
-        assertNotSame(Cells.COUNT_OWNER, Cells.SAMPLE_OWNER);
+        assertNotSame(OwnerCells.COUNT_OWNER, OwnerCells.SAMPLE_OWNER);
     }
 }

@@ -3,7 +3,7 @@ package org.dyper.patch.scan;
 import org.objectweb.asm.Opcodes;
 
 /** One field instruction: GETFIELD, PUTFIELD, GETSTATIC or PUTSTATIC of {@code owner.name} (dots). */
-public record FieldAccess(int opcode, String owner, String name, String descriptor, int line) {
+public record FieldInstruction(int opcode, String owner, String name, String descriptor, int line) {
     public boolean isStatic() {
         return opcode == Opcodes.GETSTATIC || opcode == Opcodes.PUTSTATIC;
     }

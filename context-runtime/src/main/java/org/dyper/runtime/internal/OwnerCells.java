@@ -18,7 +18,7 @@ import java.lang.invoke.VarHandle;
  * whether the owner has ended and then takes the id over (a thread's writes happen-before {@code isAlive()} returns
  * false, so the new owner continues from the exact value).
  */
-public final class Cells {
+public final class OwnerCells {
     /** Ids in [0, FAST_IDS) have cells; others always record into the slab. */
     public static final int FAST_IDS = 1024;
     /**
@@ -44,7 +44,7 @@ public final class Cells {
     /** The values of {@link #CELLS} at the last reset; guarded by the registry lock. */
     private static final long[] BASELINE = new long[CELLS.length];
 
-    private Cells() {
+    private OwnerCells() {
     }
 
     /** Where the line of {@code id} starts (id in range). */

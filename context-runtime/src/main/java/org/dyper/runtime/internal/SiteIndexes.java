@@ -1,14 +1,14 @@
 package org.dyper.runtime.internal;
 
 /** Maps site ids to dense storage indexes (zig-zag), so generated ids (>= 0) and registered ids (< 0) both stay dense. */
-public final class Ids {
+public final class SiteIndexes {
     /**
      * Largest storage index a thread slab may grow to: ids in [-2^19, 2^19 - 1]. A thread's counts array at this
      * size is 8 MB; a bigger id is almost certainly a bug, so it is counted as a failure instead of allocated.
      */
     public static final int MAX_INDEX = (1 << 20) - 1;
 
-    private Ids() {
+    private SiteIndexes() {
     }
 
     /** Zig-zag index of {@code id}: 0, -1, 1, -2, ... map to 0, 1, 2, 3, ...; read the result as unsigned. */

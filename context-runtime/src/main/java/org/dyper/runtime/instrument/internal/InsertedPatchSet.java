@@ -10,7 +10,7 @@ import org.dyper.runtime.instrument.PatchSet;
  * each was patched and restored), which ones were still to load, and what went differently than asked (notes). Kept
  * after removal, so a report can say since when each site was patched and whether it still is.
  */
-public final class Generation {
+public final class InsertedPatchSet {
     /** Where one class of the set stands. */
     public enum State {
         /** Its patched version runs. */
@@ -65,7 +65,7 @@ public final class Generation {
     public final List<String> pending = new CopyOnWriteArrayList<>();
     public final List<String> notes = new CopyOnWriteArrayList<>();
 
-    Generation(PatchSet set, long since) {
+    InsertedPatchSet(PatchSet set, long since) {
         this.set = set;
         this.since = since;
     }

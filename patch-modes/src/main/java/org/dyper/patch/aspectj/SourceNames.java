@@ -27,7 +27,7 @@ import org.objectweb.asm.Opcodes;
  * the generation's shared class declares, which the bytecode pass puts on that class as an invisible (class-file
  * retention) annotation. Reflection never sees it.
  */
-final class Spelling {
+final class SourceNames {
     private final ClassIndex targets;
     private final ClassLookup lookup;
     private final String markerOwner;
@@ -35,7 +35,7 @@ final class Spelling {
     private final Map<String, String> markers = new LinkedHashMap<>();
 
     /** {@code markerOwner}: the generated type (fully qualified, dots) that declares the marker annotations. */
-    Spelling(ClassIndex targets, ClassLookup lookup, String markerOwner) {
+    SourceNames(ClassIndex targets, ClassLookup lookup, String markerOwner) {
         this.targets = targets;
         this.lookup = lookup;
         this.markerOwner = markerOwner;

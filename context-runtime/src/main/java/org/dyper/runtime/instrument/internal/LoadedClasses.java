@@ -13,8 +13,8 @@ import java.util.Set;
 import org.dyper.runtime.instrument.PatchRefused;
 
 /** Looks at loaded classes: which are loaded under given names, and what their class files are now. */
-final class Loaded {
-    private Loaded() {}
+final class LoadedClasses {
+    private LoadedClasses() {}
 
     /** The loaded classes with the given binary names (one name may be loaded by several class loaders). */
     static Map<String, List<Class<?>>> byName(Instrumentation inst, Set<String> names) {

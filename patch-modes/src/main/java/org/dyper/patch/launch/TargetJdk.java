@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Which {@code java} a launch runs, and which Java release that is. */
-public final class Jdk {
-    private Jdk() {}
+public final class TargetJdk {
+    private TargetJdk() {}
 
     /** The feature version of the JDK that {@code java} belongs to, from its {@code release} file. */
     public static Optional<Integer> featureVersion(Path java) {
