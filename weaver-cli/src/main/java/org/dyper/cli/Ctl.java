@@ -1,5 +1,8 @@
 package org.dyper.cli;
 
+import static org.dyper.runtime.wire.Xml.child;
+import static org.dyper.runtime.wire.Xml.children;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -10,10 +13,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.Option;
-import org.apache.commons.cli.Options;
 import org.dyper.patch.build.Weaver;
-import org.dyper.runtime.monitor.MonitorClient;
+import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.monitor.MonitorReply;
 import org.w3c.dom.Element;
@@ -23,22 +24,6 @@ import org.w3c.dom.Element;
  * the monitor into running JVMs.
  */
 final class Ctl {
-    static final String PURPOSE = "list monitored processes, send them DYPER commands, attach the monitor to a running "
-            + "JVM";
-    static final String USAGE = "dyper ctl [--dir DIR] who | dyper ctl [--xml | --wide | --width N] [--dir DIR] PID "
-            + "COMMAND [DATA] | "
-            + "dyper ctl [--dir DIR] [--options OPTS] attach PID | "
-            + "dyper ctl PID instrument --model FILE [--modes FILE] | dyper ctl PID uninstrument [NAME] | "
-            + "dyper ctl [--xml] PID instrumented";
-    static final String DETAILS = "who: one line per monitored process: pid, main class, start time (entries of dead "
-            + "processes are\n"
-            + "removed). PID COMMAND [DATA]: any command of the DYPER language (PING, WHORU, REPORT,\n"
-            + "SHOWSTACK, SET \"<VAR NAME='CHECKTIME' VALUE='7'/>\", GET, CLEAR, ...); DATA is the command's XML.\n"
-            + "attach PID: load the monitor into a running JVM (same user) with the JDK attach API.\n"
-            + CtlPatching.HELP
-            + "Exit codes: 0 ok, 2 usage, 5 I/O error, 6 the monitor answered ERROR, 7 no such monitored\n"
-            + "process, 8 attach failed.";
-
     private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
 
     private final PrintStream out;
@@ -49,26 +34,6 @@ final class Ctl {
         this.out = out;
         this.err = err;
         this.dir = dir;
-    }
-
-    /** The options of {@code dyper ctl}. */
-    static Options options() {
-        return CtlPatching.addOptions(new Options())
-                .addOption(Option.builder().longOpt("xml").desc("print the raw XML reply").build())
-                .addOption(Option.builder().longOpt("wide").desc("print whole names (rows may be wide)")
-                        .build())
-                .addOption(Option.builder().longOpt("width").hasArg().argName("N")
-                        .desc("columns the text rows fit by shortening names (default 120)").build())
-                .addOption(Option.builder().longOpt("dir").hasArg().argName("DIR")
-                        .desc("registry folder (default: dyper.monitor.dir, else ~/.dyper/run)").build())
-                .addOption(Option.builder().longOpt("options").hasArg().argName("OPTS")
-                        .desc("attach: monitor agent options, e.g. CHECKTIME=5").build())
-                .addOption(Option.builder("h").longOpt("help").desc("show this help").build());
-    }
-
-    /** The registry folder: {@code --dir}, else the monitor's default. */
-    static Path directory(CommandLine line) {
-        return line.hasOption("dir") ? Path.of(line.getOptionValue("dir")) : MonitorEntry.defaultDirectory();
     }
 
     /** {@code dyper ctl} with its parsed options; returns the exit code. */
@@ -107,9 +72,12 @@ final class Ctl {
             return usage("ctl: " + e.getMessage());
         } catch (BadWidth e) {
             return usage("ctl: " + e.getMessage());
-        } catch (Failure e) {
+        } catch (CommandFailure e) {
             err.println("dyper: error: " + e.getMessage());
             return e.code;
+        } catch (WireClient.Ended e) {
+            err.println("dyper: error: " + e.getMessage());
+            return ExitCode.NO_PROCESS;
         } catch (IOException e) {
             err.println("dyper: error: " + e.getMessage());
             return ExitCode.IO_ERROR;
@@ -137,15 +105,6 @@ final class Ctl {
     }
 
     /** A failure with its exit code and one line for stderr. */
-    static final class Failure extends Exception {
-        final int code;
-
-        Failure(int code, String message) {
-            super(message, null, false, false);
-            this.code = code;
-        }
-    }
-
     /** A --width that is not a number of columns (at least 20). */
     static final class BadWidth extends Exception {
         BadWidth(String message) {
@@ -180,9 +139,9 @@ final class Ctl {
         return ExitCode.OK;
     }
 
-    int attach(long pid, String options, Path agentJar) throws Failure, IOException {
+    int attach(long pid, String options, Path agentJar) throws CommandFailure, IOException {
         if (agentJar == null || !Files.isRegularFile(agentJar) || !agentJar.toString().endsWith(".jar")) {
-            throw new Failure(ExitCode.ATTACH_FAILED, "the dyper-runtime jar was not found (" + agentJar
+            throw new CommandFailure(ExitCode.ATTACH_FAILED, "the dyper-runtime jar was not found (" + agentJar
                     + "): build with mvn package first");
         }
         String args = "dir=" + dir.toAbsolutePath() + (options == null || options.isBlank() ? "" : "," + options);
@@ -194,12 +153,12 @@ final class Ctl {
                 vm.detach();
             }
         } catch (com.sun.tools.attach.AttachNotSupportedException e) {
-            throw new Failure(ExitCode.ATTACH_FAILED, "cannot attach to process " + pid + ": " + e.getMessage());
+            throw new CommandFailure(ExitCode.ATTACH_FAILED, "cannot attach to process " + pid + ": " + e.getMessage());
         } catch (com.sun.tools.attach.AgentLoadException | com.sun.tools.attach.AgentInitializationException e) {
-            throw new Failure(ExitCode.ATTACH_FAILED, "process " + pid + " did not start the monitor: "
+            throw new CommandFailure(ExitCode.ATTACH_FAILED, "process " + pid + " did not start the monitor: "
                     + e.getMessage());
         } catch (IOException e) {
-            throw new Failure(ExitCode.ATTACH_FAILED, "cannot attach to process " + pid + ": " + e.getMessage());
+            throw new CommandFailure(ExitCode.ATTACH_FAILED, "cannot attach to process " + pid + ": " + e.getMessage());
         }
         Path file = dir.resolve(pid + ".monitor");
         for (int i = 0; i < 100 && !Files.exists(file); i++) {
@@ -211,28 +170,28 @@ final class Ctl {
             }
         }
         if (!Files.exists(file)) {
-            throw new Failure(ExitCode.ATTACH_FAILED, "process " + pid + " loaded the agent but wrote no entry in "
+            throw new CommandFailure(ExitCode.ATTACH_FAILED, "process " + pid + " loaded the agent but wrote no entry in "
                     + dir + " (see its stderr)");
         }
         MonitorEntry e = MonitorEntry.read(file);
-        out.println("dyper: monitor running in process " + pid + " (port " + e.port() + ")");
+        out.println("dyper: monitor running in process " + pid + " (" + e.endpoint() + ")");
         return ExitCode.OK;
     }
 
     /** Sends one command; prints the raw reply ({@code xml}) or text rows fitting {@code width} columns (0: whole names). */
-    int command(long pid, String command, String data, boolean xml, int width) throws Failure, IOException {
+    int command(long pid, String command, String data, boolean xml, int width) throws CommandFailure, IOException {
         MonitorEntry entry;
         try {
             entry = MonitorEntry.of(dir, pid);
         } catch (IOException e) {
-            throw new Failure(ExitCode.NO_PROCESS, e.getMessage());
+            throw new CommandFailure(ExitCode.NO_PROCESS, e.getMessage());
         }
         String reply;
-        try (MonitorClient c = MonitorClient.connect(entry, false)) {
+        try (WireClient c = entry.connect(false)) {
             c.timeout(120_000);
             reply = c.command(command.toUpperCase(Locale.ROOT), data);
         } catch (java.net.ConnectException e) {
-            throw new Failure(ExitCode.NO_PROCESS, "process " + pid + " does not answer on port " + entry.port());
+            throw new CommandFailure(ExitCode.NO_PROCESS, "process " + pid + " does not answer on " + entry.endpoint());
         }
         Element root;
         try {
@@ -245,7 +204,7 @@ final class Ctl {
             if (xml) {
                 out.println(reply);
             }
-            throw new Failure(ExitCode.COMMAND_FAILED, "process " + pid + ": " + error.getTextContent());
+            throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + pid + ": " + error.getTextContent());
         }
         if (xml) {
             out.println(reply);
@@ -256,16 +215,8 @@ final class Ctl {
     }
 
     /** The monitor's own hardened parser (no DTDs, no entities), so both ends of the protocol read XML alike. */
-    static Element parse(String xml) throws MonitorReply.MalformedException {
+    private static Element parse(String xml) throws MonitorReply.MalformedException {
         return MonitorReply.parse(xml);
-    }
-
-    static Element child(Element e, String tag) {
-        return MonitorReply.child(e, tag);
-    }
-
-    static List<Element> children(Element e, String tag) {
-        return MonitorReply.children(e, tag);
     }
 
     /** The reply for people: tables for reports, jstack-like text for stacks, name = value for settings. */
@@ -298,22 +249,10 @@ final class Ctl {
             }
         } else {
             for (Element e : children(root, null)) {
-                s.append(serialize(e)).append('\n');
+                s.append(org.dyper.runtime.wire.Xml.serialize(e)).append('\n');
             }
         }
         return s.toString();
-    }
-
-    static String serialize(Element e) {
-        try {
-            var t = javax.xml.transform.TransformerFactory.newDefaultInstance().newTransformer();
-            t.setOutputProperty(javax.xml.transform.OutputKeys.OMIT_XML_DECLARATION, "yes");
-            var w = new java.io.StringWriter();
-            t.transform(new javax.xml.transform.dom.DOMSource(e), new javax.xml.transform.stream.StreamResult(w));
-            return w.toString();
-        } catch (Exception ex) {
-            return e.getTextContent();
-        }
     }
 
     private static void stacks(StringBuilder s, Element threads) {

@@ -22,10 +22,11 @@ import org.dyper.patch.runtime.PatchService;
 import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.build.Weaver;
 import org.dyper.patch.xml.ModelReader;
-import org.dyper.runtime.monitor.MonitorClient;
+import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.monitor.MonitorReply;
 import org.dyper.runtime.monitor.ReportText;
+import org.dyper.runtime.wire.Xml;
 import org.w3c.dom.Element;
 
 /**
@@ -69,9 +70,9 @@ final class CtlPatching {
 
     /**
      * Runs {@code args} ({@code PID instrument|uninstrument [NAME]|instrumented}); returns the exit code. Usage
-     * mistakes and invalid models are reported here; monitor failures go up as {@link Ctl.Failure}.
+     * mistakes and invalid models are reported here; monitor failures go up as {@link CommandFailure}.
      */
-    int run(CommandLine line, List<String> args, long pid, Path defaultCache) throws Ctl.Failure, IOException {
+    int run(CommandLine line, List<String> args, long pid, Path defaultCache) throws CommandFailure, IOException {
         String what = args.get(1);
         if (what.equals("instrument")) {
             if (args.size() > 2) {
@@ -112,42 +113,42 @@ final class CtlPatching {
         return ExitCode.USAGE;
     }
 
-    private MonitorEntry entry(long pid) throws Ctl.Failure {
+    private MonitorEntry entry(long pid) throws CommandFailure {
         try {
             return MonitorEntry.of(dir, pid);
         } catch (IOException e) {
-            throw new Ctl.Failure(ExitCode.NO_PROCESS, e.getMessage());
+            throw new CommandFailure(ExitCode.NO_PROCESS, e.getMessage());
         }
     }
 
-    private MonitorClient connect(MonitorEntry entry) throws Ctl.Failure, IOException {
+    private WireClient connect(MonitorEntry entry) throws CommandFailure, IOException {
         try {
-            MonitorClient c = MonitorClient.connect(entry, false);
+            WireClient c = entry.connect(false);
             c.timeout(300_000);
             return c;
         } catch (java.net.ConnectException e) {
-            throw new Ctl.Failure(ExitCode.NO_PROCESS, "process " + entry.pid() + " does not answer on port "
-                    + entry.port());
+            throw new CommandFailure(ExitCode.NO_PROCESS, "process " + entry.pid() + " does not answer on "
+                    + entry.endpoint());
         }
     }
 
     /** An ERROR in a monitor reply is a failure naming the process. */
-    private static Element answer(long pid, String reply) throws Ctl.Failure, IOException {
+    private static Element answer(long pid, String reply) throws CommandFailure, IOException {
         Element root;
         try {
-            root = Ctl.parse(reply);
+            root = MonitorReply.parse(reply);
         } catch (Exception e) {
             throw new IOException("unreadable reply from process " + pid + ": " + e.getMessage());
         }
-        Element error = Ctl.child(root, "ERROR");
+        Element error = Xml.child(root, "ERROR");
         if (error != null) {
-            throw new Ctl.Failure(ExitCode.COMMAND_FAILED, "process " + pid + ": " + error.getTextContent());
+            throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + pid + ": " + error.getTextContent());
         }
         return root;
     }
 
     int instrument(long pid, List<Path> modelFiles, List<Path> modeFiles, Path cacheRoot)
-            throws Ctl.Failure, IOException, InvalidInputException, WeaveException {
+            throws CommandFailure, IOException, InvalidInputException, WeaveException {
         long start = System.nanoTime();
         List<Problem> problems = new ArrayList<>();
         ModeCatalog catalog = null;
@@ -173,17 +174,18 @@ final class CtlPatching {
         MonitorEntry entry = entry(pid);
         Path patches = cacheRoot.resolve("patch");
         Path classes = cacheRoot.resolve("classes").resolve(Long.toString(pid));
-        try (MonitorClient c = connect(entry)) {
+        try (WireClient c = connect(entry)) {
             MonitorTargets.Found found = MonitorTargets.fetch(c, fors.stream().map(ForSpec::className).toList(),
                     classes);
             PatchService service = new PatchService(catalog, found.targets(), patches);
             service.model(model);
             PatchService.Patched patched = service.patch(model.name(), true, List.of());
             patched.warnings().forEach(w -> err.println("dyper: " + w));
-            String message = "<MODEL NAME='" + MonitorReply.escape(model.name()) + "' INSERT='TRUE'"
-                    + instrumentBody(patched);
-            Element reply = Ctl.child(answer(pid, c.command("INSTRUMENT", message)), "PATCH");
-            for (Element note : Ctl.children(reply, "NOTE")) {
+            // the patch set in its one form, with the classes it changes and the runtime jars the woven code needs
+            String message = "<MODEL NAME='" + MonitorReply.escape(model.name()) + "' INSERT='TRUE'>"
+                    + patched.files().patchedOnly().withRuntime(Weaver.runtimeClasspath()).toXml() + "</MODEL>";
+            Element reply = Xml.child(answer(pid, c.command("INSTRUMENT", message)), "PATCH");
+            for (Element note : Xml.children(reply, "NOTE")) {
                 err.println("dyper: note: " + note.getTextContent());
             }
             double total = (System.nanoTime() - start) / 1e9;
@@ -202,51 +204,21 @@ final class CtlPatching {
         }
     }
 
-    /** The attributes and lines of INSTRUMENT for a PATCH result: the patch lines, the aspects, the runtime jars. */
-    private static String instrumentBody(PatchService.Patched patched) throws IOException {
-        Element patch;
-        try {
-            patch = Ctl.parse(patched.xml());
-        } catch (Exception e) {
-            throw new IOException("cannot read the PATCH result: " + e.getMessage());
-        }
-        StringBuilder x = new StringBuilder();
-        for (String a : List.of("ID", "SITES")) {
-            x.append(' ').append(a).append("='").append(MonitorReply.escape(patch.getAttribute(a))).append('\'');
-        }
-        x.append('>');
-        for (Element cls : Ctl.children(patch, "CLASS")) {
-            if (cls.hasAttribute("PATCH")) {
-                x.append("<PATCH CLASS='").append(MonitorReply.escape(cls.getAttribute("NAME"))).append("' ORIG='")
-                        .append(MonitorReply.escape(cls.getAttribute("ORIG"))).append("' PATCH='")
-                        .append(MonitorReply.escape(cls.getAttribute("PATCH"))).append("'/>");
-            }
-        }
-        for (Element a : Ctl.children(patch, "ASPECT")) {
-            x.append("<ASPECT NAME='").append(MonitorReply.escape(a.getAttribute("NAME"))).append("' FILE='")
-                    .append(MonitorReply.escape(a.getAttribute("FILE"))).append("'/>");
-        }
-        for (Path jar : Weaver.runtimeClasspath()) {
-            x.append("<RUNTIME JAR='").append(MonitorReply.escape(jar.toAbsolutePath().toString())).append("'/>");
-        }
-        return x.append("</MODEL>").toString();
-    }
-
-    int uninstrument(long pid, String name) throws Ctl.Failure, IOException {
-        try (MonitorClient c = connect(entry(pid))) {
+    int uninstrument(long pid, String name) throws CommandFailure, IOException {
+        try (WireClient c = connect(entry(pid))) {
             String model = name;
             if (model == null) {
-                for (Element m : Ctl.children(Ctl.child(answer(pid, c.command("INSTRUMENTED", null)), "PATCHES"),
+                for (Element m : Xml.children(Xml.child(answer(pid, c.command("INSTRUMENTED", null)), "PATCHES"),
                         "MODEL")) {
                     if ("true".equals(m.getAttribute("ACTIVE"))) {
                         model = m.getAttribute("NAME");
                     }
                 }
                 if (model == null) {
-                    throw new Ctl.Failure(ExitCode.COMMAND_FAILED, "process " + pid + " has no model instrumented");
+                    throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + pid + " has no model instrumented");
                 }
             }
-            Element reply = Ctl.child(answer(pid, c.command("INSTRUMENT", "<MODEL NAME='" + MonitorReply.escape(model)
+            Element reply = Xml.child(answer(pid, c.command("INSTRUMENT", "<MODEL NAME='" + MonitorReply.escape(model)
                     + "' INSERT='FALSE'/>")), "PATCH");
             out.printf(Locale.ROOT, "dyper: model '%s' removed from process %d: %s class(es) restored in %.1f ms%n",
                     model, pid, reply.getAttribute("CLASSES"), Long.parseLong(reply.getAttribute("NANOS")) / 1e6);
@@ -254,19 +226,19 @@ final class CtlPatching {
         }
     }
 
-    int instrumented(long pid, boolean xml) throws Ctl.Failure, IOException {
+    int instrumented(long pid, boolean xml) throws CommandFailure, IOException {
         String reply;
         String detail;
-        try (MonitorClient c = connect(entry(pid))) {
+        try (WireClient c = connect(entry(pid))) {
             reply = c.command("INSTRUMENTED", null);
             detail = xml ? null : c.command("REPORT", "<REPORT TYPE='DETAIL'/>");
         }
-        Element patches = Ctl.child(answer(pid, reply), "PATCHES");
+        Element patches = Xml.child(answer(pid, reply), "PATCHES");
         if (xml) {
             out.println(reply);
             return ExitCode.OK;
         }
-        List<Element> models = Ctl.children(patches, "MODEL");
+        List<Element> models = Xml.children(patches, "MODEL");
         if (models.isEmpty()) {
             out.println("No model was instrumented in process " + pid + ".");
         }
@@ -279,20 +251,20 @@ final class CtlPatching {
                     + (active ? "in since " + time(m.getAttribute("SINCE"))
                     : "was in from " + time(m.getAttribute("SINCE")) + " to " + time(m.getAttribute("UNTIL"))));
             List<List<String>> classes = new ArrayList<>();
-            for (Element cls : Ctl.children(m, "CLASS")) {
+            for (Element cls : Xml.children(m, "CLASS")) {
                 classes.add(List.of(cls.getAttribute("NAME"), cls.getAttribute("LOADER"), cls.getAttribute("STATE"),
                         time(cls.getAttribute("SINCE")), time(cls.getAttribute("UNTIL"))));
             }
             StringBuilder s = new StringBuilder();
             s.append(ReportText.table(List.of("class", "loader", "state", "since", "until"), classes));
             List<List<String>> sites = new ArrayList<>();
-            for (Element site : Ctl.children(m, "SITE")) {
+            for (Element site : Xml.children(m, "SITE")) {
                 sites.add(List.of(site.getAttribute("NAME"), site.getAttribute("ID"), time(site.getAttribute("SINCE")),
                         "true".equals(site.getAttribute("ACTIVE")) ? "patched" : "-"));
             }
             s.append('\n');
             s.append(ReportText.table(List.of("site", "id", "patched since", "now"), sites));
-            for (Element note : Ctl.children(m, "NOTE")) {
+            for (Element note : Xml.children(m, "NOTE")) {
                 s.append("  note: ").append(note.getTextContent()).append('\n');
             }
             out.print(s.append('\n'));
@@ -301,23 +273,23 @@ final class CtlPatching {
     }
 
     /** Automatic detailing's items patched now (docs/detailing.md), from the DETAIL section of a REPORT. */
-    private void detailedNow(long pid, String reply) throws Ctl.Failure, IOException {
-        Element report = Ctl.child(answer(pid, reply), "MONITOR_REPORT");
-        Element detail = report == null ? null : Ctl.child(report, "DETAIL");
+    private void detailedNow(long pid, String reply) throws CommandFailure, IOException {
+        Element report = Xml.child(answer(pid, reply), "MONITOR_REPORT");
+        Element detail = report == null ? null : Xml.child(report, "DETAIL");
         if (detail == null || !"true".equals(detail.getAttribute("AUTO"))) {
             return;
         }
-        List<Element> now = Ctl.children(detail, "DETAILED").stream()
+        List<Element> now = Xml.children(detail, "DETAILED").stream()
                 .filter(d -> d.getAttribute("STATE").equals("PATCHED")).toList();
         out.println("Detailed now by automatic detailing (model " + detail.getAttribute("MODEL") + "): " + now.size()
                 + " method(s), at most " + detail.getAttribute("MAX"));
         List<List<String>> rows = new ArrayList<>();
         for (Element d : now) {
             rows.add(List.of(d.getAttribute("CLASS") + "." + d.getAttribute("NAME"), time(d.getAttribute("SINCE")),
-                    Ctl.child(d, "EXACT").getAttribute("COUNT")));
+                    Xml.child(d, "EXACT").getAttribute("COUNT")));
         }
         StringBuilder s = new StringBuilder(ReportText.table(List.of("method", "since", "exact calls"), rows));
-        for (Element w : Ctl.children(detail, "WAITING")) {
+        for (Element w : Xml.children(detail, "WAITING")) {
             s.append("  waiting: ").append(w.getTextContent()).append('\n');
         }
         out.print(s.append('\n'));

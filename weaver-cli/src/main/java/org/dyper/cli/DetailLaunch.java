@@ -10,7 +10,7 @@ import org.apache.commons.cli.Option;
 import org.dyper.patch.ModeCatalog;
 import org.dyper.patch.runtime.PatchService;
 import org.dyper.runtime.monitor.MonitorEntry;
-import org.dyper.runtime.monitor.MonitorTransport;
+import org.dyper.runtime.wire.RegistryFiles;
 
 /**
  * {@code dyper run --detail}: the monitor in the program details what it finds hot by patching it at run time
@@ -85,7 +85,7 @@ final class DetailLaunch {
                 }
                 MonitorEntry monitor = MonitorEntry.of(registry, pid);
                 Path patches = cache.resolve("patch");
-                MonitorTransport.createPrivateDirectories(patches);
+                RegistryFiles.createPrivateDirectories(patches);
                 PatchService service = new PatchService(ModeCatalog.load(List.of()),
                         new PatchService.TargetClasses(List.of()), patches);
                 Patchd.run(service, pid, monitor, registry, new PrintStream(OutputStream.nullOutputStream()));

@@ -6,10 +6,38 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
 import org.dyper.patch.build.Weaver;
 
 /** Turns the options generate, weave and run share (models, modes, classes to patch, patterns) into Weaver inputs. */
 final class InputOptions {
+    /** The options generate, weave and run share, with {@code --help}; {@code withIn}: with {@code --in}. */
+    static Options options(boolean withIn) {
+        Options o = new Options();
+        o.addOption(Option.builder().longOpt("model").hasArg().argName("FILE")
+                .desc("a patch model (<MODEL>); repeatable; required").build());
+        o.addOption(Option.builder().longOpt("modes").hasArg().argName("FILE")
+                .desc("a mode file (<DYPATCH> or <DYPATCH_MODE>); repeatable; library modes need none").build());
+        if (withIn) {
+            o.addOption(Option.builder().longOpt("in").hasArg().argName("JAR|DIR")
+                    .desc("classes the model patches; repeatable; required").build());
+        }
+        o.addOption(Option.builder().longOpt("include").hasArg().argName("PATTERN")
+                .desc("only classes matching PATTERN may be patched (* matches any characters); repeatable").build());
+        o.addOption(Option.builder().longOpt("exclude").hasArg().argName("PATTERN")
+                .desc("classes matching PATTERN are never patched; repeatable").build());
+        o.addOption(Option.builder().longOpt("classpath").hasArg().argName("PATH")
+                .desc("what the modes' code and the target need to compile against (" + File.pathSeparator
+                        + "-separated)").build());
+        return help(o);
+    }
+
+    /** {@code o} with {@code -h, --help}. */
+    static Options help(Options o) {
+        return o.addOption(Option.builder("h").longOpt("help").desc("show this help").build());
+    }
+
     private InputOptions() {}
 
     static Weaver.Inputs inputs(CommandLine line, List<Path> targets) throws UsageError {

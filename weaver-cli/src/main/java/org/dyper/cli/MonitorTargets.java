@@ -11,7 +11,9 @@ import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import org.dyper.patch.plan.Planner;
 import org.dyper.patch.runtime.PatchService;
-import org.dyper.runtime.monitor.MonitorClient;
+import org.dyper.runtime.wire.WireClient;
+import org.dyper.runtime.wire.Xml;
+import org.dyper.runtime.monitor.MonitorReply;
 import org.w3c.dom.Element;
 
 /**
@@ -25,12 +27,12 @@ final class MonitorTargets {
     /** The classes a model may patch, and how many class files were fetched from the JVM. */
     record Found(PatchService.TargetClasses targets, int fetched) {}
 
-    static Found fetch(MonitorClient c, List<String> classPatterns, Path extraDir) throws IOException {
+    static Found fetch(WireClient c, List<String> classPatterns, Path extraDir) throws IOException {
         List<Pattern> patterns = classPatterns.stream().map(Planner::glob).toList();
         Element model = classModel(c, prefix(classPatterns));
         List<Path> roots = new ArrayList<>();
         String userDir = null;
-        for (String entry : text(Ctl.child(model, "CLASSPATH")).split(File.pathSeparator)) {
+        for (String entry : text(Xml.child(model, "CLASSPATH")).split(File.pathSeparator)) {
             if (entry.isBlank()) {
                 continue;
             }
@@ -47,7 +49,7 @@ final class MonitorTargets {
         }
         List<String> missing = new ArrayList<>();
         try (OnClassPath onPath = new OnClassPath(roots)) {
-            for (Element cls : Ctl.children(model, "CLASS")) {
+            for (Element cls : Xml.children(model, "CLASS")) {
                 String name = cls.getAttribute("NAME");
                 if (selected(name, patterns) && !onPath.has(name)) {
                     missing.add(name);
@@ -56,10 +58,10 @@ final class MonitorTargets {
         }
         int fetched = 0;
         for (String name : missing) {
-            Element binary = Ctl.child(reply(c.command("CLASSMODEL", "<OPTIONS BINARY='true' PREFIX='"
+            Element binary = Xml.child(reply(c.command("CLASSMODEL", "<OPTIONS BINARY='true' PREFIX='"
                     + org.dyper.runtime.monitor.MonitorReply.escape(name) + "'/>"), "CLASSMODEL"), "CLASSMODEL");
-            for (Element cls : Ctl.children(binary, "CLASS")) {
-                Element data = Ctl.child(cls, "BINARY");
+            for (Element cls : Xml.children(binary, "CLASS")) {
+                Element data = Xml.child(cls, "BINARY");
                 if (cls.getAttribute("NAME").equals(name) && data != null) {
                     Path file = extraDir.resolve(name.replace('.', '/') + ".class");
                     Files.createDirectories(file.getParent());
@@ -74,8 +76,8 @@ final class MonitorTargets {
         return new Found(new PatchService.TargetClasses(roots), fetched);
     }
 
-    private static Element classModel(MonitorClient c, String prefix) throws IOException {
-        return Ctl.child(reply(c.command("CLASSMODEL", prefix.isEmpty() ? null : "<OPTIONS PREFIX='"
+    private static Element classModel(WireClient c, String prefix) throws IOException {
+        return Xml.child(reply(c.command("CLASSMODEL", prefix.isEmpty() ? null : "<OPTIONS PREFIX='"
                 + org.dyper.runtime.monitor.MonitorReply.escape(prefix) + "'/>"), "CLASSMODEL"), "CLASSMODEL");
     }
 
@@ -130,8 +132,8 @@ final class MonitorTargets {
         return patterns.stream().anyMatch(p -> p.matcher(name).matches() || p.matcher(source).matches());
     }
 
-    private static String userDir(MonitorClient c) throws IOException {
-        for (Element p : Ctl.children(reply(c.command("WHORU", null), "WHORU"), "PROPERTY")) {
+    private static String userDir(WireClient c) throws IOException {
+        for (Element p : Xml.children(reply(c.command("WHORU", null), "WHORU"), "PROPERTY")) {
             if (p.getAttribute("KEY").equals("user.dir")) {
                 return text(p);
             }
@@ -180,11 +182,11 @@ final class MonitorTargets {
     static Element reply(String xml, String command) throws IOException {
         Element root;
         try {
-            root = Ctl.parse(xml);
+            root = MonitorReply.parse(xml);
         } catch (Exception e) {
             throw new IOException("unreadable reply to " + command + ": " + e.getMessage());
         }
-        Element error = Ctl.child(root, "ERROR");
+        Element error = Xml.child(root, "ERROR");
         if (error != null) {
             throw new IOException(command + ": " + text(error));
         }

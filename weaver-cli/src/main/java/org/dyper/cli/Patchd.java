@@ -1,19 +1,9 @@
 package org.dyper.cli;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -21,51 +11,43 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.runtime.PatchService;
 import org.dyper.patch.build.WeaveException;
-import org.dyper.runtime.monitor.MonitorClient;
+import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.monitor.MonitorReply;
-import org.dyper.runtime.monitor.MonitorTransport;
+import org.dyper.runtime.wire.Endpoint;
+import org.dyper.runtime.wire.Frames;
+import org.dyper.runtime.wire.RegistryFiles;
+import org.dyper.runtime.wire.WireServer;
+import org.dyper.runtime.wire.Xml;
 import org.w3c.dom.Element;
 
 /**
  * {@code dyper patchd}: the DYPATCH service of the seed on a socket, for one monitored process (or a class path).
- * Same transport as the DYPER monitor: loopback only, a registry entry {@code <dir>/<pid>.patchd} readable only by
- * its owner with the port and a random token, the first frame {@code <DYPATCH AUTH='token'/>}, length-prefixed frames
- * of at most 1 MiB with a deadline once a frame started, the JDK's parser without DTDs. Commands: PING, MODEL, PATCH,
+ * Same transport and server as the DYPER monitor ({@link WireServer}): a socket file in the owner-only registry folder,
+ * a registry entry {@code <dir>/<pid>.patchd} readable only by its owner naming it and a random token, the first
+ * frame {@code <DYPATCH AUTH='token'/>}, length-prefixed frames of at most 1 MiB with a deadline once a frame
+ * started, the JDK's parser without DTDs. Commands: PING, MODEL, PATCH,
  * DIRECTORY (docs/monitor.md, "The DYPATCH service").
  */
 final class Patchd implements Closeable {
-    static final String PURPOSE = "the DYPATCH service: keeps patch models and makes patched class files for a running "
-            + "program";
-    static final String USAGE = "dyper patchd --pid PID [--modes FILE] [--dir DIR] [--directory DIR] | "
-            + "dyper patchd --classpath PATH";
-    static final String DETAILS = "Listens on the loopback interface; the registry entry <dir>/<pid>.patchd holds its "
-            + "port and token.\nCommands (docs/runtime-patching.md): PING, MODEL, PATCH, DIRECTORY. With --pid it serves "
-            + "a monitored\nprocess (its classes through its monitor) and stops when it ends.";
     /** Connections served at once; more are refused. */
     static final int MAX_CONNECTIONS = 8;
-    private static final int AUTH_MILLIS = 10_000;
-    /** The largest first frame: {@code <DYPATCH AUTH='...'/>} and nothing else. */
-    static final int MAX_AUTH = 256;
-    private static final java.util.regex.Pattern AUTH =
-            java.util.regex.Pattern.compile("\\s*<DYPATCH\\s+AUTH\\s*=\\s*(['\"])([0-9a-fA-F]{1,128})\\1\\s*/>\\s*");
-    private static final int FRAME_MILLIS = 10_000;
+    /** The transport's limits: the token within 10 s, a frame within 10 s of its first byte, no idle limit. */
+    static final WireServer.Limits LIMITS = new WireServer.Limits(MAX_CONNECTIONS, 10_000, 10_000, 0,
+            WireServer.Limits.DEFAULT_BUDGET);
 
     private final PatchService service;
     private final long pid;
     private final MonitorEntry monitor;
-    private final String token;
-    private final ServerSocket server;
+    private final WireServer server;
     private final Path entry;
-    private final AtomicInteger connections = new AtomicInteger();
 
     /**
      * Starts serving: {@code pid} is the process whose classes are patched; {@code monitor} its monitor (null when the
-     * classes come from a class path); the registry entry goes to {@code registry}.
+     * classes come from a class path); the registry entry and the socket file go to {@code registry}.
      */
     Patchd(PatchService service, long pid, MonitorEntry monitor, Path registry) throws IOException {
         this.service = service;
@@ -73,23 +55,25 @@ final class Patchd implements Closeable {
         this.monitor = monitor;
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
-        this.token = HexFormat.of().formatHex(secret);
-        this.server = new ServerSocket();
-        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-        MonitorTransport.createPrivateDirectories(registry);
+        String token = HexFormat.of().formatHex(secret);
+        RegistryFiles.createPrivateDirectories(registry);
+        this.server = new WireServer("DYPATCH", "patch service", pid, token, registry.resolve(pid + ".patchd.sock"),
+                LIMITS, message -> Frames.Body.of(handle(message)), (name, body) -> {
+                    Thread t = new Thread(body, name);
+                    t.setDaemon(true);
+                    return t;
+                }, "dyper-patchd");
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("pid", Long.toString(pid));
         fields.put("patchd", Long.toString(ProcessHandle.current().pid()));
-        fields.put("port", Integer.toString(server.getLocalPort()));
+        fields.putAll(server.endpoint().fields());
         fields.put("token", token);
-        this.entry = MonitorTransport.writePrivateEntry(registry.resolve(pid + ".patchd"), fields);
-        Thread accept = new Thread(this::acceptLoop, "dyper-patchd-accept");
-        accept.setDaemon(true);
-        accept.start();
+        this.entry = RegistryFiles.writePrivate(registry.resolve(pid + ".patchd"), fields);
     }
 
-    int port() {
-        return server.getLocalPort();
+    /** Where clients connect. */
+    Endpoint endpoint() {
+        return server.endpoint();
     }
 
     Path entry() {
@@ -102,107 +86,12 @@ final class Patchd implements Closeable {
         Files.deleteIfExists(entry);
     }
 
-    private void acceptLoop() {
-        while (!server.isClosed()) {
-            try {
-                Socket s = server.accept();
-                if (connections.incrementAndGet() > MAX_CONNECTIONS) {
-                    connections.decrementAndGet();
-                    try (s) {
-                        s.setSoTimeout(1000);
-                        MonitorTransport.writeFrame(s.getOutputStream(), error("too many connections (limit "
-                                + MAX_CONNECTIONS + ")"));
-                    }
-                    continue;
-                }
-                Thread t = new Thread(() -> serve(s), "dyper-patchd-connection");
-                t.setDaemon(true);
-                t.start();
-            } catch (IOException | RuntimeException e) {
-                if (server.isClosed()) {
-                    return;
-                }
-            }
-        }
-    }
-
-    private void serve(Socket s) {
-        OutputStream out = null;
-        try {
-            s.setTcpNoDelay(true);
-            InputStream in = new BufferedInputStream(s.getInputStream());
-            out = new BufferedOutputStream(s.getOutputStream());
-            s.setSoTimeout(AUTH_MILLIS);
-            String first = MonitorTransport.readFrame(in, MAX_AUTH, null);
-            if (first == null || !authenticated(first, out)) {
-                return;
-            }
-            while (true) {
-                s.setSoTimeout(0);
-                String message = MonitorTransport.readFrame(in, MonitorTransport.MAX_MESSAGE, () -> {
-                    try {
-                        s.setSoTimeout(FRAME_MILLIS);
-                    } catch (IOException ignored) {
-                        // the read that follows fails
-                    }
-                });
-                if (message == null) {
-                    return;
-                }
-                MonitorTransport.writeFrame(out, handle(message));
-            }
-        } catch (MonitorTransport.BadFrameException | java.io.EOFException e) {
-            trySend(out, error(e.getMessage()));
-        } catch (java.net.SocketTimeoutException e) {
-            trySend(out, error("incomplete message: nothing more arrived within the time limit"));
-        } catch (Throwable ignored) {
-            // the client went away: only this connection ends
-        } finally {
-            // closed only now, so the error replies above reach the client
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // already closed
-            }
-            connections.decrementAndGet();
-        }
-    }
-
-    private static void trySend(OutputStream out, String message) {
-        try {
-            if (out != null) {
-                MonitorTransport.writeFrame(out, message);
-            }
-        } catch (IOException ignored) {
-            // gone
-        }
-    }
-
-    /**
-     * Checks the first frame's token, by its fixed shape and without parsing it (so a client without the token costs
-     * at most a {@value #MAX_AUTH}-byte frame); sends OK or the refusal.
-     */
-    private boolean authenticated(String first, OutputStream out) throws IOException {
-        java.util.regex.Matcher m = AUTH.matcher(first);
-        String offered = m.matches() ? m.group(2) : null;
-        if (offered == null) {
-            MonitorTransport.writeFrame(out, error("access denied: the first message must be <DYPATCH AUTH='token'/>"));
-            return false;
-        }
-        if (!MessageDigest.isEqual(offered.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8))) {
-            MonitorTransport.writeFrame(out, error("access denied: wrong token"));
-            return false;
-        }
-        MonitorTransport.writeFrame(out, reply("OK"));
-        return true;
-    }
-
     private String reply(String body) {
-        return "<DYPATCH_REPLY ID='" + pid + "'>" + body + "</DYPATCH_REPLY>";
+        return server.reply(body);
     }
 
     private String error(String message) {
-        return reply("<ERROR>" + MonitorReply.escapeText(message) + "</ERROR>");
+        return server.error(message);
     }
 
     /** One command in, one reply out; nothing here throws. */
@@ -245,7 +134,7 @@ final class Patchd implements Closeable {
         if (data == null || !data.getTagName().equals("MODEL")) {
             throw new IllegalArgumentException("MODEL expects <MODEL NAME='...'><FOR .../>...</MODEL>");
         }
-        String name = service.model(Ctl.serialize(data), "MODEL message");
+        String name = service.model(Xml.serialize(data), "MODEL message");
         return reply("<MODEL NAME='" + MonitorReply.escape(name) + "'/>");
     }
 
@@ -270,30 +159,14 @@ final class Patchd implements Closeable {
         if (monitor != null) {
             // the process loads classes as it runs: ask its monitor again
             Path extra = service.directory().resolve("classes-" + pid);
-            try (MonitorClient c = MonitorClient.connect(monitor, false)) {
+            try (WireClient c = monitor.connect(false)) {
                 c.timeout(120_000);
                 service.targets(MonitorTargets.fetch(c, service.classPatterns(), extra).targets());
             }
         }
         PatchService.Patched patched = service.patch(model == null || model.isBlank() ? null : model.trim(), all,
                 classes);
-        return reply(withRuntime(patched.xml()));
-    }
-
-    /**
-     * The PATCH reply with a {@code <RUNTIME JAR/>} line per jar the woven code needs (the Dyper and AspectJ
-     * runtimes), so code in the JVM that inserts the patch itself (automatic detailing) knows them.
-     */
-    static String withRuntime(String patchXml) {
-        int end = patchXml.lastIndexOf("</PATCH>");
-        if (end < 0) {
-            return patchXml;
-        }
-        StringBuilder x = new StringBuilder(patchXml.substring(0, end));
-        for (Path jar : org.dyper.patch.build.Weaver.runtimeClasspath()) {
-            x.append("<RUNTIME JAR='").append(MonitorReply.escape(jar.toAbsolutePath().toString())).append("'/>");
-        }
-        return x.append(patchXml.substring(end)).toString();
+        return reply(patched.files().withRuntime(org.dyper.patch.build.Weaver.runtimeClasspath()).toXml());
     }
 
     private String directory(String dir) throws IOException {
@@ -302,7 +175,7 @@ final class Patchd implements Closeable {
                     + "/path</DYPATCH>");
         }
         Path p = Path.of(dir).toAbsolutePath();
-        MonitorTransport.createPrivateDirectories(p);
+        RegistryFiles.createPrivateDirectories(p);
         service.directory(p);
         return reply("OK");
     }
@@ -314,12 +187,17 @@ final class Patchd implements Closeable {
             Thread hook = new Thread(() -> {
                 try {
                     Files.deleteIfExists(d.entry());
+                    d.server.close();
                 } catch (IOException ignored) {
-                    // a stale entry names a port nobody answers on
+                    // a stale entry names a socket nobody answers on
                 }
             }, "dyper-patchd-exit");
             Runtime.getRuntime().addShutdownHook(hook);
-            err.println("dyper: patch service for process " + pid + " on port " + d.port() + " (" + d.entry() + ")");
+            if (d.server.fallback() != null) {
+                err.println("dyper: warning: the patch service listens on loopback TCP, where any local user can "
+                        + "connect (the token still guards it): " + d.server.fallback());
+            }
+            err.println("dyper: patch service for process " + pid + " on " + d.endpoint() + " (" + d.entry() + ")");
             try {
                 while (monitor == null || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
                     Thread.sleep(500);
@@ -331,68 +209,5 @@ final class Patchd implements Closeable {
             err.println("dyper: process " + pid + " ended; the patch service stops");
             return ExitCode.OK;
         }
-    }
-
-    /** The options of {@code dyper patchd}. */
-    static org.apache.commons.cli.Options options() {
-        return new org.apache.commons.cli.Options()
-                .addOption(org.apache.commons.cli.Option.builder().longOpt("pid").hasArg().argName("PID")
-                        .desc("the monitored process to patch: its classes come through its monitor").build())
-                .addOption(org.apache.commons.cli.Option.builder().longOpt("classpath").hasArg().argName("PATH")
-                        .desc("without --pid: the classes to patch (" + java.io.File.pathSeparator
-                                + "-separated jars and folders)").build())
-                .addOption(org.apache.commons.cli.Option.builder().longOpt("modes").hasArg().argName("FILE")
-                        .desc("a mode file; repeatable; library modes need none").build())
-                .addOption(org.apache.commons.cli.Option.builder().longOpt("dir").hasArg().argName("DIR")
-                        .desc("registry folder (default: dyper.monitor.dir, else ~/.dyper/run)").build())
-                .addOption(org.apache.commons.cli.Option.builder().longOpt("directory").hasArg().argName("DIR")
-                        .desc("where patched class files go (default: patch/ in the dyper cache); DIRECTORY "
-                                + "changes it").build())
-                .addOption(org.apache.commons.cli.Option.builder("h").longOpt("help").desc("show this help")
-                        .build());
-    }
-
-    /** {@code dyper patchd} with its parsed options; returns the exit code. */
-    static int main(org.apache.commons.cli.CommandLine line, java.io.PrintStream err, Path defaultCache)
-            throws IOException, InvalidInputException {
-        Path registry = line.hasOption("dir") ? Path.of(line.getOptionValue("dir")) : MonitorEntry.defaultDirectory();
-        List<Path> modes = new ArrayList<>();
-        for (String m : line.getOptionValues("modes") == null ? new String[0] : line.getOptionValues("modes")) {
-            modes.add(Path.of(m));
-        }
-        org.dyper.patch.ModeCatalog catalog = org.dyper.patch.ModeCatalog.load(modes);
-        Path directory = line.hasOption("directory") ? Path.of(line.getOptionValue("directory"))
-                : defaultCache.resolve("patch");
-        MonitorTransport.createPrivateDirectories(directory);
-        if (line.hasOption("pid")) {
-            long pid;
-            try {
-                pid = Long.parseLong(line.getOptionValue("pid"));
-            } catch (NumberFormatException e) {
-                err.println("dyper: error: patchd: --pid " + line.getOptionValue("pid") + " is not a process id");
-                return ExitCode.USAGE;
-            }
-            MonitorEntry monitor;
-            try {
-                monitor = MonitorEntry.of(registry, pid);
-            } catch (IOException e) {
-                err.println("dyper: error: " + e.getMessage());
-                return ExitCode.NO_PROCESS;
-            }
-            return run(new PatchService(catalog, new PatchService.TargetClasses(List.of()), directory), pid, monitor,
-                    registry, err);
-        }
-        if (!line.hasOption("classpath")) {
-            err.println("dyper: error: patchd: give --pid PID (a monitored process) or --classpath PATH");
-            return ExitCode.USAGE;
-        }
-        List<Path> roots = new ArrayList<>();
-        for (String e : line.getOptionValue("classpath").split(java.io.File.pathSeparator)) {
-            if (!e.isBlank()) {
-                roots.add(Path.of(e).toAbsolutePath());
-            }
-        }
-        return run(new PatchService(catalog, new PatchService.TargetClasses(roots), directory),
-                ProcessHandle.current().pid(), null, registry, err);
     }
 }

@@ -22,7 +22,7 @@ import org.dyper.patch.launch.ProgramProcess;
  * {@code dyper run}: weaves the classes a model patches once (cached), then starts the program with the agent that
  * swaps them in, the DYPER monitor and the report settings, and returns the program's exit code.
  */
-final class RunCommand {
+final class RunCommand implements CliCommand {
     static final String PURPOSE = "run a Java program with its patched classes woven at launch; print the report when it "
             + "ends";
     static final String USAGE = "dyper run [--model FILE [--modes FILE]] [--detail] [--patch JAR|DIR] [options] -- "
@@ -41,15 +41,36 @@ final class RunCommand {
     private final Map<String, String> env;
     private final Path defaultCache;
 
-    RunCommand(PrintStream err, Map<String, String> env, Path defaultCache) {
-        this.err = err;
-        this.env = env;
-        this.defaultCache = defaultCache;
+    RunCommand(Context context) {
+        this.err = context.err();
+        this.env = context.env();
+        this.defaultCache = context.cache();
+    }
+
+    @Override
+    public String name() {
+        return "run";
+    }
+
+    @Override
+    public String purpose() {
+        return PURPOSE;
+    }
+
+    @Override
+    public String usage() {
+        return USAGE;
+    }
+
+    @Override
+    public String details() {
+        return DETAILS;
     }
 
     /** The options of {@code dyper run}. */
-    static Options options() {
-        return Main.inputOptions(false)
+    @Override
+    public Options options() {
+        return InputOptions.options(false)
                 .addOption(Option.builder().longOpt("model").hasArg().argName("FILE")
                         .desc("a patch model (<MODEL>); repeatable; without one the program runs under the "
                                 + "DYPER monitor alone, nothing patched").build())
@@ -82,7 +103,8 @@ final class RunCommand {
     }
 
     /** Runs the program woven as {@code line} says; returns its exit code once it started. */
-    int run(CommandLine line, List<String> javaArgs)
+    @Override
+    public int run(CommandLine line, List<String> javaArgs)
             throws UsageError, InvalidInputException, IOException, WeaveException {
         if (javaArgs.isEmpty()) {
             throw new UsageError("give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar Main");
@@ -149,6 +171,6 @@ final class RunCommand {
     }
 
     private void notes(List<String> notes) {
-        Main.notes(err, notes);
+        Notes.print(err, notes);
     }
 }

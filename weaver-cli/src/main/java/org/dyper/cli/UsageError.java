@@ -1,7 +1,7 @@
 package org.dyper.cli;
 
 /** A usage mistake found after option parsing (missing required option, bad value); exit code 2. */
-final class UsageError extends Exception {
+public final class UsageError extends Exception {
     UsageError(String message) {
         super(message, null, false, false);
     }

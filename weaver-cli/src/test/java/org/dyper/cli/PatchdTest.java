@@ -9,8 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.acme.cli.App;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.Socket;
+import org.dyper.runtime.wire.Link;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +17,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.dyper.patch.ModeCatalog;
 import org.dyper.patch.runtime.PatchService;
-import org.dyper.runtime.instrument.PatchServiceClient;
+import org.dyper.runtime.wire.WireClient;
+import org.dyper.runtime.monitor.MonitorReply;
 import org.dyper.runtime.wire.Frames;
+import org.dyper.runtime.wire.Xml;
 import org.dyper.runtime.wire.RegistryFiles;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,7 +36,7 @@ class PatchdTest {
     @TempDir
     static Path dir;
     static Patchd patchd;
-    static PatchServiceClient client;
+    static WireClient client;
     static long pid = ProcessHandle.current().pid();
 
     @BeforeAll
@@ -49,7 +50,7 @@ class PatchdTest {
         PatchService service = new PatchService(ModeCatalog.load(List.of()),
                 new PatchService.TargetClasses(List.of(dir.resolve("classes"))), dir.resolve("patches"));
         patchd = new Patchd(service, pid, null, dir.resolve("registry"));
-        client = PatchServiceClient.connect(dir.resolve("registry"), pid);
+        client = WireClient.connect(dir.resolve("registry").resolve(pid + ".patchd"), "DYPATCH", pid, "patch service");
     }
 
     @AfterAll
@@ -57,6 +58,7 @@ class PatchdTest {
         client.close();
         patchd.close();
         assertFalse(Files.exists(dir.resolve("registry").resolve(pid + ".patchd")), "the entry goes with the service");
+        assertFalse(Files.exists(dir.resolve("registry").resolve(pid + ".patchd.sock")), "and so does the socket");
     }
 
     private static String reply(String body) {
@@ -68,14 +70,18 @@ class PatchdTest {
     }
 
     private static Element xml(String text) throws Exception {
-        return Ctl.parse(text);
+        return MonitorReply.parse(text);
     }
 
     @Test
-    void registryEntryIsPrivateAndNamesPortAndToken() throws Exception {
+    void registryEntryIsPrivateAndNamesSocketAndToken() throws Exception {
         Path entry = dir.resolve("registry").resolve(pid + ".patchd");
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(entry)));
-        assertEquals(Integer.toString(patchd.port()), RegistryFiles.read(entry).get("port"));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(entry.getParent())));
+        Path socket = entry.resolveSibling(pid + ".patchd.sock").toAbsolutePath();
+        assertEquals(socket, patchd.endpoint().socket());
+        assertEquals(socket.toString(), RegistryFiles.read(entry).get("socket"));
+        assertEquals(null, RegistryFiles.read(entry).get("port"), "no TCP port where a socket file can be made");
         assertEquals(64, RegistryFiles.read(entry).get("token").length());
     }
 
@@ -103,9 +109,9 @@ class PatchdTest {
     void patchMakesClassFilesOnceAndUpdateNewClears() throws Exception {
         assertEquals(reply("<MODEL NAME='tally'/>"), client.command("MODEL", "<MODEL NAME='tally'><FOR "
                 + "CLASS='com.acme.cli.Tally' METHOD='add'><PATCH WHAT='ENTER' MODE='COUNT'/></FOR></MODEL>"));
-        Element first = Ctl.child(xml(client.command("PATCH", "<PATCH MODEL='tally'><CLASS NAME='com.acme.cli.Tally'/>"
+        Element first = Xml.child(xml(client.command("PATCH", "<PATCH MODEL='tally'><CLASS NAME='com.acme.cli.Tally'/>"
                 + "<CLASS NAME='com.acme.cli.App'/></PATCH>")), "PATCH");
-        List<Element> classes = Ctl.children(first, "CLASS");
+        List<Element> classes = Xml.children(first, "CLASS");
         assertEquals(List.of("com.acme.cli.Tally", "com.acme.cli.App"), classes.stream()
                 .map(c -> c.getAttribute("NAME")).toList());
         Element tally = classes.get(0);
@@ -114,16 +120,16 @@ class PatchdTest {
         assertTrue(Files.size(Path.of(tally.getAttribute("PATCH"))) > 0);
         assertFalse(classes.get(1).hasAttribute("PATCH"), "the model patches nothing in App");
         String pkg = "org.dyper.generated.r" + first.getAttribute("ID") + ".";
-        assertEquals(List.of(pkg + "DyperPatches1", pkg + "DyperSites"), Ctl.children(first, "ASPECT").stream()
+        assertEquals(List.of(pkg + "DyperPatches1", pkg + "DyperSites"), Xml.children(first, "ASPECT").stream()
                 .map(a -> a.getAttribute("NAME")).toList(), "the generated classes, in the patch's own package");
         Path patched = Path.of(tally.getAttribute("PATCH"));
         long written = Files.getLastModifiedTime(patched).toMillis();
-        Element again = Ctl.child(xml(client.command("PATCH", "<PATCH ALL='true' MODEL='tally'/>")), "PATCH");
+        Element again = Xml.child(xml(client.command("PATCH", "<PATCH ALL='true' MODEL='tally'/>")), "PATCH");
         assertEquals(first.getAttribute("ID"), again.getAttribute("ID"), "the same inputs: the same patch");
         assertEquals(written, Files.getLastModifiedTime(patched).toMillis(), "reused from the directory");
         assertEquals(reply("<MODEL NAME='tally'/>"), client.command("MODEL", "<MODEL NAME='tally'><FOR "
                 + "CLASS='com.acme.cli.Tally' METHOD='total'><PATCH WHAT='ENTER' MODE='COUNT'/></FOR></MODEL>"));
-        Element more = Ctl.child(xml(client.command("PATCH", "<PATCH ALL='true' MODEL='tally'/>")), "PATCH");
+        Element more = Xml.child(xml(client.command("PATCH", "<PATCH ALL='true' MODEL='tally'/>")), "PATCH");
         assertNotEquals(first.getAttribute("ID"), more.getAttribute("ID"), "another model: another patch");
         assertTrue(Files.exists(Path.of(first.getAttribute("SITES"))), "the first patch's files stay");
         assertEquals(reply("<MODEL NAME='tally'/>"), client.command("MODEL", "<MODEL NAME='tally'><FOR CLASS='*' "
@@ -139,7 +145,7 @@ class PatchdTest {
                 + "<PATCH WHAT='ENTER' MODE='COUNT'/></FOR></MODEL>");
         assertEquals(reply("OK"), client.command("DIRECTORY", other.toString()));
         try {
-            Element p = Ctl.child(xml(client.command("PATCH", "<PATCH ALL='true' MODEL='moved'/>")), "PATCH");
+            Element p = Xml.child(xml(client.command("PATCH", "<PATCH ALL='true' MODEL='moved'/>")), "PATCH");
             assertTrue(p.getAttribute("SITES").startsWith(other.toString()), p.getAttribute("SITES"));
             assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(other)));
         } finally {
@@ -149,30 +155,31 @@ class PatchdTest {
 
     @Test
     void transportRulesAreTheMonitors() throws Exception {
-        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), patchd.port())) {
-            OutputStream out = s.getOutputStream();
-            InputStream in = s.getInputStream();
+        try (Link s = patchd.endpoint().connect(5000)) {
+            OutputStream out = s.output();
+            InputStream in = s.input();
             Frames.write(out, "<DYPATCH COMMAND='PING'/>");
             assertEquals(error("access denied: the first message must be &lt;DYPATCH AUTH='token'/&gt;"),
                     Frames.read(in, Frames.MAX_REPLY, null));
             assertEquals(-1, in.read(), "closed after a refusal");
         }
-        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), patchd.port())) {
-            Frames.write(s.getOutputStream(), "<DYPATCH AUTH='" + "0".repeat(64) + "'/>");
-            assertEquals(error("access denied: wrong token"), Frames.read(s.getInputStream(), Frames.MAX_REPLY, null));
+        try (Link s = patchd.endpoint().connect(5000)) {
+            Frames.write(s.output(), "<DYPATCH AUTH='" + "0".repeat(64) + "'/>");
+            assertEquals(error("access denied: wrong token"), Frames.read(s.input(), Frames.MAX_REPLY, null));
         }
-        try (Socket raw = new Socket(InetAddress.getLoopbackAddress(), patchd.port())) {
-            raw.getOutputStream().write("257\n".getBytes(StandardCharsets.US_ASCII));
-            assertEquals(error("message too large: 257 bytes (limit 256)"),
-                    Frames.read(raw.getInputStream(), Frames.MAX_REPLY, null), "without a token: one small frame");
+        try (Link raw = patchd.endpoint().connect(5000)) {
+            raw.output().write("257\n".getBytes(StandardCharsets.US_ASCII));
+            assertEquals(error("access denied: the first message must be &lt;DYPATCH AUTH='token'/&gt; of at most 256 "
+                    + "bytes"),
+                    Frames.read(raw.input(), Frames.MAX_REPLY, null), "without a token: one small frame");
         }
         String token = RegistryFiles.read(dir.resolve("registry").resolve(pid + ".patchd")).get("token");
-        try (Socket raw = new Socket(InetAddress.getLoopbackAddress(), patchd.port())) {
-            Frames.write(raw.getOutputStream(), "<DYPATCH AUTH=\"" + token + "\" />");
-            assertEquals(reply("OK"), Frames.read(raw.getInputStream(), Frames.MAX_REPLY, null));
-            raw.getOutputStream().write("1048577\n".getBytes(StandardCharsets.US_ASCII));
+        try (Link raw = patchd.endpoint().connect(5000)) {
+            Frames.write(raw.output(), "<DYPATCH AUTH=\"" + token + "\" />");
+            assertEquals(reply("OK"), Frames.read(raw.input(), Frames.MAX_REPLY, null));
+            raw.output().write("1048577\n".getBytes(StandardCharsets.US_ASCII));
             assertEquals(error("message too large: 1048577 bytes (limit 1048576)"),
-                    Frames.read(raw.getInputStream(), Frames.MAX_REPLY, null));
+                    Frames.read(raw.input(), Frames.MAX_REPLY, null));
         }
     }
 }

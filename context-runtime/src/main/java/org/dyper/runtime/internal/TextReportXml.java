@@ -114,21 +114,11 @@ public final class TextReportXml {
 
     /** The first child element {@code tag} of {@code e} (null when none, or when {@code e} is null). */
     public static Element child(Element e, String tag) {
-        List<Element> c = children(e, tag);
-        return c.isEmpty() ? null : c.get(0);
+        return org.dyper.runtime.wire.Xml.child(e, tag);
     }
 
     /** The child elements {@code tag} of {@code e} ({@code tag} null: all), in order; none when {@code e} is null. */
     public static List<Element> children(Element e, String tag) {
-        List<Element> out = new ArrayList<>();
-        if (e == null) {
-            return out;
-        }
-        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Element c && (tag == null || c.getTagName().equals(tag))) {
-                out.add(c);
-            }
-        }
-        return out;
+        return org.dyper.runtime.wire.Xml.children(e, tag);
     }
 }

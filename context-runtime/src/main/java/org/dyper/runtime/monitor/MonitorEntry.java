@@ -14,14 +14,17 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.dyper.runtime.monitor.internal.Options;
+import org.dyper.runtime.wire.Endpoint;
 import org.dyper.runtime.wire.RegistryFiles;
+import org.dyper.runtime.wire.WireClient;
 
 /**
  * A monitored process as its registry entry describes it: the file {@code <pid>.monitor} in the registry folder
  * ({@code ~/.dyper/run} unless {@code dyper.monitor.dir} or the agent option {@code dir} says otherwise), readable
- * only by its owner, removed when the process exits.
+ * only by its owner, removed when the process exits. It names where the monitor listens ({@code socket=} a socket
+ * file beside it, or {@code port=} a loopback TCP port) and the token a client presents.
  */
-public record MonitorEntry(long pid, int port, String mainClass, long startMillis, String token, Path file) {
+public record MonitorEntry(long pid, Endpoint endpoint, String mainClass, long startMillis, String token, Path file) {
 
     /** The default registry folder: {@code dyper.monitor.dir} if set, else {@code ~/.dyper/run}. */
     public static Path defaultDirectory() {
@@ -32,8 +35,8 @@ public record MonitorEntry(long pid, int port, String mainClass, long startMilli
     public static MonitorEntry read(Path file) throws IOException {
         Map<String, String> f = RegistryFiles.read(file);
         try {
-            return new MonitorEntry(Long.parseLong(f.get("pid")), Integer.parseInt(f.get("port")),
-                    f.getOrDefault("main", "unknown"), Long.parseLong(f.get("start")), f.get("token"), file);
+            return new MonitorEntry(Long.parseLong(f.get("pid")), Endpoint.of(f), f.getOrDefault("main", "unknown"),
+                    Long.parseLong(f.get("start")), f.get("token"), file);
         } catch (RuntimeException e) {
             throw new IOException(file + ": not a complete monitor entry");
         }
@@ -74,7 +77,27 @@ public record MonitorEntry(long pid, int port, String mainClass, long startMilli
         return entries;
     }
 
+    /** Connects to this monitor and presents the token; {@code push}: also receive pushed messages. */
+    public WireClient connect(boolean push) throws IOException {
+        return WireClient.connect(endpoint, "DYPER", pid, token, push, "monitor", describe());
+    }
+
+    /** {@code process 42 (com.acme.Main)}, for messages. */
+    public String describe() {
+        return "process " + pid + (mainClass == null || mainClass.equals("unknown") ? ""
+                : " (" + mainClass + ")");
+    }
+
+    /** Deletes a stale entry and the socket file beside it (left by a process killed with SIGKILL). */
     private static void deleteQuietly(Path file) {
+        String name = file.getFileName().toString();
+        if (name.endsWith(".monitor")) {
+            delete(file.resolveSibling(name.substring(0, name.length() - ".monitor".length()) + ".sock"));
+        }
+        delete(file);
+    }
+
+    private static void delete(Path file) {
         try {
             Files.deleteIfExists(file);
         } catch (IOException ignored) {

@@ -1,10 +1,8 @@
 package org.dyper.runtime.monitor;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.dyper.runtime.wire.Xml;
 import org.w3c.dom.Element;
-import org.w3c.dom.Node;
 
 /**
  * Reading a monitor's replies (and writing the XML of commands) for clients such as {@code dyper ctl}: the same
@@ -33,29 +31,12 @@ public final class MonitorReply {
 
     /** The first child element of {@code e} named {@code tag}; null when there is none (or {@code e} is null). */
     public static Element child(Element e, String tag) {
-        if (e == null) {
-            return null;
-        }
-        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Element c && c.getTagName().equals(tag)) {
-                return c;
-            }
-        }
-        return null;
+        return Xml.child(e, tag);
     }
 
     /** The child elements of {@code e} named {@code tag} (null: all), in order; empty when {@code e} is null. */
     public static List<Element> children(Element e, String tag) {
-        List<Element> r = new ArrayList<>();
-        if (e == null) {
-            return r;
-        }
-        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Element c && (tag == null || c.getTagName().equals(tag))) {
-                r.add(c);
-            }
-        }
-        return r;
+        return Xml.children(e, tag);
     }
 
     /** The attribute's value, or null when {@code e} has no such attribute. */

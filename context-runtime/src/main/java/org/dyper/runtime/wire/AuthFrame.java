@@ -1,7 +1,8 @@
 package org.dyper.runtime.wire;
 
 /**
- * The first message of a connection, {@code <DYPER AUTH='token'/>} (optionally with {@code PUSH='true'}), read by hand
+ * The first message of a connection, {@code <DYPER AUTH='token'/>} (optionally with {@code PUSH='true'}; the patch
+ * service's root is {@code DYPATCH}), read by hand
  * before any XML parser sees a byte from a client that has not shown the token: it is at most {@link #MAX_BYTES}
  * long and has one fixed shape (the two attributes in either order, single or double quotes, blanks between them,
  * no XML declaration, no entities).
@@ -17,8 +18,13 @@ public final class AuthFrame {
     public record Offer(String token, boolean push) {
     }
 
-    /** The offer in {@code bytes}, or null when they are not of the fixed shape. */
+    /** The offer in {@code bytes} of a {@code <DYPER>} frame, or null when they are not of the fixed shape. */
     public static Offer parse(byte[] bytes) {
+        return parse(bytes, "DYPER");
+    }
+
+    /** The offer in {@code bytes}, a frame with root element {@code root}, or null when not of the fixed shape. */
+    public static Offer parse(byte[] bytes, String root) {
         if (bytes.length > MAX_BYTES) {
             return null;
         }
@@ -29,10 +35,10 @@ public final class AuthFrame {
         }
         String s = new String(bytes, java.nio.charset.StandardCharsets.US_ASCII);
         int i = blanks(s, 0);
-        if (!s.startsWith("<DYPER", i)) {
+        if (!s.startsWith("<" + root, i)) {
             return null;
         }
-        i += "<DYPER".length();
+        i += 1 + root.length();
         String token = null;
         Boolean push = null;
         while (true) {

@@ -1,5 +1,6 @@
 package org.dyper.runtime.monitor;
 
+import org.dyper.runtime.wire.WireClient;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -97,8 +98,8 @@ final class Child implements AutoCloseable {
         return MonitorEntry.read(file);
     }
 
-    MonitorClient client() throws IOException, InterruptedException {
-        MonitorClient c = MonitorClient.connect(entry(), false);
+    WireClient client() throws IOException, InterruptedException {
+        WireClient c = entry().connect(false);
         c.timeout(60_000);
         return c;
     }

@@ -1,5 +1,6 @@
 package org.dyper.runtime.monitor;
 
+import org.dyper.runtime.wire.WireClient;
 import org.dyper.testsupport.Await;
 import org.dyper.testsupport.Jdk;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -11,8 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.Socket;
+import org.dyper.runtime.wire.Link;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +45,7 @@ abstract class MonitorCommandsContract {
     abstract Jdk jdk();
 
     Child child;
-    MonitorClient client;
+    WireClient client;
     long pid;
     Path dir;
 
@@ -489,7 +489,7 @@ abstract class MonitorCommandsContract {
 
     @Test
     void pushedReportsAndDumps() throws Exception {
-        try (MonitorClient push = MonitorClient.connect(child.entry(), true)) {
+        try (WireClient push = child.entry().connect(true)) {
             push.timeout(60_000);
             assertEquals(ok(), cmd("SET", "<SETTINGS><VAR NAME='REPORTTIME' VALUE='100'/></SETTINGS>"));
             String report = push.receive();
@@ -593,6 +593,16 @@ abstract class MonitorCommandsContract {
                 + "not &lt;FOR&gt;"), cmd("INSTRUMENT", "<MODEL NAME='m'><FOR/></MODEL>"));
         assertEquals(error("INSTRUMENT: &lt;MODEL&gt; needs the ID of its patch (the DYPATCH PATCH reply's ID)"),
                 cmd("INSTRUMENT", "<MODEL NAME='m'/>"));
+        // the patch set as the DYPATCH PATCH reply gives it, nested whole in MODEL: read by the same codec
+        assertEquals(error("INSTRUMENT: cannot read ORIG of com.acme.A (" + dir.resolve("none.class")
+                + "): no such file"), cmd("INSTRUMENT", "<MODEL NAME='m' INSERT='TRUE'><PATCH MODEL='m' ID='abc'>"
+                + "<CLASS NAME='com.acme.A' ORIG='" + dir.resolve("none.class") + "'/></PATCH></MODEL>"));
+        assertEquals(error("INSTRUMENT: &lt;PATCH&gt; may hold &lt;CLASS&gt;, &lt;ASPECT&gt;, &lt;RUNTIME&gt;, "
+                + "&lt;NOTE&gt; and &lt;WARNING&gt;, not &lt;FOR&gt;"),
+                cmd("INSTRUMENT", "<MODEL NAME='m'><PATCH ID='abc'><FOR/></PATCH></MODEL>"));
+        assertEquals(error("INSTRUMENT: &lt;CLASS NAME='com.acme.A'&gt; needs ORIG, the class file the patch was made "
+                + "for"), cmd("INSTRUMENT", "<MODEL NAME='m'><PATCH ID='abc'><CLASS NAME='com.acme.A' PATCH='"
+                + dir.resolve("none.class") + "'/></PATCH></MODEL>"));
         noModel();
     }
 
@@ -608,9 +618,9 @@ abstract class MonitorCommandsContract {
 
     // ---- security and bad input ----
 
-    private Socket raw() throws Exception {
-        Socket s = new Socket(InetAddress.getLoopbackAddress(), child.entry().port());
-        s.setSoTimeout(60_000);
+    private Link raw() throws Exception {
+        Link s = child.entry().endpoint().connect(5000);
+        s.timeout(60_000);
         return s;
     }
 
@@ -622,9 +632,9 @@ abstract class MonitorCommandsContract {
     }
 
     /** Reads what the monitor sends until it closes the connection. */
-    private static String drain(Socket s) throws IOException {
+    private static String drain(Link s) throws IOException {
         try {
-            return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return new String(s.input().readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException reset) {
             return "";
         }
@@ -635,7 +645,7 @@ abstract class MonitorCommandsContract {
     }
 
     private void stillAlive() throws Exception {
-        try (MonitorClient c = child.client()) {
+        try (WireClient c = child.client()) {
             assertEquals(reply("PONG"), c.command("PING", null));
         }
         assertTrue(child.process.isAlive());
@@ -643,18 +653,49 @@ abstract class MonitorCommandsContract {
 
     @Test
     void noTokenIsRefusedAndClosed() throws Exception {
-        try (Socket s = raw()) {
-            frame(s.getOutputStream(), "<DYPER COMMAND='PING'/>");
+        try (Link s = raw()) {
+            frame(s.output(), "<DYPER COMMAND='PING'/>");
             assertEquals(framed(error("access denied: the first message must be &lt;DYPER AUTH='token'/&gt;")),
                     drain(s));
         }
         stillAlive();
     }
 
+    /**
+     * Frames that are not UTF-8, or whose XML declaration claims another encoding, are refused with an error naming
+     * the command, as model files with invalid UTF-8 are (issue 20, item 9); the connection stays usable.
+     */
+    @Test
+    void framesThatAreNotUtf8OrClaimAnotherEncodingAreRefused() throws Exception {
+        byte[] latin1 = "<DYPER COMMAND='ECHO'><VALUE>caf\u00e9</VALUE></DYPER>".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] truncated = {'<', 'D', 'Y', 'P', 'E', 'R', ' ', 'C', 'O', 'M', 'M', 'A', 'N', 'D', '=', '\'', 'P', 'I',
+            'N', 'G', '\'', '>', (byte) 0xE2, (byte) 0x82, '<', '/', 'D', 'Y', 'P', 'E', 'R', '>'};
+        String utf16 = "<?xml version='1.0' encoding='UTF-16'?><DYPER COMMAND='PING'/>";
+        try (Link s = raw()) {
+            OutputStream out = s.output();
+            frame(out, "<DYPER AUTH='" + child.entry().token() + "'/>");
+            for (byte[] body : List.of(latin1, truncated, utf16.getBytes(StandardCharsets.UTF_8))) {
+                out.write((body.length + "\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(body);
+            }
+            frame(out, "<?xml version='1.0' encoding='utf-8'?><DYPER COMMAND='PING'/>");
+            s.shutdownOutput();
+            assertEquals(framed(ok())
+                    + framed(error("malformed message (COMMAND='ECHO'): not UTF-8: byte 33 of 49 (0xE9) is not part "
+                    + "of a UTF-8 character"))
+                    + framed(error("malformed message (COMMAND='PING'): not UTF-8: byte 23 of 32 (0xE2) is not part "
+                    + "of a UTF-8 character"))
+                    + framed(error("malformed message (COMMAND='PING'): its XML declaration says encoding='UTF-16', "
+                    + "but messages are UTF-8"))
+                    + framed(reply("PONG")), drain(s));
+        }
+        stillAlive();
+    }
+
     @Test
     void wrongTokenIsRefusedAndClosed() throws Exception {
-        try (Socket s = raw()) {
-            frame(s.getOutputStream(), "<DYPER AUTH='" + "0".repeat(64) + "'/>");
+        try (Link s = raw()) {
+            frame(s.output(), "<DYPER AUTH='" + "0".repeat(64) + "'/>");
             assertEquals(framed(error("access denied: wrong token")), drain(s));
         }
         stillAlive();
@@ -662,8 +703,8 @@ abstract class MonitorCommandsContract {
 
     @Test
     void hundredMegabyteMessage() throws Exception {
-        try (Socket s = raw()) {
-            OutputStream out = s.getOutputStream();
+        try (Link s = raw()) {
+            OutputStream out = s.output();
             frame(out, "<DYPER AUTH='" + child.entry().token() + "'/>");
             byte[] chunk = new byte[1 << 20];
             java.util.Arrays.fill(chunk, (byte) 'a');
@@ -717,16 +758,16 @@ abstract class MonitorCommandsContract {
         byte[] junk = new byte[4096];
         new Random(42).nextBytes(junk);
         junk[0] = (byte) 0xFF;
-        try (Socket s = raw()) {
-            s.getOutputStream().write(junk);
-            s.getOutputStream().flush();
+        try (Link s = raw()) {
+            s.output().write(junk);
+            s.output().flush();
             String got = drain(s);
             assertTrue(got.isEmpty() || got.contains("<ERROR>bad frame"), got);
         }
-        try (Socket s = raw()) {
-            frame(s.getOutputStream(), "<DYPER AUTH='" + child.entry().token() + "'/>");
-            s.getOutputStream().write(junk);
-            s.getOutputStream().flush();
+        try (Link s = raw()) {
+            frame(s.output(), "<DYPER AUTH='" + child.entry().token() + "'/>");
+            s.output().write(junk);
+            s.output().flush();
             String got = drain(s);
             assertTrue(got.startsWith(framed(ok())), got);
         }
@@ -735,16 +776,16 @@ abstract class MonitorCommandsContract {
 
     @Test
     void halfSentMessages() throws Exception {
-        try (Socket s = raw()) {
-            frame(s.getOutputStream(), "<DYPER AUTH='" + child.entry().token() + "'/>");
-            s.getOutputStream().write("100\n<DYPER COMMAND='PI".getBytes(StandardCharsets.US_ASCII));
+        try (Link s = raw()) {
+            frame(s.output(), "<DYPER AUTH='" + child.entry().token() + "'/>");
+            s.output().write("100\n<DYPER COMMAND='PI".getBytes(StandardCharsets.US_ASCII));
             s.shutdownOutput();
             assertEquals(framed(ok()) + framed(error("incomplete message: 18 of 100 bytes arrived")), drain(s));
         }
-        try (Socket s = raw()) {
-            frame(s.getOutputStream(), "<DYPER AUTH='" + child.entry().token() + "'/>");
-            s.getOutputStream().write("100\n<DYPER".getBytes(StandardCharsets.US_ASCII));
-            s.getOutputStream().flush();
+        try (Link s = raw()) {
+            frame(s.output(), "<DYPER AUTH='" + child.entry().token() + "'/>");
+            s.output().write("100\n<DYPER".getBytes(StandardCharsets.US_ASCII));
+            s.output().flush();
             assertEquals(framed(ok()) + framed(error("incomplete message: nothing more arrived within the time limit")),
                     drain(s));
         }
@@ -754,12 +795,12 @@ abstract class MonitorCommandsContract {
     @Test
     void clientDisconnectingMidReply() throws Exception {
         for (int i = 0; i < 3; i++) {
-            try (Socket s = raw()) {
-                s.setSoLinger(true, 0);
-                OutputStream out = s.getOutputStream();
+            try (Link s = raw()) {
+                s.channel().setOption(java.net.StandardSocketOptions.SO_LINGER, 0);
+                OutputStream out = s.output();
                 frame(out, "<DYPER AUTH='" + child.entry().token() + "'/>");
                 frame(out, "<DYPER COMMAND='CLASSMODEL'><OPTIONS BINARY='true'/></DYPER>");
-                s.getInputStream().read(new byte[100]);
+                s.input().read(new byte[100]);
             }
         }
         stillAlive();

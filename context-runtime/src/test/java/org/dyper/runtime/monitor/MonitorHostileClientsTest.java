@@ -1,5 +1,6 @@
 package org.dyper.runtime.monitor;
 
+import org.dyper.runtime.wire.WireClient;
 import org.dyper.testsupport.Jdk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,8 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.Socket;
+import org.dyper.runtime.wire.Link;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +45,7 @@ class MonitorHostileClientsTest {
     }
 
     private static void finish(Child child) throws Exception {
-        try (MonitorClient c = child.client()) {
+        try (WireClient c = child.client()) {
             assertEquals("<DYPER_REPLY ID='" + child.process.pid() + "'>PONG</DYPER_REPLY>", c.command("PING", null));
         }
         assertEquals(0, child.stop(), child.stderr());
@@ -68,8 +68,8 @@ class MonitorHostileClientsTest {
         volatile long closedAt;
         volatile boolean reset;
 
-        Received(Socket s) throws IOException {
-            InputStream in = s.getInputStream();
+        Received(Link s) throws IOException {
+            InputStream in = s.input();
             reader = new Thread(() -> {
                 byte[] buffer = new byte[8192];
                 try {
@@ -116,7 +116,7 @@ class MonitorHostileClientsTest {
     void clientsWithoutTheTokenSendingMegabyteFramesCostTheProgramNothing(Jdk jdk) throws Exception {
         try (Child child = start(jdk, dir, "")) {
             long pid = child.process.pid();
-            int port = child.entry().port();
+            org.dyper.runtime.wire.Endpoint endpoint = child.entry().endpoint();
             byte[] frame = megabyteFrame();
             ExecutorService pool = Executors.newFixedThreadPool(32);
             try {
@@ -124,10 +124,10 @@ class MonitorHostileClientsTest {
                 for (int round = 0; round < 3; round++) {
                     for (int i = 0; i < 32; i++) {
                         replies.add(pool.submit(() -> {
-                            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                            try (Link s = endpoint.connect(5000)) {
                                 Received r = new Received(s);
                                 try {
-                                    s.getOutputStream().write(frame);
+                                    s.output().write(frame);
                                 } catch (IOException refused) {
                                     // the monitor closed the connection before it took the whole frame
                                 }
@@ -168,7 +168,7 @@ class MonitorHostileClientsTest {
                 List<Future<String>> replies = new ArrayList<>();
                 for (int i = 0; i < 16; i++) {
                     replies.add(pool.submit(() -> {
-                        try (MonitorClient c = MonitorClient.connect(entry, false)) {
+                        try (WireClient c = entry.connect(false)) {
                             c.timeout(120_000);
                             return c.command("CLASSMODEL", "<OPTIONS BINARY='true'/>");
                         }
@@ -191,10 +191,10 @@ class MonitorHostileClientsTest {
     }
 
     /** Writes {@code bytes} one at a time, {@code gapMillis} apart, until the monitor closes the connection. */
-    private static Thread trickle(Socket s, byte[] bytes, long gapMillis) {
+    private static Thread trickle(Link s, byte[] bytes, long gapMillis) {
         Thread t = new Thread(() -> {
             try {
-                OutputStream out = s.getOutputStream();
+                OutputStream out = s.output();
                 for (byte b : bytes) {
                     out.write(b);
                     out.flush();
@@ -209,12 +209,12 @@ class MonitorHostileClientsTest {
         return t;
     }
 
-    private static Socket authenticated(MonitorEntry e, long pid) throws IOException {
-        Socket s = new Socket(InetAddress.getLoopbackAddress(), e.port());
-        s.setSoTimeout(60_000);
-        s.getOutputStream().write(framed("<DYPER AUTH='" + e.token() + "'/>").getBytes(StandardCharsets.US_ASCII));
+    private static Link authenticated(MonitorEntry e, long pid) throws IOException {
+        Link s = e.endpoint().connect(5000);
+        s.timeout(60_000);
+        s.output().write(framed("<DYPER AUTH='" + e.token() + "'/>").getBytes(StandardCharsets.US_ASCII));
         String ok = framed("<DYPER_REPLY ID='" + pid + "'>OK</DYPER_REPLY>");
-        byte[] got = s.getInputStream().readNBytes(ok.length());
+        byte[] got = s.input().readNBytes(ok.length());
         assertEquals(ok, new String(got, StandardCharsets.US_ASCII));
         return s;
     }
@@ -229,7 +229,7 @@ class MonitorHostileClientsTest {
             MonitorEntry e = child.entry();
             byte[] auth = framed("<DYPER AUTH='" + e.token() + "'/>").getBytes(StandardCharsets.US_ASCII);
             byte[] ping = framed("<DYPER COMMAND='PING'/>").getBytes(StandardCharsets.US_ASCII);
-            List<Socket> sockets = new ArrayList<>();
+            List<Link> sockets = new ArrayList<>();
             List<Received> noToken = new ArrayList<>();
             List<Received> slowFrame = new ArrayList<>();
             List<Received> idle = new ArrayList<>();
@@ -238,7 +238,7 @@ class MonitorHostileClientsTest {
                 // 16 clients trickle their AUTH frame, 8 trickle a command, 8 say nothing after AUTH: one byte
                 // every 200 ms keeps a per-read timeout of 1.5 s from ever firing
                 for (int i = 0; i < 32; i++) {
-                    Socket s = i < 16 ? new Socket(InetAddress.getLoopbackAddress(), e.port()) : authenticated(e, pid);
+                    Link s = i < 16 ? e.endpoint().connect(5000) : authenticated(e, pid);
                     sockets.add(s);
                     started.add(System.nanoTime());
                     Received r = new Received(s);
@@ -253,7 +253,7 @@ class MonitorHostileClientsTest {
                     }
                 }
                 // meanwhile a client with the token is served at once
-                try (MonitorClient c = MonitorClient.connect(e, false)) {
+                try (WireClient c = e.connect(false)) {
                     c.timeout(5_000);
                     assertEquals("<DYPER_REPLY ID='" + pid + "'>PONG</DYPER_REPLY>", c.command("PING", null));
                 }
@@ -266,7 +266,7 @@ class MonitorHostileClientsTest {
                 check(idle, started.subList(24, 32), limit,
                         framed(error(pid, "idle for " + limit + " ms: connection closed (idletimeout)")));
             } finally {
-                for (Socket s : sockets) {
+                for (Link s : sockets) {
                     s.close();
                 }
             }
@@ -281,19 +281,19 @@ class MonitorHostileClientsTest {
             long pid = child.process.pid();
             String request = "<DYPER COMMAND='CLASSMODEL'><OPTIONS BINARY='true'/></DYPER>";
             long length;
-            try (MonitorClient c = child.client()) {
+            try (WireClient c = child.client()) {
                 length = c.request(request).getBytes(StandardCharsets.UTF_8).length;
             }
-            try (Socket s = authenticated(child.entry(), pid)) {
+            try (Link s = authenticated(child.entry(), pid)) {
                 for (int i = 0; i < 8; i++) {
-                    s.getOutputStream().write(framed(request).getBytes(StandardCharsets.US_ASCII));
+                    s.output().write(framed(request).getBytes(StandardCharsets.US_ASCII));
                 }
                 // take the replies at a pace that needs 4 s a reply: the monitor gives each 1.5 s, then closes
                 byte[] chunk = new byte[(int) Math.max(16 << 10, length / 40)];
                 long read = 0;
                 int n;
                 try {
-                    while ((n = s.getInputStream().read(chunk)) >= 0) {
+                    while ((n = s.input().read(chunk)) >= 0) {
                         read += n;
                         assertTrue(read < 8 * length, "all the replies were taken: the connection was kept");
                         Thread.sleep(100); // planted: a client that takes its replies slowly

@@ -1,5 +1,6 @@
 package org.dyper.runtime.monitor;
 
+import org.dyper.runtime.wire.WireClient;
 import org.dyper.testsupport.Jdk;
 import static org.dyper.runtime.monitor.MonitorCommandsContract.all;
 import static org.dyper.runtime.monitor.MonitorCommandsContract.first;
@@ -36,7 +37,7 @@ class MonitorProcessesTest {
     void contentionNamesTheContendedMonitor(Jdk jdk) throws Exception {
         try (Child child = Child.start(jdk, dir, "CONTENTION=true,CHECKTIME=5", ContentionTarget.class)) {
             assertEquals("contention: started", child.nextLine());
-            try (MonitorClient c = child.client()) {
+            try (WireClient c = child.client()) {
                 String lockClass = ContentionTarget.ContendedLock.class.getName();
                 until("the contended monitor sampled 20 times", () -> {
                     List<Element> monitors = all(xml(c.command("REPORT", "<REPORT TYPE='CONTENTION'/>")), "MONITOR");
@@ -67,7 +68,7 @@ class MonitorProcessesTest {
     void plantedDeadlockIsDetected(Jdk jdk) throws Exception {
         try (Child child = Child.start(jdk, dir, "", DeadlockTarget.class)) {
             assertEquals("deadlock: started", child.nextLine());
-            try (MonitorClient c = child.client()) {
+            try (WireClient c = child.client()) {
                 until("the deadlock", () -> xml(c.command("REPORT", "<REPORT TYPE='CONTENTION'/>"))
                         .getElementsByTagName("DEADLOCK").getLength() == 1);
                 Element d = first(xml(c.command("REPORT", null)), "DEADLOCKS");
@@ -99,8 +100,9 @@ class MonitorProcessesTest {
                 try (Socket s = listener.accept()) {
                     start = Frames.read(s.getInputStream(), Frames.MAX_MESSAGE, null);
                     MonitorEntry e = child.entry();
-                    assertEquals("<DYPER START='" + child.process.pid() + "' PORT='" + e.port() + "'/>", start);
-                    try (MonitorClient c = child.client()) {
+                    assertEquals("<DYPER START='" + child.process.pid() + "' SOCKET='" + e.endpoint().socket() + "'/>", start);
+                    assertEquals(dir.resolve(child.process.pid() + ".sock").toAbsolutePath(), e.endpoint().socket());
+                    try (WireClient c = child.client()) {
                         assertEquals("<DYPER_REPLY ID='" + e.pid() + "'>PONG</DYPER_REPLY>", c.command("PING", null));
                     }
                     assertEquals("", child.stdout(), "main must not run before the START reply");
@@ -108,7 +110,7 @@ class MonitorProcessesTest {
                             + "</SETTINGS></DYPER_REPLY>");
                 }
                 assertEquals("loop: started", child.nextLine());
-                try (MonitorClient c = child.client()) {
+                try (WireClient c = child.client()) {
                     assertTrue(c.command("GET", "<VAR NAME='CHECKTIME'/>").contains("VALUE='7'"));
                 }
                 Thread stopper = new Thread(() -> {
@@ -178,7 +180,7 @@ class MonitorProcessesTest {
                     entries.stream().map(MonitorEntry::pid).toList());
             assertFalse(Files.exists(dir.resolve("999999999.monitor")));
             for (MonitorEntry e : entries) {
-                try (MonitorClient c = MonitorClient.connect(e, false)) {
+                try (WireClient c = e.connect(false)) {
                     assertEquals("<DYPER_REPLY ID='" + e.pid() + "'/>", c.request("<DYPER COMMAND='WHO'/>"));
                 }
             }
@@ -201,7 +203,7 @@ class MonitorProcessesTest {
             } finally {
                 vm.detach();
             }
-            try (MonitorClient c = child.client()) {
+            try (WireClient c = child.client()) {
                 assertEquals("<DYPER_REPLY ID='" + child.process.pid() + "'>PONG</DYPER_REPLY>", c.command("PING", null));
                 until("samples after attach", () -> Long.parseLong(first(xml(c.command("REPORT",
                         "<REPORT TYPE='CPU'/>")), "CPU").getAttribute("SAMPLES")) > 10);

@@ -1,5 +1,6 @@
 package org.dyper.runtime.monitor;
 
+import org.dyper.runtime.wire.Frames;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -58,12 +59,12 @@ class MonitorReplyTest {
     @Test
     void framesRoundTripAndABadFrameIsNamed() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        MonitorTransport.writeFrame(out, "<DYPER COMMAND='PING'/>");
+        Frames.write(out, "<DYPER COMMAND='PING'/>");
         assertEquals("23\n<DYPER COMMAND='PING'/>", out.toString(StandardCharsets.UTF_8));
-        assertEquals("<DYPER COMMAND='PING'/>", MonitorTransport.readFrame(new ByteArrayInputStream(out.toByteArray()),
-                MonitorTransport.MAX_MESSAGE, null));
-        assertNull(MonitorTransport.readFrame(new ByteArrayInputStream(new byte[0]), 100, null));
-        assertThrows(MonitorTransport.BadFrameException.class, () -> MonitorTransport.readFrame(
+        assertEquals("<DYPER COMMAND='PING'/>", Frames.read(new ByteArrayInputStream(out.toByteArray()),
+                Frames.MAX_MESSAGE, null));
+        assertNull(Frames.read(new ByteArrayInputStream(new byte[0]), 100, null));
+        assertThrows(Frames.FrameException.class, () -> Frames.read(
                 new ByteArrayInputStream("99999\n<x/>".getBytes(StandardCharsets.UTF_8)), 100, null));
     }
 }

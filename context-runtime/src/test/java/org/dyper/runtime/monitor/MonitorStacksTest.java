@@ -1,5 +1,6 @@
 package org.dyper.runtime.monitor;
 
+import org.dyper.runtime.wire.WireClient;
 import org.dyper.testsupport.Jdk;
 import static org.dyper.runtime.monitor.MonitorCommandsContract.all;
 import static org.dyper.runtime.monitor.MonitorCommandsContract.first;
@@ -72,7 +73,7 @@ class MonitorStacksTest {
         try (Child child = Child.start(jdk, dir, "CHECKTIME=5", List.of("-Ddyper.report.xml=" + exitXml,
                 "-Ddyper.report.html=" + exitHtml), PlantedTarget.class, p.mode())) {
             assertEquals("planted " + p.mode() + ": started", child.nextLine());
-            try (MonitorClient c = child.client()) {
+            try (WireClient c = child.client()) {
                 until("the recorder samples", () -> first(xml(c.command("REPORT", "<REPORT TYPE='STACKS'/>")),
                         "STACKS").getAttribute("SOURCE").equals("JFR"));
                 long before = total(view(xml(c.command("REPORT", "<REPORT TYPE='STACKS'/>")), p.view()));
@@ -167,7 +168,7 @@ class MonitorStacksTest {
     void socketIoShowsInTheCpuViewAsIo(Jdk jdk) throws Exception {
         try (Child child = Child.start(jdk, dir, "CHECKTIME=5", PlantedTarget.class, "io")) {
             assertEquals("planted io: started", child.nextLine());
-            try (MonitorClient c = child.client()) {
+            try (WireClient c = child.client()) {
                 until("100 CPU samples from the recorder", () -> {
                     Element cpu = first(xml(c.command("REPORT", "<REPORT TYPE='CPU'/>")), "CPU");
                     return cpu.getAttribute("SOURCE").equals("JFR") && Long.parseLong(cpu.getAttribute("SAMPLES")) >= 100;
@@ -195,7 +196,7 @@ class MonitorStacksTest {
         try (Child child = Child.start(Jdk.JDK17, dir, "SAMPLER=THREAD_DUMP,CHECKTIME=5", PlantedTarget.class,
                 "hot")) {
             assertEquals("planted hot: started", child.nextLine());
-            try (MonitorClient c = child.client()) {
+            try (WireClient c = child.client()) {
                 until("100 CPU samples", () -> total(view(xml(c.command("REPORT", "<REPORT TYPE='STACKS'/>")),
                         "CPU")) >= 100);
                 Element r = xml(c.command("REPORT", null));
@@ -219,7 +220,7 @@ class MonitorStacksTest {
                 List.of("--limit-modules", "java.base,java.instrument,java.management,java.xml,jdk.management"),
                 PlantedTarget.class, "hot")) {
             assertEquals("planted hot: started", child.nextLine());
-            try (MonitorClient c = child.client()) {
+            try (WireClient c = child.client()) {
                 until("50 CPU samples", () -> total(view(xml(c.command("REPORT", "<REPORT TYPE='STACKS'/>")),
                         "CPU")) >= 50);
                 Element r = xml(c.command("REPORT", null));
@@ -237,7 +238,7 @@ class MonitorStacksTest {
     void monitorThreadsAreNotSampledButTheirCostIsShown() throws Exception {
         try (Child child = Child.start(Jdk.JDK17, dir, "CHECKTIME=5", PlantedTarget.class, "hot")) {
             assertEquals("planted hot: started", child.nextLine());
-            try (MonitorClient c = child.client()) {
+            try (WireClient c = child.client()) {
                 until("JFR samples", () -> total(view(xml(c.command("REPORT", "<REPORT TYPE='STACKS'/>")),
                         "CPU")) >= 100);
                 Element r = xml(c.command("REPORT", null));

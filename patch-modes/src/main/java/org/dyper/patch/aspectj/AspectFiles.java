@@ -168,15 +168,12 @@ final class AspectFiles {
         x.append("  </aspects>\n  <weaver options=\"").append(String.join(" ", options)).append(options.isEmpty() ? ""
                 : " ").append("-Xlint:ignore\">\n");
         for (String c : new TreeSet<>(woven)) {
-            x.append("    <include within=\"").append(xmlEscape(c)).append("\"/>\n");
+            x.append("    <include within=\"").append(org.dyper.runtime.wire.Xml.esc(c)).append("\"/>\n");
         }
         x.append("  </weaver>\n</aspectj>\n");
         return x.toString();
     }
 
-    private static String xmlEscape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace("\"", "&quot;");
-    }
 
     static String javaString(String s) {
         StringBuilder b = new StringBuilder("\"");

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.dyper.patch.build.Jars;
 import org.dyper.runtime.instrument.ClassPatch;
 import org.dyper.runtime.instrument.PatchSet;
+import org.dyper.runtime.instrument.PatchSetFiles;
 import org.dyper.runtime.io.AtomicWrite;
 
 /**
@@ -106,34 +107,28 @@ public final class PatchFiles {
     }
 
     /**
-     * The DYPATCH PATCH reply for the patch in {@code dir}: {@code <PATCH MODEL ID SITES>} with a
-     * {@code <CLASS NAME ORIG PATCH/>} per class ({@code PATCH} left out where the model patches nothing), an
-     * {@code <ASPECT NAME FILE/>} per aspect class and the weaving's notes; paths are absolute.
+     * The patch in {@code dir} as it crosses process boundaries ({@link PatchSetFiles}, the DYPATCH PATCH reply's
+     * {@code <PATCH>}): a class line per class ({@code PATCH} left out where the model patches nothing), an aspect
+     * line per aspect class and the weaving's notes; paths are absolute. {@code unpatched}: classes asked for that the
+     * model does not patch (name only); {@code warnings}: the generator's.
      */
-    public static String patchXml(RuntimePatch patch, Path dir) {
+    public static PatchSetFiles files(RuntimePatch patch, Path dir, List<String> unpatched, List<String> warnings) {
         Path abs = dir.toAbsolutePath();
-        StringBuilder x = new StringBuilder("<PATCH MODEL='").append(esc(patch.model())).append("' ID='")
-                .append(patch.id()).append("' SITES='").append(esc(abs.resolve("sites.tsv").toString())).append("'>");
+        List<PatchSetFiles.ClassEntry> classes = new ArrayList<>();
         for (String name : patch.originals().keySet()) {
             String file = name.replace('.', '/') + ".class";
-            x.append("<CLASS NAME='").append(esc(name)).append("' ORIG='")
-                    .append(esc(abs.resolve("orig").resolve(file).toString())).append('\'');
-            if (patch.patched().containsKey(name)) {
-                x.append(" PATCH='").append(esc(abs.resolve("patch").resolve(file).toString())).append('\'');
-            }
-            x.append("/>");
+            classes.add(new PatchSetFiles.ClassEntry(name, abs.resolve("orig").resolve(file).toString(),
+                    patch.patched().containsKey(name) ? abs.resolve("patch").resolve(file).toString() : null));
         }
+        unpatched.forEach(name -> classes.add(new PatchSetFiles.ClassEntry(name, null, null)));
+        Map<String, String> aspects = new LinkedHashMap<>();
         for (String aspect : patch.aspects().keySet()) {
-            x.append("<ASPECT NAME='").append(esc(aspect.replace('/', '.'))).append("' FILE='")
-                    .append(esc(abs.resolve("aspects").resolve(aspect + ".class").toString())).append("'/>");
+            aspects.put(aspect.replace('/', '.'), abs.resolve("aspects").resolve(aspect + ".class").toString());
         }
-        for (String note : patch.notes()) {
-            if (org.dyper.patch.build.Weaver.isWarning(note)) {
-                continue;  // a warning: PatchService's reply lists it as a WARNING
-            }
-            x.append("<NOTE>").append(esc(note)).append("</NOTE>");
-        }
-        return x.append("</PATCH>").toString();
+        // a note that is a warning goes in the reply as a WARNING (PatchService lists it with the others)
+        List<String> notes = patch.notes().stream().filter(n -> !org.dyper.patch.build.Weaver.isWarning(n)).toList();
+        return new PatchSetFiles(patch.model(), patch.id(), abs.resolve("sites.tsv").toString(), classes, aspects,
+                List.of(), notes, warnings);
     }
 
     /** The patch as the in-JVM patcher takes it, with the runtime jars the woven code needs. */
@@ -144,8 +139,4 @@ public final class PatchFiles {
         return new PatchSet(patch.model(), patch.id(), patch.siteTable(), classes, patch.aspects(), runtimeJars);
     }
 
-    static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&apos;")
-                .replace("\"", "&quot;");
-    }
 }

@@ -25,6 +25,7 @@ import org.dyper.patch.scan.ClassIndex;
 import org.dyper.patch.scan.ClassScanner;
 import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.xml.ModelReader;
+import org.dyper.runtime.instrument.PatchSetFiles;
 
 /**
  * The DYPATCH service without its transport (the seed's "dypatch"): named patch models kept and updated by MODEL,
@@ -128,17 +129,14 @@ public final class PatchService {
      */
     public record Patched(RuntimePatch patch, Path dir, boolean cached, List<String> warnings,
                           List<String> unpatched) {
+        /** The patch set by its files ({@link PatchSetFiles}), with the unpatched classes and the warnings. */
+        public PatchSetFiles files() {
+            return PatchFiles.files(patch, dir, unpatched, warnings);
+        }
+
         /** The PATCH reply: {@code <PATCH ...><CLASS NAME ORIG PATCH/>...<ASPECT/>...<WARNING/>...</PATCH>}. */
         public String xml() {
-            String x = PatchFiles.patchXml(patch, dir);
-            StringBuilder extra = new StringBuilder();
-            for (String name : unpatched) {
-                extra.append("<CLASS NAME='").append(PatchFiles.esc(name)).append("'/>");
-            }
-            for (String w : warnings) {
-                extra.append("<WARNING>").append(PatchFiles.esc(w)).append("</WARNING>");
-            }
-            return x.substring(0, x.length() - "</PATCH>".length()) + extra + "</PATCH>";
+            return files().toXml();
         }
     }
 

@@ -13,7 +13,6 @@ import java.util.function.BiConsumer;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.parsers.SAXParser;
-import javax.xml.parsers.SAXParserFactory;
 
 import org.dyper.patch.model.Location;
 import org.dyper.patch.model.Problem;
@@ -35,20 +34,6 @@ final class SecureXml {
     static final String DOCTYPE_MESSAGE = "DTDs and entities are not allowed in Dyper XML";
 
     private SecureXml() {}
-
-    /** A SAX parser factory configured so that no DOCTYPE, entity or external resource is ever processed. */
-    static SAXParserFactory hardenedFactory() throws ParserConfigurationException, SAXException {
-        SAXParserFactory factory = SAXParserFactory.newInstance();
-        factory.setNamespaceAware(true);
-        factory.setValidating(false);
-        factory.setXIncludeAware(false);
-        factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-        factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-        factory.setFeature("http://xml.org/sax/features/external-general-entities", false);
-        factory.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
-        factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
-        return factory;
-    }
 
     /**
      * Parses {@code in}; returns the root element, or null after adding exactly one problem when the input cannot be
@@ -73,9 +58,7 @@ final class SecureXml {
         }
         Handler handler = new Handler(fileName, bytes, rootChildren);
         try {
-            SAXParser parser = hardenedFactory().newSAXParser();
-            parser.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
-            parser.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+            SAXParser parser = org.dyper.runtime.wire.Xml.saxParser(true);
             InputSource source = new InputSource(new ByteArrayInputStream(bytes));
             source.setSystemId(fileName);
             parser.parse(source, handler);

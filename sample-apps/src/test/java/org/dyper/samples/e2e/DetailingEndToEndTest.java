@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.dyper.cli.Main;
-import org.dyper.runtime.monitor.MonitorClient;
+import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.samples.detail.DetailApp;
 import org.dyper.samples.detail.DetailFacts;
@@ -180,7 +180,7 @@ class DetailingEndToEndTest {
     }
 
     private static String detailText(Path registry, long pid) throws Exception {
-        try (MonitorClient c = MonitorClient.connect(MonitorEntry.of(registry, pid), false)) {
+        try (WireClient c = MonitorEntry.of(registry, pid).connect(false)) {
             c.timeout(60_000);
             return c.command("REPORT", "<REPORT TYPE='DETAIL'/>");
         }
@@ -189,7 +189,7 @@ class DetailingEndToEndTest {
     /** The method's TOTAL samples over all samples, from the CPU section (cumulative: since the monitor started). */
     private static double cumulativeShare(Path registry, long pid, String cls, String method) throws Exception {
         Element cpu;
-        try (MonitorClient c = MonitorClient.connect(MonitorEntry.of(registry, pid), false)) {
+        try (WireClient c = MonitorEntry.of(registry, pid).connect(false)) {
             c.timeout(60_000);
             cpu = MonitorEndToEndTest.all(MonitorEndToEndTest.xml(c.command("REPORT", "<REPORT TYPE='CPU'/>")), "CPU")
                     .get(0);

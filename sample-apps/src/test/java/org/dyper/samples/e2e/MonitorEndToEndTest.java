@@ -95,6 +95,28 @@ class MonitorEndToEndTest {
         return E2e.dyper(all.toArray(String[]::new));
     }
 
+    /** Issue 20, item 5: the process ends while ctl waits for its reply; ctl names it and says it ended. */
+    @Test
+    void ctlSaysTheProcessEndedWhenItEndsDuringACommand() throws Exception {
+        Running t = start(List.of(Processes.currentJava().toString(), "-javaagent:" + runtimeJar() + "=dir=" + dir,
+                "-cp", classpath(), BankThenWait.class.getName(), "1", "10"), null);
+        try {
+            List<String> expected = expectedOutput(1, 10);
+            for (int i = 0; i < expected.size(); i++) {
+                assertEquals(expected.get(i), t.line(i, LINE));
+            }
+            long pid = t.process().pid();
+            Run added = ctl(Long.toString(pid), "AGENT", "<AGENT CLASS='" + HaltingAgent.class.getName() + "'/>");
+            assertEquals(0, added.exit(), added.err());
+            Run report = ctl(Long.toString(pid), "REPORT");
+            assertEquals(new Run(7, "", "dyper: error: process " + pid + " (" + BankThenWait.class.getName()
+                    + ") ended\n"), report);
+            assertEquals(0, t.stop(STOP), "halted with status 0 by the agent");
+        } finally {
+            t.close();
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Jdk.class)
     void cpuAgentRanksTheBankHotSpotFirst(Jdk jdk) throws Exception {
@@ -210,7 +232,8 @@ class MonitorEndToEndTest {
             long pb = b.process().pid();
             Run attach = ctl("attach", Long.toString(pb));
             assertEquals(0, attach.exit(), attach.err());
-            assertTrue(attach.out().startsWith("dyper: monitor running in process " + pb + " (port "), attach.out());
+            assertEquals("dyper: monitor running in process " + pb + " (socket " + dir.resolve(pb + ".sock")
+                    .toAbsolutePath() + ")\n", attach.out());
             Run who = ctl("who");
             List<String> pids = who.out().lines().map(l -> l.split("\\s+")[0]).toList();
             assertEquals(List.of(pa, pb).stream().sorted().map(String::valueOf).toList(), pids);

@@ -309,8 +309,8 @@ class RuntimePatchingEndToEndTest {
             Path entry = registry.resolve(pid + ".patchd");
             Await.until("the patch service's entry " + entry, () -> Files.exists(entry), Await.MINUTE);
             String patchReply;
-            try (org.dyper.runtime.instrument.PatchServiceClient c =
-                         org.dyper.runtime.instrument.PatchServiceClient.connect(registry, pid)) {
+            try (org.dyper.runtime.wire.WireClient c = org.dyper.runtime.wire.WireClient.connect(entry, "DYPATCH", pid,
+                    "patch service")) {
                 c.timeout(120_000);
                 assertEquals("<DYPATCH_REPLY ID='" + pid + "'>PONG</DYPATCH_REPLY>", c.command("PING", null));
                 String model = Files.readString(E2e.MODELS.resolve("phases.xml"));

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.dyper.cli.ExitCode;
-import org.dyper.runtime.monitor.MonitorClient;
+import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.report.BadReportException;
 import org.dyper.runtime.report.HtmlReport;
@@ -32,13 +32,13 @@ final class Live {
         }
         String reply;
         String whoru;
-        try (MonitorClient c = MonitorClient.connect(entry, false)) {
+        try (WireClient c = entry.connect(false)) {
             c.timeout(120_000);
             reply = c.command("REPORT", "<REPORT TYPE='ALL'/>");
             whoru = c.command("WHORU", null);
         } catch (ConnectException e) {
-            throw new ReportCommand.Failure(ExitCode.NO_PROCESS, "process " + pid + " does not answer on port "
-                    + entry.port());
+            throw new ReportCommand.Failure(ExitCode.NO_PROCESS, "process " + pid + " does not answer on "
+                    + entry.endpoint());
         }
         String label = "process " + pid + " (REPORT at "
                 + LocalTime.now().format(DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT)) + ")";

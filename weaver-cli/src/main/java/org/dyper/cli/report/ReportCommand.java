@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
+import org.dyper.cli.CliCommand;
 import org.dyper.cli.ExitCode;
 import org.dyper.runtime.report.BadReportException;
 import org.dyper.runtime.report.HtmlReport;
@@ -19,7 +20,7 @@ import org.dyper.runtime.report.Report;
  * {@code dyper ctl --xml PID REPORT}, or a running process's monitor) into one self-contained HTML page, collapsed
  * stacks, or a differential page. The rendering is the runtime's ({@link HtmlReport}), shared with the exit hook.
  */
-public final class ReportCommand {
+public final class ReportCommand implements CliCommand {
     public static final String PURPOSE = "turn XML reports into a self-contained HTML page with flame graphs and tables";
     public static final String USAGE_LINE = "dyper report [--out FILE] [--title TEXT] REPORT.xml | --pid PID [--dir DIR]"
             + " | --diff BEFORE.xml AFTER.xml | --collapsed [--view NAME] [--thread ID|NAME] REPORT.xml";
@@ -40,13 +41,44 @@ public final class ReportCommand {
     private final PrintStream out;
     private final PrintStream err;
 
-    public ReportCommand(PrintStream out, PrintStream err) {
-        this.out = out;
-        this.err = err;
+    public ReportCommand(CliCommand.Context context) {
+        this.out = context.out();
+        this.err = context.err();
+    }
+
+    @Override
+    public String name() {
+        return "report";
+    }
+
+    @Override
+    public String purpose() {
+        return PURPOSE;
+    }
+
+    @Override
+    public String usage() {
+        return USAGE_LINE;
+    }
+
+    @Override
+    public String details() {
+        return DETAILS;
+    }
+
+    @Override
+    public boolean takesArguments() {
+        return true;
+    }
+
+    @Override
+    public int run(CommandLine line, List<String> javaArgs) {
+        return run(line);
     }
 
     /** The command's options. */
-    public static Options options() {
+    @Override
+    public Options options() {
         return new Options()
                 .addOption(Option.builder("o").longOpt("out").hasArg().argName("FILE")
                         .desc("where to write (default: beside the input, see below; --collapsed: stdout)").build())

@@ -30,13 +30,14 @@ import org.dyper.runtime.monitor.internal.commands.Commands;
 import org.dyper.runtime.monitor.internal.detailing.Detailer;
 import org.dyper.runtime.monitor.internal.sampling.Sampler;
 import org.dyper.runtime.monitor.internal.sampling.StackStore;
-import org.dyper.runtime.monitor.internal.server.Server;
 import org.dyper.runtime.wire.Frames;
+import org.dyper.runtime.wire.WireServer;
 import org.dyper.runtime.wire.RegistryFiles;
 import org.dyper.runtime.wire.Xml;
 
 /**
- * The DYPER monitor of this JVM: its agents and their {@link Sampler}, the loopback command server ({@link Server}),
+ * The DYPER monitor of this JVM: its agents and their {@link Sampler}, the command server ({@link WireServer} on a
+ * socket file in the owner-only registry folder),
  * the registry entry, and the START/END notifications. One per process; all its threads are
  * daemons named {@code dyper-monitor-*} and are never sampled.
  */
@@ -71,7 +72,7 @@ public final class Monitor {
     public final MonitorReport report = new MonitorReport(this);
     public final Detailer detailer;
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    private Server server;
+    private WireServer server;
     private Path entry;
 
     private Monitor(Options options, Instrumentation inst) {
@@ -97,7 +98,8 @@ public final class Monitor {
             m = new Monitor(options, inst);
             m.settings.set(options.settings());
             m.applySettings();
-            m.server = new Server(m, m.token);
+            m.server = m.listen();
+            m.daemon("dyper-monitor-watchdog", m::watchdog).start();
             m.register();
             instance = m;
             Thread hook = new Thread(m::shutdown, "dyper-monitor-exit");
@@ -200,7 +202,7 @@ public final class Monitor {
         }
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("pid", Long.toString(pid));
-        fields.put("port", Integer.toString(server.port()));
+        fields.putAll(server.endpoint().fields());
         fields.put("main", mainClass);
         fields.put("start", Long.toString(startMillis));
         fields.put("java", System.getProperty("java.version", ""));
@@ -208,8 +210,53 @@ public final class Monitor {
         entry = RegistryFiles.writePrivate(dir.resolve(pid + ".monitor"), fields);
     }
 
-    int port() {
-        return server.port();
+    /**
+     * The command server: on the socket file {@code <dir>/<pid>.sock} (only the owner can reach it), else (the
+     * {@code transport=tcp} option, a path too long for a socket file, a file system without them) on a loopback TCP
+     * port, saying why in one line.
+     */
+    private WireServer listen() throws IOException {
+        Path socket = options.tcp() ? null : options.dir().resolve(pid + ".sock");
+        WireServer.Limits limits = new WireServer.Limits(options.maxConnections(), options.authTimeoutMillis(),
+                options.frameTimeoutMillis(), options.idleTimeoutMillis(), WireServer.Limits.DEFAULT_BUDGET);
+        if (socket != null) {
+            RegistryFiles.createPrivateDirectories(options.dir());
+        }
+        WireServer s = new WireServer("DYPER", "monitor", pid, token, socket, limits, commands::handle, this::daemon,
+                "dyper-monitor");
+        if (socket != null && s.fallback() != null) {
+            System.err.println("dyper: warning: the monitor listens on loopback TCP " + s.endpoint() + ", where any "
+                    + "local user can connect (the token still guards it): " + s.fallback());
+        }
+        return s;
+    }
+
+    /**
+     * Once a second: ends the program when the process that launched it ({@code launcher} option: {@code dyper run})
+     * is gone, which only a SIGKILL of the launcher leaves behind (it passes every other signal on, see
+     * docs/monitor.md).
+     */
+    private void watchdog() {
+        long launcherPid = options.launcherPid();
+        if (launcherPid <= 0) {
+            return;
+        }
+        // the handle knows the process's start time, so a reused pid does not pass for the launcher
+        ProcessHandle launcher = ProcessHandle.of(launcherPid).orElse(null);
+        while (true) {
+            try {
+                Thread.sleep(1000);  // a poll: the launcher's end is not an event this process can wait for
+                if (launcher == null || !launcher.isAlive()) {
+                    System.err.println("dyper: the launcher of this program (process " + launcherPid + ") is gone: "
+                            + "ending the program as SIGTERM would");
+                    System.exit(143);
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (Throwable ignored) {
+                // next round
+            }
+        }
     }
 
     private void shutdown() {
@@ -233,7 +280,9 @@ public final class Monitor {
     // ---- START / END ----
 
     private void notifyStart() {
-        String reply = notifyListener("<DYPER START='" + pid + "' PORT='" + port() + "'/>");
+        org.dyper.runtime.wire.Endpoint at = server.endpoint();
+        String reply = notifyListener("<DYPER START='" + pid + "' " + (at.socket() != null ? "SOCKET='"
+                + Xml.esc(at.socket().toString()) : "PORT='" + at.port()) + "'/>");
         if (reply == null) {
             return;
         }
@@ -303,7 +352,7 @@ public final class Monitor {
 
     /** Whether a connection asked for pushed reports and dumps. */
     public boolean pushing() {
-        return server != null && !server.pushClients.isEmpty();
+        return server != null && server.pushing();
     }
 
     public void push(String message) {

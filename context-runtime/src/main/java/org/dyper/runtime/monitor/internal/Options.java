@@ -10,12 +10,13 @@ import java.util.Map;
 /**
  * The agent options: {@code key=value} pairs separated by commas. {@code dir}, {@code notify}, {@code notifywait},
  * {@code frametimeout}, {@code authtimeout}, {@code idletimeout}, {@code maxconnections}, {@code launcher},
+ * {@code transport} ({@code socket}, the default: a socket file in {@code dir}; {@code tcp}: a loopback port),
  * {@code cli} (the Dyper command line automatic detailing runs as {@code cli patchd}; {@code none}: never), and any
  * monitor variable (CHECKTIME=5, ...).
  */
 public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWaitMillis, long frameTimeoutMillis,
         long authTimeoutMillis, long idleTimeoutMillis, int maxConnections, long launcherPid,
-        Map<String, String> settings, String cli) {
+        Map<String, String> settings, String cli, boolean tcp) {
 
     public static final String DIR_PROPERTY = "dyper.monitor.dir";
 
@@ -39,6 +40,7 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
         int maxConnections = 32;
         long launcher = 0;
         String cli = null;
+        boolean tcp = false;
         Map<String, String> settings = new LinkedHashMap<>();
         if (args != null && !args.isBlank()) {
             for (String part : args.split(",")) {
@@ -61,6 +63,12 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
                     case "maxconnections" -> maxConnections = (int) Math.min(1000, positive(key, value));
                     case "launcher" -> launcher = pid(value);
                     case "cli" -> cli = value;
+                    case "transport" -> tcp = switch (value.toLowerCase(Locale.ROOT)) {
+                        case "socket" -> false;
+                        case "tcp" -> true;
+                        default -> throw new IllegalArgumentException("agent option transport is socket or tcp, not '"
+                                + value + "'");
+                    };
                     default -> {
                         Settings.Var v = Settings.lookup(key);
                         Settings.parse(v, value);
@@ -70,7 +78,7 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
             }
         }
         return new Options(dir, notify, notifyWait, frameTimeout, authTimeout, idleTimeout, maxConnections,
-                launcher, settings, cli);
+                launcher, settings, cli, tcp);
     }
 
     private static long positive(String key, String value) {

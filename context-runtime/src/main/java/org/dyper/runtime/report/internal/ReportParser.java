@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.xml.XMLConstants;
-import javax.xml.parsers.SAXParserFactory;
 import org.xml.sax.Attributes;
 import org.xml.sax.InputSource;
 import org.xml.sax.Locator;
@@ -79,18 +78,7 @@ public final class ReportParser extends DefaultHandler {
     public static Result parse(String file, InputSource in) throws IOException {
         ReportParser p = new ReportParser(file);
         try {
-            SAXParserFactory f = SAXParserFactory.newDefaultInstance();
-            f.setNamespaceAware(false);
-            f.setValidating(false);
-            f.setXIncludeAware(false);
-            f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-            f.setFeature("http://xml.org/sax/features/external-general-entities", false);
-            f.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
-            f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
-            var parser = f.newSAXParser();
-            parser.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
-            parser.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+            var parser = org.dyper.runtime.wire.Xml.saxParser(false);
             parser.parse(in, p);
         } catch (SAXParseException e) {
             String m = e.getMessage() == null ? "not well-formed" : e.getMessage().replace('\n', ' ');

@@ -1,16 +1,9 @@
 package org.dyper.runtime.monitor.internal.commands;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import org.dyper.runtime.instrument.ClassPatch;
 import org.dyper.runtime.instrument.PatchRefused;
 import org.dyper.runtime.instrument.PatchSet;
+import org.dyper.runtime.instrument.PatchSetFiles;
 import org.dyper.runtime.instrument.RuntimePatcher;
 import org.w3c.dom.Element;
 import org.dyper.runtime.monitor.internal.Monitor;
@@ -19,16 +12,11 @@ import org.dyper.runtime.wire.Xml;
 
 /**
  * The monitor's INSTRUMENT and INSTRUMENTED commands, a front end to {@link RuntimePatcher}:
- * {@code <MODEL NAME INSERT ID SITES><PATCH CLASS ORIG PATCH/>...<ASPECT NAME FILE/>...<RUNTIME JAR/>
- * </MODEL>} inserts (the lines a DYPATCH PATCH reply lists; files on this machine), {@code INSERT='FALSE'} removes,
+ * {@code <MODEL NAME INSERT><PATCH MODEL ID SITES>...</PATCH></MODEL>} inserts the patch set a DYPATCH PATCH reply
+ * names ({@link PatchSetFiles}; files on this machine), {@code INSERT='FALSE'} removes,
  * and INSTRUMENTED lists what is patched. Formats in docs/monitor.md.
  */
 public final class InstrumentCommands {
-    /** The largest class file INSTRUMENT reads. */
-    static final long MAX_CLASS_FILE = 16L << 20;
-    /** The most bytes one INSTRUMENT reads in all. */
-    static final long MAX_TOTAL = 256L << 20;
-
     private final Monitor m;
 
     InstrumentCommands(Monitor m) {
@@ -106,85 +94,19 @@ public final class InstrumentCommands {
         return (nanos + 500_000) / 1_000_000;
     }
 
-    /** The patch set the MODEL element describes, its files read (bounded). */
+    /**
+     * The patch set the MODEL element holds, its files read (bounded): the DYPATCH PATCH reply's {@code <PATCH>}
+     * element as it came, or the seed's {@code <PATCH CLASS ORIG PATCH/>} lines ({@link PatchSetFiles}).
+     */
     private static PatchSet read(String model, Element data) {
-        long[] total = {0};
-        List<ClassPatch> classes = new ArrayList<>();
-        Map<String, byte[]> aspects = new LinkedHashMap<>();
-        List<Path> jars = new ArrayList<>();
-        String id = Xml.attr(data, "ID");
-        for (Element e : Xml.children(data)) {
-            switch (e.getTagName()) {
-                case "PATCH" -> {
-                    String cls = required(e, "CLASS");
-                    String orig = Xml.attr(e, "ORIG");
-                    if (orig == null) {
-                        throw new IllegalArgumentException("INSTRUMENT: <PATCH CLASS='" + cls + "'> needs ORIG, the "
-                                + "class file the patch was made for");
-                    }
-                    String patch = Xml.attr(e, "PATCH");
-                    classes.add(new ClassPatch(cls, file(orig, "ORIG of " + cls, total),
-                            patch == null ? null : file(patch, "PATCH of " + cls, total)));
-                }
-                case "ASPECT" -> {
-                    String aspect = required(e, "NAME").replace('.', '/');
-                    aspects.put(aspect, file(required(e, "FILE"), "aspect " + aspect.replace('/', '.'), total));
-                    if (id == null && aspect.startsWith("org/dyper/generated/r")) {
-                        id = aspect.substring("org/dyper/generated/r".length(), aspect.lastIndexOf('/'));
-                    }
-                }
-                case "RUNTIME" -> jars.add(Path.of(required(e, "JAR")));
-                default -> throw new IllegalArgumentException("INSTRUMENT: <MODEL> may hold <PATCH>, <ASPECT> and "
-                        + "<RUNTIME>, not <" + e.getTagName() + ">");
-            }
-        }
-        boolean patches = classes.stream().anyMatch(c -> c.patched() != null);
-        if (patches && aspects.isEmpty()) {
-            throw new IllegalArgumentException("INSTRUMENT: the patched classes call generated aspects: list them with "
-                    + "<ASPECT NAME FILE/> as the DYPATCH PATCH reply does");
-        }
-        if (id == null) {
-            throw new IllegalArgumentException("INSTRUMENT: <MODEL> needs the ID of its patch (the DYPATCH PATCH "
-                    + "reply's ID)");
-        }
-        String sites = Xml.attr(data, "SITES");
-        String table = sites == null ? "" : new String(file(sites, "the site table", total),
-                java.nio.charset.StandardCharsets.UTF_8);
         try {
-            return new PatchSet(model, id, table, classes, aspects, jars);
+            List<Element> children = Xml.children(data, null);
+            boolean whole = children.size() == 1 && children.get(0).getTagName().equals("PATCH")
+                    && !children.get(0).hasAttribute("CLASS");
+            PatchSetFiles files = whole ? PatchSetFiles.fromXml(children.get(0)) : PatchSetFiles.fromSeedLines(data);
+            return files.load(model);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("INSTRUMENT: " + e.getMessage());
-        }
-    }
-
-    private static String required(Element e, String attribute) {
-        String v = Xml.attr(e, attribute);
-        if (v == null || v.isBlank()) {
-            throw new IllegalArgumentException("INSTRUMENT: <" + e.getTagName() + "> needs " + attribute);
-        }
-        return v.trim();
-    }
-
-    public static byte[] file(String name, String what, long[] total) {
-        Path path = Path.of(name);
-        try {
-            long size = Files.size(path);
-            if (size > MAX_CLASS_FILE || total[0] + size > MAX_TOTAL) {
-                throw new IllegalArgumentException("INSTRUMENT: " + what + " (" + name + ") is too large: " + size
-                        + " bytes (at most " + MAX_CLASS_FILE + " per file and " + MAX_TOTAL + " in all)");
-            }
-            byte[] bytes;
-            try (InputStream in = Files.newInputStream(path)) {
-                bytes = in.readNBytes((int) size + 1);
-            }
-            if (bytes.length > size) {
-                throw new IllegalArgumentException("INSTRUMENT: " + what + " (" + name + ") grew while it was read");
-            }
-            total[0] += bytes.length;
-            return bytes;
-        } catch (IOException e) {
-            throw new IllegalArgumentException("INSTRUMENT: cannot read " + what + " (" + name + "): "
-                    + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
         }
     }
 }

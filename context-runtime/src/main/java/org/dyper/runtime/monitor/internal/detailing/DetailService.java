@@ -2,18 +2,14 @@ package org.dyper.runtime.monitor.internal.detailing;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import org.dyper.runtime.instrument.ClassPatch;
-import org.dyper.runtime.instrument.PatchServiceClient;
 import org.dyper.runtime.instrument.PatchSet;
+import org.dyper.runtime.instrument.PatchSetFiles;
 import org.w3c.dom.Element;
-import org.dyper.runtime.monitor.internal.commands.InstrumentCommands;
+import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.wire.Xml;
 
 /**
@@ -36,7 +32,7 @@ final class DetailService {
     private final Path dir;
     private final long pid;
     private final String cli;
-    private PatchServiceClient client;
+    private WireClient client;
     private Process started;
     private long startedAt;
 
@@ -48,7 +44,7 @@ final class DetailService {
     }
 
     /** A connected client, connecting (and starting the service) when needed. */
-    PatchServiceClient client() throws Unavailable {
+    WireClient client() throws Unavailable {
         if (client != null) {
             return client;
         }
@@ -57,7 +53,7 @@ final class DetailService {
             startService(entry);
         }
         try {
-            client = PatchServiceClient.connect(dir, pid);
+            client = WireClient.connect(entry, "DYPATCH", pid, "patch service");
             client.timeout(300_000);
             return client;
         } catch (IOException e) {
@@ -154,29 +150,11 @@ final class DetailService {
         if (patch == null) {
             throw new IOException("the patch service's reply holds no <PATCH>");
         }
-        long[] total = {0};
-        List<ClassPatch> classes = new ArrayList<>();
-        Map<String, byte[]> aspects = new LinkedHashMap<>();
-        List<Path> jars = new ArrayList<>();
-        for (Element e : Xml.children(patch)) {
-            switch (e.getTagName()) {
-                case "CLASS" -> {
-                    String patched = Xml.attr(e, "PATCH");
-                    classes.add(new ClassPatch(Xml.attr(e, "NAME"), InstrumentCommands.file(Xml.attr(e, "ORIG"),
-                            "ORIG", total), patched == null ? null : InstrumentCommands.file(patched, "PATCH", total)));
-                }
-                case "ASPECT" -> aspects.put(Xml.attr(e, "NAME").replace('.', '/'),
-                        InstrumentCommands.file(Xml.attr(e, "FILE"), "aspect", total));
-                case "RUNTIME" -> jars.add(Path.of(Xml.attr(e, "JAR")));
-                default -> {
-                    // NOTE and WARNING lines
-                }
-            }
+        try {
+            return PatchSetFiles.fromXml(patch).load(model);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("the patch service's PATCH reply: " + e.getMessage());
         }
-        String sites = Xml.attr(patch, "SITES");
-        String table = sites == null ? "" : new String(InstrumentCommands.file(sites, "the site table", total),
-                StandardCharsets.UTF_8);
-        return new PatchSet(model, Xml.attr(patch, "ID"), table, classes, aspects, jars);
     }
 
     /** The WARNING lines of a PATCH reply (a FOR that matched nothing, say). */

@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.dyper.runtime.instrument.PatchRefused;
-import org.dyper.runtime.instrument.PatchServiceClient;
+import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.instrument.PatchSet;
 import org.dyper.runtime.instrument.RuntimePatcher;
 import org.dyper.runtime.monitor.internal.Monitor;
@@ -284,7 +284,7 @@ public final class Detailer {
     private void insert(RuntimePatcher patcher, List<String> wanted, long now) {
         PatchSet set;
         try {
-            PatchServiceClient c = service.client();
+            WireClient c = service.client();
             String reply = c.command("MODEL", modelXml(wanted));
             if (reply.contains("<ERROR>")) {
                 failed(wanted, "the patch service refused the model", reply);

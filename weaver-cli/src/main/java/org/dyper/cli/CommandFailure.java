@@ -1,0 +1,11 @@
+package org.dyper.cli;
+
+/** A failure that ends a command with exit code {@link #code} and its message on stderr ({@code dyper: error: ...}). */
+final class CommandFailure extends Exception {
+    final int code;
+
+    CommandFailure(int code, String message) {
+        super(message, null, false, false);
+        this.code = code;
+    }
+}

@@ -1,0 +1,93 @@
+package org.dyper.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+import org.dyper.patch.aspectj.GeneratedCode;
+import org.dyper.patch.build.Generation;
+import org.dyper.patch.build.WeaveException;
+import org.dyper.patch.build.Weaver;
+import org.dyper.patch.model.InvalidInputException;
+
+/** {@code dyper weave}: binary weaving of a jar or class folder into a new jar. */
+final class WeaveCommand implements CliCommand {
+    /** The options, parsed once and checked before the long work: the input, the jar to write, what to weave. */
+    record Parsed(Path input, Path output, Weaver.Inputs inputs) {
+        static Parsed of(CommandLine line) throws UsageError, IOException {
+            Path input = Path.of(InputOptions.required(line, "in", "JAR|DIR"));
+            Path output = Path.of(InputOptions.required(line, "out", "JAR"));
+            if (Files.exists(input) && Files.exists(output) && Files.isSameFile(input, output)) {
+                throw new UsageError("--out " + output + " is the input: write the woven jar elsewhere");
+            }
+            if (Files.isDirectory(output)) {
+                throw new UsageError("--out " + output + " is a folder: give the path of the jar to write");
+            }
+            return new Parsed(input, output, InputOptions.inputs(line, List.of(input)));
+        }
+    }
+
+    private final Context context;
+
+    WeaveCommand(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public String name() {
+        return "weave";
+    }
+
+    @Override
+    public String purpose() {
+        return "weave a jar or class folder with the generated aspects (binary weaving) into a new jar";
+    }
+
+    @Override
+    public String usage() {
+        return "dyper weave --model FILE [--modes FILE] --in JAR|DIR --out JAR [--classpath PATH]";
+    }
+
+    @Override
+    public Options options() {
+        return InputOptions.options(false)
+                .addOption(Option.builder().longOpt("in").hasArg().argName("JAR|DIR")
+                        .desc("the jar or class folder to weave (required)").build())
+                .addOption(Option.builder().longOpt("out").hasArg().argName("JAR")
+                        .desc("the woven jar to write (required; may not be the input)").build());
+    }
+
+    @Override
+    public String details() {
+        return "Run the result with: java -cp OUT.jar" + File.pathSeparator + "$(dyper classpath)"
+                + File.pathSeparator + "<other jars> <main class>";
+    }
+
+    @Override
+    public int run(CommandLine line, List<String> javaArgs)
+            throws UsageError, InvalidInputException, WeaveException, IOException {
+        Parsed p = Parsed.of(line);
+        Path parent = p.output().toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);  // before the long work, so a path that cannot be made fails first
+        }
+        long start = System.nanoTime();
+        context.err().println("dyper: generating aspects for " + p.input() + " ...");
+        Generation generation = Generation.of(p.inputs(), false);
+        context.err().println("dyper: weaving " + generation.code().wovenClasses().size() + " patched class(es) with "
+                + generation.code().adviceCount() + " advice (ajc) ...");
+        List<String> notes = generation.weave(code -> Weaver.weaveBinary(code, p.input(), p.output(),
+                p.inputs().classpath(), progress -> context.err().println("dyper: " + progress)));
+        GeneratedCode code = generation.code();
+        Notes.warnings(context.err(), code);
+        Notes.print(context.err(), notes);
+        context.out().printf("dyper: wrote %s (%d class(es) patched, %d advice, %d site id(s)) in %.1f s%n",
+                p.output(), code.wovenClasses().size(), code.adviceCount(), code.siteCount(),
+                (System.nanoTime() - start) / 1e9);
+        return ExitCode.OK;
+    }
+}
