@@ -15,6 +15,7 @@ import org.apache.commons.cli.DefaultParser;
 import org.apache.commons.cli.HelpFormatter;
 import org.apache.commons.cli.ParseException;
 import org.dyper.cli.report.ReportCommand;
+import org.dyper.cli.ui.UiCommand;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Problem;
 import org.dyper.patch.build.WeaveException;
@@ -49,7 +50,8 @@ public final class Main {
     /** The commands, in the order {@code dyper --help} lists them; each made for one run. */
     private static List<CliCommand> commands(CliCommand.Context c) {
         return List.of(new GenerateCommand(c), new WeaveCommand(c), new RunCommand(c), new CtlCommand(c),
-                new PatchdCommand(c), new ReportCommand(c), new ClasspathCommand(c), new ModesCommand(c));
+                new PatchdCommand(c), new ReportCommand(c), new UiCommand(c), new ClasspathCommand(c),
+                new ModesCommand(c));
     }
 
     private int dispatch(String[] args) {
