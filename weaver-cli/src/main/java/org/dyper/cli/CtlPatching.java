@@ -92,8 +92,8 @@ final class CtlPatching {
             try {
                 return instrument(pid, models, modes, cache);
             } catch (InvalidInputException e) {
-                e.problems().forEach(p -> err.println("dyper: error: " + p));
-                err.println("dyper: " + e.problems().size() + " problem(s); nothing was instrumented");
+                e.listed().forEach(p -> err.println("dyper: " + (p.warning() ? "" : "error: ") + p));
+                err.println("dyper: " + e.errorCount() + " problem(s); nothing was instrumented");
                 return ExitCode.INVALID_INPUT;
             } catch (WeaveException e) {
                 err.println("dyper: error: " + e.getMessage().replace("\n", "\ndyper:   "));
