@@ -5,7 +5,7 @@ public final class CommandFailure extends Exception {
     /** The exit code of the command that failed ({@link ExitCode}). */
     public final int code;
 
-    CommandFailure(int code, String message) {
+    public CommandFailure(int code, String message) {
         super(message, null, false, false);
         this.code = code;
     }

@@ -92,17 +92,7 @@ public final class LivePatching {
 
     /** The reply's root; an ERROR in it is a failure naming the process. */
     public static Element answer(long pid, String reply) throws CommandFailure, IOException {
-        Element root;
-        try {
-            root = MonitorReply.parse(reply);
-        } catch (Exception e) {
-            throw new IOException("unreadable reply from process " + pid + ": " + e.getMessage());
-        }
-        Element error = Xml.child(root, "ERROR");
-        if (error != null) {
-            throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + pid + ": " + error.getTextContent());
-        }
-        return root;
+        return Reply.of(reply, "from process " + pid).orFail(pid);
     }
 
     /** Loads the monitor into process {@code pid} with the attach API; returns its registry entry. */

@@ -17,39 +17,23 @@ import org.dyper.runtime.monitor.MonitorEntry;
  * never in a target; it prints its address with the token as its first line and serves until it is stopped, then
  * takes out what it inserted (unless pinned).
  */
-public final class UiCommand implements CliCommand {
-    private final Context context;
-
-    public UiCommand(Context context) {
-        this.context = context;
+public final class UiCommand implements CliCommand<UiCommand.Parsed> {
+    /** The options, parsed and checked: the port (0: any free one), the registry folder, whether to open a browser. */
+    public record Parsed(int port, Path dir, boolean open) {
     }
 
     @Override
-    public String name() {
-        return "ui";
-    }
-
-    @Override
-    public String purpose() {
-        return "a live web page: JVMs, flame graphs, click a frame to measure it exactly";
-    }
-
-    @Override
-    public String usage() {
-        return "dyper ui [--port N] [--dir DIR] [--no-open]";
-    }
-
-    @Override
-    public String details() {
-        return "Serves a page on 127.0.0.1 (only) and prints its address with a token as the first line; the page\n"
+    public Help help() {
+        return new Help("ui", "a live web page: JVMs, flame graphs, click a frame to measure it exactly",
+                "dyper ui [--port N] [--dir DIR] [--no-open]", options(),
+                "Serves a page on 127.0.0.1 (only) and prints its address with a token as the first line; the page\n"
                 + "lists the monitored JVMs (and those that can be attached), shows a live flame graph, and measures\n"
                 + "a clicked method exactly by patching it at run time. Ctrl-C ends it; what it inserted is taken\n"
                 + "out unless pinned. The JSON API under /api/ is in docs/ui.md.\n"
-                + ExitCode.SUMMARY.stripTrailing();
+                + ExitCode.SUMMARY.stripTrailing(), false);
     }
 
-    @Override
-    public Options options() {
+    private static Options options() {
         return new Options()
                 .addOption(Option.builder().longOpt("port").hasArg().argName("N")
                         .desc("the port on 127.0.0.1 (default 0: any free port)").build())
@@ -60,7 +44,7 @@ public final class UiCommand implements CliCommand {
     }
 
     @Override
-    public int run(CommandLine line, List<String> javaArgs) throws UsageError, IOException {
+    public Parsed parse(CommandLine line, List<String> javaArgs, Context context) throws UsageError {
         int port = 0;
         if (line.hasOption("port")) {
             try {
@@ -74,23 +58,28 @@ public final class UiCommand implements CliCommand {
             }
         }
         Path dir = line.hasOption("dir") ? Path.of(line.getOptionValue("dir")) : MonitorEntry.defaultDirectory();
-        String insecure = MonitorEntry.insecureDirectory(dir);
+        return new Parsed(port, dir, !line.hasOption("no-open"));
+    }
+
+    @Override
+    public int run(Parsed p, Context context) throws IOException {
+        String insecure = MonitorEntry.insecureDirectory(p.dir());
         if (insecure != null) {
             context.err().println("dyper: warning: " + insecure);
         }
-        Api api = new Api(dir, context.cache(), new Page());
+        Api api = new Api(p.dir(), context.cache(), new Page());
         UiServer server;
         try {
-            server = UiServer.start(port, api);
+            server = UiServer.start(p.port(), api);
         } catch (java.net.BindException e) {
-            context.err().println("dyper: error: ui: cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
+            context.err().println("dyper: error: ui: cannot listen on 127.0.0.1:" + p.port() + ": " + e.getMessage());
             return ExitCode.IO_ERROR;
         }
         context.out().println(server.url());
         context.out().flush();
-        context.err().println("dyper: ui: serving the monitors of " + dir + " on 127.0.0.1:" + server.port()
+        context.err().println("dyper: ui: serving the monitors of " + p.dir() + " on 127.0.0.1:" + server.port()
                 + " (loopback only); Ctrl-C ends it and takes out what it inserted, unless pinned");
-        if (!line.hasOption("no-open")) {
+        if (p.open()) {
             Browser.open(server.url(), context.err());
         }
         CountDownLatch done = new CountDownLatch(1);
