@@ -189,8 +189,10 @@
   }
 
   async function refresh() {
-    if (state.busy || state.pid === null) return;
+    if (state.pid === null) return;
+    if (state.busy) { state.again = true; return; }
     state.busy = true;
+    state.again = false;
     const pid = state.pid;
     try {
       const q = "view=" + state.view + "&window=" + state.window + (state.thread ? "&thread=" + state.thread : "");
@@ -207,6 +209,7 @@
       if (e.status === 410) { clearInterval(state.timer); document.body.dataset.ended = String(pid); }
     } finally {
       state.busy = false;
+      if (state.again) refresh();
     }
   }
 
