@@ -101,6 +101,21 @@ class UiApiEndToEndTest {
         return System.currentTimeMillis();
     }
 
+    /**
+     * The CPU stacks since the start once the flight recorder samples (its first samples replace the thread dumps' of
+     * the first second) and Hot.work has {@link #ENOUGH} samples: enough for its 3:1 split between its callers to show.
+     */
+    @SuppressWarnings("unchecked")
+    static Ui.Answer hotStacks(Ui ui, long pid) throws Exception {
+        return Await.until(ENOUGH + " samples of Hot.work from the flight recorder", () -> ui.get("/api/jvms/" + pid
+                + "/stacks?view=CPU&window=start"), a -> a.status() == 200 && "JFR".equals(a.map().get("source"))
+                && ((List<List<Object>>) a.map().get("stacks")).stream().filter(s -> ((String) s.get(0)).endsWith(
+                ";" + HotspotFacts.HOT)).mapToLong(s -> ((Number) s.get(1)).longValue()).sum() >= ENOUGH,
+                Await.MINUTE);
+    }
+
+    static final int ENOUGH = 60;
+
     static String measure(String method) {
         return "{\"method\":\"" + method + "\"}";
     }
@@ -129,10 +144,7 @@ class UiApiEndToEndTest {
                     "a monitored JVM is not offered for attaching");
 
             // the hot method is the widest frame of its level, under its busier caller
-            Ui.Answer stacks = Await.until("Hot.work in the CPU stacks", () -> api.get(jvm
-                    + "/stacks?view=CPU&window=start"), a -> a.status() == 200 && ((List<List<Object>>) a.map()
-                    .get("stacks")).stream().anyMatch(s -> ((String) s.get(0)).endsWith(";" + HotspotFacts.HOT)),
-                    Await.MINUTE);
+            Ui.Answer stacks = hotStacks(api, pid);
             List<Object> heaviest = ((List<List<Object>>) stacks.map().get("stacks")).get(0);
             assertTrue(((String) heaviest.get(0)).endsWith(HotspotFacts.LEFT + ";" + HotspotFacts.HOT), heaviest
                     .toString());

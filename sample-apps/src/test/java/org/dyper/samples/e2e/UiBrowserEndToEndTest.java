@@ -109,6 +109,7 @@ class UiBrowserEndToEndTest {
             browser.driver.findElement(By.cssSelector("button[data-open='" + pid + "']")).click();
             Await.until("the flame graph", () -> "true".equals(data("ready")), Await.MINUTE);
             browser.driver.findElement(By.cssSelector("#window option[value='start']")).click();
+            UiApiEndToEndTest.hotStacks(ui, pid);
             Map<String, Object> widest = Await.until("Hot.work, the widest frame of its level",
                     () -> widestAtLevelOf(HotspotFacts.HOT), f -> f != null && f.get("name").equals(HotspotFacts.HOT),
                     Await.MINUTE);
