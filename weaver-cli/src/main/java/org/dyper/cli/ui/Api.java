@@ -427,6 +427,19 @@ final class Api {
         List<Object> stacks = new ArrayList<>(sorted.size());
         sorted.forEach(e -> stacks.add(List.of(e.getKey(), e.getValue())));
         j.put("stacks", stacks);
+        if (r.param("compare", "").equals("before")) {
+            if (millis < 0) {
+                throw new Failure(400, "compare=before needs a window of 10s or 1m, not since the start");
+            }
+            Snapshots.Window b = t.snapshots.window(view, thread, millis, millis);
+            List<Object> before = new ArrayList<>();
+            if (b != null) {
+                Snapshots.sorted(b.paths()).forEach(e -> before.add(List.of(e.getKey(), e.getValue())));
+            }
+            j.put("before", before);
+            j.put("beforeTotal", b == null ? 0 : Snapshots.sum(b.paths()));
+            j.put("beforeNote", b == null ? "the UI has not watched this process for two windows yet" : b.note());
+        }
         return j;
     }
 

@@ -16,8 +16,8 @@ import org.w3c.dom.Element;
  * snapshot less the one taken at the window's start.
  */
 final class Snapshots {
-    /** How long snapshots are kept: the longest window and some slack. */
-    static final long KEEP_MILLIS = 75_000;
+    /** How long snapshots are kept: the longest window twice (a comparison with the minute before) and some slack. */
+    static final long KEEP_MILLIS = 135_000;
 
     /** One view's paths: all threads together ({@code ""}) and per thread id. */
     record View(String name, String unit, String source, Map<String, Map<String, Long>> paths,
@@ -87,9 +87,30 @@ final class Snapshots {
      * from the newest snapshot; null when the view has no events yet.
      */
     synchronized Window window(String view, String thread, long windowMillis) {
-        Snapshot now = history.peekLast();
-        if (now == null || !now.views().containsKey(view)) {
+        return window(view, thread, windowMillis, 0);
+    }
+
+    /**
+     * As {@link #window(String, String, long)}, for the window that ends {@code endsAgoMillis} before the newest
+     * snapshot (the "before" of a comparison: the window just before the current one); null when the history does not
+     * reach back that far.
+     */
+    synchronized Window window(String view, String thread, long windowMillis, long endsAgoMillis) {
+        Snapshot newest = history.peekLast();
+        if (newest == null || !newest.views().containsKey(view)) {
             return null;
+        }
+        Snapshot now = newest;
+        if (endsAgoMillis > 0) {
+            now = null;
+            for (Snapshot s : history) {
+                if (s.millis() <= newest.millis() - endsAgoMillis) {
+                    now = s;
+                }
+            }
+            if (now == null || !now.views().containsKey(view)) {
+                return null;
+            }
         }
         View v = now.views().get(view);
         Map<String, Long> current = v.paths().getOrDefault(thread, Map.of());
@@ -103,7 +124,8 @@ final class Snapshots {
             }
         }
         if (base == now) {
-            return new Window(v, current, -1, "since the start: the window fills as the page refreshes");
+            return endsAgoMillis > 0 ? null
+                    : new Window(v, current, -1, "since the start: the window fills as the page refreshes");
         }
         View b = base.views().get(view);
         Map<String, Long> before = b == null ? Map.of() : b.paths().getOrDefault(thread, Map.of());

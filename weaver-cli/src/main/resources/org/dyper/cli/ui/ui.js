@@ -114,30 +114,38 @@
 
   // ---- one JVM
 
-  /** Collapsed stacks -> the flame graph's pre-order tree (children by name). */
-  function treeOf(stacks, unit) {
+  /**
+   * Collapsed stacks -> the flame graph's pre-order tree (children by name); with {@code before}, a differential tree
+   * whose second weights (w0) are the window before's.
+   */
+  function treeOf(stacks, unit, before) {
     const names = [], ids = new Map();
-    const root = { kids: new Map(), w: 0 };
-    let total = 0;
-    for (const [path, w] of stacks) {
-      total += w;
-      let node = root;
-      for (const frame of path.split(";")) {
-        let id = ids.get(frame);
-        if (id === undefined) { id = names.length; names.push(frame); ids.set(frame, id); }
-        let k = node.kids.get(id);
-        if (!k) { k = { id, kids: new Map(), w: 0 }; node.kids.set(id, k); }
-        k.w += w;
-        node = k;
+    const root = { kids: new Map(), w: 0, w0: 0 };
+    let total = 0, total0 = 0;
+    const add = (list, key) => {
+      for (const [path, w] of list) {
+        if (key === "w") total += w; else total0 += w;
+        let node = root;
+        for (const frame of path.split(";")) {
+          let id = ids.get(frame);
+          if (id === undefined) { id = names.length; names.push(frame); ids.set(frame, id); }
+          let k = node.kids.get(id);
+          if (!k) { k = { id, kids: new Map(), w: 0, w0: 0 }; node.kids.set(id, k); }
+          k[key] += w;
+          node = k;
+        }
       }
-    }
-    const f = [], d = [], ws = [];
+    };
+    add(stacks, "w");
+    if (before) add(before, "w0");
+    const f = [], d = [], ws = [], ws0 = [];
     const walk = (node, depth) => {
       const kids = Array.from(node.kids.values()).sort((a, b) => (names[a.id] < names[b.id] ? -1 : 1));
-      for (const k of kids) { f.push(k.id); d.push(depth); ws.push(k.w); walk(k, depth + 1); }
+      for (const k of kids) { f.push(k.id); d.push(depth); ws.push(k.w); ws0.push(k.w0); walk(k, depth + 1); }
     };
     walk(root, 0);
-    return { names, unit, total, f: Int32Array.from(f), d: Int32Array.from(d), w: Float64Array.from(ws) };
+    return { names, unit, total, total0: before ? total0 : undefined, f: Int32Array.from(f), d: Int32Array.from(d),
+      w: Float64Array.from(ws), w0: before ? Float64Array.from(ws0) : undefined };
   }
 
   function pathOf(tree, node) {
@@ -195,7 +203,9 @@
     state.again = false;
     const pid = state.pid;
     try {
-      const q = "view=" + state.view + "&window=" + state.window + (state.thread ? "&thread=" + state.thread : "");
+      const compare = $("compare").checked && state.window !== "start";
+      const q = "view=" + state.view + "&window=" + state.window + (state.thread ? "&thread=" + state.thread : "")
+        + (compare ? "&compare=before" : "");
       const [stacks, exact, summary] = await Promise.all([api("GET", "/api/jvms/" + pid + "/stacks?" + q),
         api("GET", "/api/jvms/" + pid + "/exact"), api("GET", "/api/jvms/" + pid)]);
       if (pid !== state.pid) return;
@@ -227,7 +237,7 @@
     sel.replaceChildren(new Option("all threads", ""));
     (s.threads || []).forEach(t => sel.appendChild(new Option(t.name + " #" + t.id, t.id)));
     sel.value = keep;
-    const tree = treeOf(s.stacks, s.unit || "SAMPLES");
+    const tree = treeOf(s.stacks, s.unit || "SAMPLES", s.before);
     D.flameTools.prepare(tree);
     flame.show(tree);
     if (state.zoomPath) {
@@ -237,7 +247,9 @@
     runSearch();
     $("flame-info").textContent = s.view + ": " + F.weight(s.total, s.unit) + " in the "
       + (s.window === "start" ? "run so far" : s.window === "10s" ? "last 10 s" : "last minute")
-      + (s.source ? ", sampled by " + s.source : "") + ". " + (s.note || "") + (s.total ? "" : " No events in this window.");
+      + (s.source ? ", sampled by " + s.source : "") + ". " + (s.note || "") + (s.total ? "" : " No events in this window.")
+      + (s.before ? " Compared with the window before (" + F.weight(s.beforeTotal, s.unit) + "): red grew, blue shrank. "
+        + (s.beforeNote || "") : "");
     topMethods(tree);
     document.body.dataset.ready = "true";
   }
@@ -402,6 +414,7 @@
     $("search").addEventListener("input", runSearch);
     $("thread").addEventListener("change", () => { state.thread = $("thread").value; state.zoomPath = null; refresh(); });
     $("window").addEventListener("change", () => { state.window = $("window").value; refresh(); });
+    $("compare").addEventListener("change", refresh);
     $("measure").addEventListener("click", measure);
     $("stop-selected").addEventListener("click", () => stop(state.selected));
     $("apply-model").addEventListener("click", applyModel);
