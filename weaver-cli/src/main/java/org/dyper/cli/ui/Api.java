@@ -244,16 +244,38 @@ final class Api {
             if (t.snapshots.latest() != null && now - t.fetchedMillis < FRESH_MILLIS && t.lastReport != null) {
                 return t.lastReport;
             }
-            Element reply = command(t, "REPORT", "<REPORT TYPE='ALL'/>", REPORT_MILLIS);
-            Element report = Xml.child(reply, "MONITOR_REPORT");
-            if (report == null) {
-                throw new Failure(502, "process " + t.pid + " answered REPORT without a MONITOR_REPORT");
-            }
+            Element report = monitorReport(t, "ALL");
             t.fetchedMillis = System.currentTimeMillis();
             t.snapshots.add(report, t.fetchedMillis);
             t.lastReport = report;
             return report;
         }
+    }
+
+    /**
+     * The exact figures alone (REPORT TYPE='INSTRUMENTATION': a few hundred bytes and next to no work in the target,
+     * where a whole REPORT costs its stacks), so the page can ask for them more often than for the flame graph.
+     */
+    private Element exactReport(Target t) throws Failure {
+        synchronized (t.exactLock) {
+            long now = System.currentTimeMillis();
+            if (t.exactReport != null && now - t.exactMillis < FRESH_MILLIS) {
+                return t.exactReport;
+            }
+            Element report = monitorReport(t, "INSTRUMENTATION");
+            t.exactMillis = System.currentTimeMillis();
+            t.exactReport = report;
+            return report;
+        }
+    }
+
+    private Element monitorReport(Target t, String type) throws Failure {
+        Element reply = command(t, "REPORT", "<REPORT TYPE='" + type + "'/>", REPORT_MILLIS);
+        Element report = Xml.child(reply, "MONITOR_REPORT");
+        if (report == null) {
+            throw new Failure(502, "process " + t.pid + " answered REPORT without a MONITOR_REPORT");
+        }
+        return report;
     }
 
     /** Every monitored process of the registry, and the JVMs of this user that could be attached. */
@@ -444,14 +466,16 @@ final class Api {
     }
 
     private Object exact(Target t) throws Failure {
-        Element report = report(t);
+        Element report = exactReport(t);
         java.util.Set<String> measured;
         synchronized (t.patching) {
             measured = new java.util.LinkedHashSet<>(t.measured);
         }
         Map<String, Object> j = new LinkedHashMap<>();
         j.put("pid", t.pid);
-        j.put("takenMillis", t.fetchedMillis);
+        synchronized (t.exactLock) {
+            j.put("takenMillis", t.exactMillis);
+        }
         j.putAll(Exact.of(report, measured));
         return j;
     }

@@ -25,6 +25,10 @@ final class Target {
     long fetchedMillis;
     /** The newest MONITOR_REPORT (guarded by {@link #snapshots}). */
     org.w3c.dom.Element lastReport;
+    /** The newest exact figures alone (REPORT TYPE='INSTRUMENTATION') and when they were taken, guarded by the lock. */
+    final Object exactLock = new Object();
+    org.w3c.dom.Element exactReport;
+    long exactMillis;
 
     Target(long pid) {
         this.pid = pid;

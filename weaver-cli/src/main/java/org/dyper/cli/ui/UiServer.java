@@ -159,6 +159,7 @@ final class UiServer {
             }
             String length = h.getFirst("Content-Length");
             if (length != null && length.matches("\\d{1,18}") && Long.parseLong(length) > MAX_BODY) {
+                x.getResponseHeaders().set("Connection", "close");  // the body is never read: end the connection
                 text(x, 413, "refused: the request body is larger than " + MAX_BODY + " bytes");
                 return;
             }
