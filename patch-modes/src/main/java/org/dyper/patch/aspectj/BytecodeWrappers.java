@@ -253,7 +253,7 @@ final class BytecodeWrappers {
         return (t, name, descriptor) -> formal(ctx, t, name, descriptor);
     }
 
-    private static String formal(GenerationContext ctx, Type t, String name, StringBuilder descriptor) {
+    static String formal(GenerationContext ctx, Type t, String name, StringBuilder descriptor) {
         String javaType = t.getClassName();
         String formal = ctx.formalType(javaType);
         boolean reference = t.getSort() == Type.OBJECT || t.getSort() == Type.ARRAY;

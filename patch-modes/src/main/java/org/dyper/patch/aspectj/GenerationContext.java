@@ -37,6 +37,8 @@ final class GenerationContext {
     final StringBuilder joinpoints = new StringBuilder();
     /** The bytecode pass: wrapper methods (Java source) and where the target calls them. */
     final List<AspectFiles.Piece> wrappers = new ArrayList<>();
+    /** Shared wrappers of the plain shape ({@link PlainCalls}), each called from many methods. */
+    final List<AspectFiles.Piece> plainWrappers = new ArrayList<>();
     final BytecodePlan bytecode = new BytecodePlan();
     final Map<String, Optional<ClassNode>> classNodes = new LinkedHashMap<>();
     final Map<String, byte[]> classFiles = new LinkedHashMap<>();
