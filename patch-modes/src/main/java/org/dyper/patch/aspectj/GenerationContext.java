@@ -42,10 +42,12 @@ final class GenerationContext {
     final BytecodePlan bytecode = new BytecodePlan();
     final Map<String, Optional<ClassNode>> classNodes = new LinkedHashMap<>();
     final Map<String, byte[]> classFiles = new LinkedHashMap<>();
+    private final ClassIndex.Reader classReader;
 
     GenerationContext(ClassIndex targets, ClassLookup lookup, boolean loadTime, String pkg) {
         this.pkg = pkg;
         this.targets = targets;
+        this.classReader = targets.reader();
         this.lookup = lookup;
         this.loadTime = loadTime;
         this.modeMethods = new ModeMethods(lookup, log);
@@ -63,14 +65,23 @@ final class GenerationContext {
         log.error(at, element, message);
     }
 
-    /** The original class file of a target class, read once. */
+    /** The original class file of a target class, read once (each jar is opened once per generation). */
     byte[] classFile(String className) {
         return classFiles.computeIfAbsent(className, name -> {
             try {
-                return targets.classFile(name);
+                return classReader.classFile(name);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
         });
+    }
+
+    /** Closes the jars {@link #classFile} opened; the generation is over. */
+    void closeClassFiles() {
+        try {
+            classReader.close();
+        } catch (java.io.IOException e) {
+            // read-only jars; nothing was written
+        }
     }
 }

@@ -70,6 +70,14 @@ public final class Generator {
     }
 
     public GeneratedCode generate(List<Model> models) throws InvalidInputException {
+        try {
+            return generateAll(models);
+        } finally {
+            ctx.closeClassFiles();
+        }
+    }
+
+    private GeneratedCode generateAll(List<Model> models) throws InvalidInputException {
         Map<MethodInfo, List<PlannedPatch>> plan = new Planner(catalog, ctx.targets, ctx.log).plan(models);
         ModeCalls calls = new ModeCalls(ctx);
         AdviceWriter writer = new AdviceWriter(ctx);

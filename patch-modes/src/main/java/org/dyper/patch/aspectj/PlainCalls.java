@@ -47,9 +47,10 @@ final class PlainCalls {
     }
 
     /**
-     * Whether the patches of one method take this way: every one at WHAT ENTER without WHEN, and every CODE of its mode
-     * calls a static method and neither sets nor reads a context (a context needs a local both sides share, or the
-     * context stack; those stay AspectJ advice).
+     * Whether the patches of one method take this way: every one at WHAT ENTER without WHEN, of a mode without a
+     * CONTEXT class whose CODEs neither set nor read a context (a context needs a local both sides share, or the
+     * context stack; those stay AspectJ advice). Decided from the model alone: mode methods are resolved (and their
+     * problems reported) where the calls are written, as for advice.
      */
     boolean fits(List<PlannedPatch> uses) {
         if (!enabled || uses.isEmpty()) {
@@ -59,13 +60,12 @@ final class PlainCalls {
             if (use.patch().what() != What.ENTER || !use.patch().whens().isEmpty()) {
                 return false;
             }
+            if (use.mode().contextClass() != null) {
+                return false;
+            }
             for (Code code : use.mode().codes()) {
                 if (code.returnsContext() || code.args().stream().map(Arg::type).anyMatch(t -> t == ArgType.CONTEXT)
                         || code.conditions().stream().anyMatch(c -> c.type() == ConditionType.CONTEXT)) {
-                    return false;
-                }
-                Optional<org.dyper.patch.plan.ModeMethods.ModeMethod> target = ctx.modeMethods.of(code);
-                if (target.isEmpty() || !target.get().isStatic()) {
                     return false;
                 }
             }
