@@ -11,34 +11,47 @@ import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.model.InvalidInputException;
 
 /**
- * One {@code dyper} command behind one small interface, as the JDK's {@code jfr} tool has its commands: its name,
- * help and options, and what it does with the parsed command line. {@link Main} only dispatches, prints the help and
- * turns the exceptions below into exit codes ({@link ExitCode}); each command parses its options once, into a record
- * of its own.
+ * One {@code dyper} command behind one small interface, as the JDK's {@code jfr} tool has its commands: its help
+ * and options, how it reads its command line into a typed record {@code O} (once, checking it before any long work),
+ * and what it does with that record. {@link Main} only dispatches, prints the help and turns the exceptions below
+ * into exit codes ({@link ExitCode}).
+ *
+ * @param <O> the command's options, parsed
  */
-public interface CliCommand {
+public interface CliCommand<O> {
     /** What every command gets: the output streams, the environment and the default cache folder. */
     record Context(PrintStream out, PrintStream err, Map<String, String> env, Path cache) {
     }
 
-    String name();
-
-    /** One line for {@code dyper --help}. */
-    String purpose();
-
-    String usage();
-
-    Options options();
-
-    /** The text after the options in {@code dyper NAME --help}. */
-    String details();
-
-    /** Whether words after the options are the command's own (else any is a usage error). */
-    default boolean takesArguments() {
-        return false;
+    /**
+     * What {@code dyper --help} and {@code dyper NAME --help} print: the name, one line of purpose, the usage line,
+     * the options, the text after them; {@code takesArguments}: whether words after the options are the command's
+     * own (else any is a usage error).
+     */
+    record Help(String name, String purpose, String usage, Options options, String details, boolean takesArguments) {
     }
 
-    /** Runs the command ({@code javaArgs}: what came after {@code --}, for run only); returns the exit code. */
-    int run(CommandLine line, List<String> javaArgs)
-            throws UsageError, InvalidInputException, WeaveException, IOException;
+    /** The options of a command that has none of its own (only {@code --help}). */
+    record NoOptions() {
+    }
+
+    /** A command without options of its own: nothing to parse. */
+    interface WithoutOptions extends CliCommand<NoOptions> {
+        @Override
+        default NoOptions parse(CommandLine line, List<String> javaArgs, Context context) {
+            return new NoOptions();
+        }
+    }
+
+    Help help();
+
+    /**
+     * Reads the parsed command line ({@code javaArgs}: what came after {@code --}, for run only) into the command's
+     * options; a mistake in it is a {@link UsageError}.
+     */
+    O parse(CommandLine line, List<String> javaArgs, Context context) throws UsageError, IOException;
+
+    /** Runs the command; returns the exit code. */
+    int run(O options, Context context) throws UsageError, CommandFailure, InvalidInputException, WeaveException,
+            IOException;
 }

@@ -1,10 +1,10 @@
 package org.dyper.cli;
 
 /** A failure that ends a command with exit code {@link #code} and its message on stderr ({@code dyper: error: ...}). */
-final class CommandFailure extends Exception {
-    final int code;
+public final class CommandFailure extends Exception {
+    public final int code;
 
-    CommandFailure(int code, String message) {
+    public CommandFailure(int code, String message) {
         super(message, null, false, false);
         this.code = code;
     }

@@ -7,71 +7,31 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
-import org.apache.commons.cli.CommandLine;
 import org.dyper.patch.build.Weaver;
 import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.monitor.MonitorEntry;
-import org.dyper.runtime.monitor.MonitorReply;
 import org.w3c.dom.Element;
 
 /**
  * {@code dyper ctl}: lists monitored processes, sends them DYPER commands and prints the replies readably, and loads
  * the monitor into running JVMs.
  */
-final class Ctl {
-    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
-
-    private final PrintStream out;
-    private final PrintStream err;
-    private final Path dir;
-
-    Ctl(PrintStream out, PrintStream err, Path dir) {
-        this.out = out;
-        this.err = err;
-        this.dir = dir;
-    }
-
-    /** {@code dyper ctl} with its parsed options; returns the exit code. */
-    int run(CommandLine line, Path defaultCache) {
-        List<String> args = line.getArgList();
-        String insecure = MonitorEntry.insecureDirectory(dir);
-        if (insecure != null) {
-            err.println("dyper: warning: " + insecure);
-        }
+record Ctl(PrintStream out, PrintStream err, Path dir) {
+    /** Does what {@code request} says; returns the exit code. */
+    int run(CtlCommand.Request request) {
         try {
-            if (args.isEmpty()) {
-                return usage("ctl: say who, attach PID, or PID COMMAND [DATA] (see dyper ctl --help)");
-            }
-            if (args.get(0).equals("who")) {
-                if (args.size() > 1) {
-                    return usage("ctl: who takes no arguments, got '" + args.get(1) + "'");
-                }
+            if (request instanceof CtlCommand.Who) {
                 return who();
             }
-            if (args.get(0).equals("attach")) {
-                if (args.size() != 2) {
-                    return usage("ctl: attach takes one PID");
-                }
-                return attach(pid(args.get(1)), line.getOptionValue("options"),
-                        Weaver.runtimeClasspath().get(0));
+            if (request instanceof CtlCommand.Attach a) {
+                return attach(a.pid(), a.options(), Weaver.runtimeClasspath().get(0));
             }
-            if (args.size() >= 2 && CtlPatching.handles(args.get(1), line.hasOption("model"))) {
-                return new CtlPatching(out, err, dir).run(line, args, pid(args.get(0)), defaultCache);
+            if (request instanceof CtlCommand.Send c) {
+                return command(c.pid(), c.command(), c.data(), c.xml(), c.width());
             }
-            if (args.size() < 2 || args.size() > 3) {
-                return usage("ctl: expected PID COMMAND [DATA], got " + args.size() + " argument(s)");
-            }
-            return command(pid(args.get(0)), args.get(1), args.size() == 3 ? args.get(2) : null,
-                    line.hasOption("xml"), width(line.hasOption("wide"), line.getOptionValue("width")));
-        } catch (UsageError e) {
-            return usage("ctl: " + e.getMessage());
-        } catch (BadWidth e) {
-            return usage("ctl: " + e.getMessage());
+            return new CtlPatching(out, err, dir).run(request);
         } catch (CommandFailure e) {
             err.println("dyper: error: " + e.getMessage());
             return e.code;
@@ -87,54 +47,10 @@ final class Ctl {
         }
     }
 
-    private static long pid(String s) throws UsageError {
-        try {
-            long pid = Long.parseLong(s);
-            if (pid > 0) {
-                return pid;
-            }
-        } catch (NumberFormatException ignored) {
-            // below
-        }
-        throw new UsageError("'" + s + "' is not a process id (try dyper ctl who)");
-    }
-
-    private int usage(String message) {
-        err.println("dyper: error: " + message);
-        return ExitCode.USAGE;
-    }
-
-    /** A failure with its exit code and one line for stderr. */
-    /** A --width that is not a number of columns (at least 20). */
-    static final class BadWidth extends Exception {
-        BadWidth(String message) {
-            super(message, null, false, false);
-        }
-    }
-
-    /** Columns for the text: {@code --wide} is no limit, {@code --width N}, else the runtime's default. */
-    static int width(boolean wide, String width) throws BadWidth {
-        if (wide) {
-            return 0;
-        }
-        if (width == null) {
-            return org.dyper.runtime.monitor.ReportText.DEFAULT_WIDTH;
-        }
-        try {
-            int n = Integer.parseInt(width.trim());
-            if (n >= 20) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // the message below
-        }
-        throw new BadWidth("--width takes a number of columns of at least 20, not '" + width + "'");
-    }
-
     int who() throws IOException {
         for (MonitorEntry e : MonitorEntry.list(dir, true)) {
             out.println(e.pid() + "  " + e.mainClass() + "  "
-                    + DATE.format(Instant.ofEpochMilli(e.startMillis()).atZone(ZoneId.systemDefault())));
+                    + CtlPatching.time(e.startMillis()));
         }
         return ExitCode.OK;
     }
@@ -193,30 +109,15 @@ final class Ctl {
         } catch (java.net.ConnectException e) {
             throw new CommandFailure(ExitCode.NO_PROCESS, "process " + pid + " does not answer on " + entry.endpoint());
         }
-        Element root;
-        try {
-            root = parse(reply);
-        } catch (Exception e) {
-            throw new IOException("unreadable reply from process " + pid + ": " + e.getMessage());
-        }
-        Element error = child(root, "ERROR");
-        if (error != null) {
-            if (xml) {
-                out.println(reply);
-            }
-            throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + pid + ": " + error.getTextContent());
-        }
+        Reply answer = Reply.of(reply, "from process " + pid);
         if (xml) {
             out.println(reply);
-            return ExitCode.OK;
         }
-        out.print(readable(command.toUpperCase(Locale.ROOT), root, width));
+        Element root = answer.orFail(pid);
+        if (!xml) {
+            out.print(readable(command.toUpperCase(Locale.ROOT), root, width));
+        }
         return ExitCode.OK;
-    }
-
-    /** The monitor's own hardened parser (no DTDs, no entities), so both ends of the protocol read XML alike. */
-    private static Element parse(String xml) throws MonitorReply.MalformedException {
-        return MonitorReply.parse(xml);
     }
 
     /** The reply for people: tables for reports, jstack-like text for stacks, name = value for settings. */

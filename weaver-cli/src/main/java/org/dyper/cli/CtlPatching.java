@@ -35,22 +35,12 @@ import org.w3c.dom.Element;
  * process's classes, makes the patched class files with the DYPATCH service in this process (cached), and sends
  * INSTRUMENT; uninstrument takes the model out again; instrumented lists what is patched and since when.
  */
-final class CtlPatching {
+record CtlPatching(PrintStream out, PrintStream err, Path dir) {
     /** The lines {@code dyper ctl --help} says about these subcommands. */
     static final String HELP = "PID instrument --model FILE: patch the running program with the model (its classes are\n"
             + "fetched, patched and swapped in; prints the time it took); uninstrument [NAME] takes it out;\n"
             + "instrumented lists what is patched and since when (docs/runtime-patching.md).\n";
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
-
-    private final PrintStream out;
-    private final PrintStream err;
-    private final Path dir;
-
-    CtlPatching(PrintStream out, PrintStream err, Path dir) {
-        this.out = out;
-        this.err = err;
-        this.dir = dir;
-    }
 
     /** The ctl options these subcommands add. */
     static Options addOptions(Options o) {
@@ -68,29 +58,47 @@ final class CtlPatching {
                 || word.equals("instrument") && hasModel;
     }
 
-    /**
-     * Runs {@code args} ({@code PID instrument|uninstrument [NAME]|instrumented}); returns the exit code. Usage
-     * mistakes and invalid models are reported here; monitor failures go up as {@link CommandFailure}.
-     */
-    int run(CommandLine line, List<String> args, long pid, Path defaultCache) throws CommandFailure, IOException {
+    /** Reads {@code args} ({@code PID instrument|uninstrument [NAME]|instrumented}) into a request. */
+    static CtlCommand.Request request(CommandLine line, List<String> args, long pid, Path defaultCache)
+            throws UsageError {
         String what = args.get(1);
         if (what.equals("instrument")) {
             if (args.size() > 2) {
-                return usage("ctl: instrument takes its model with --model, not '" + args.get(2) + "'");
+                throw new UsageError("instrument takes its model with --model, not '" + args.get(2) + "'");
             }
             List<Path> models = new ArrayList<>();
             List<Path> modes = new ArrayList<>();
             for (String option : List.of("model", "modes")) {
                 for (String v : line.getOptionValues(option) == null ? new String[0] : line.getOptionValues(option)) {
                     if (!Files.isRegularFile(Path.of(v))) {
-                        return usage("ctl: --" + option + " " + v + ": no such file");
+                        throw new UsageError("--" + option + " " + v + ": no such file");
                     }
                     (option.equals("model") ? models : modes).add(Path.of(v));
                 }
             }
             Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache;
+            return new CtlCommand.Instrument(pid, models, modes, cache);
+        }
+        if (what.equals("uninstrument")) {
+            if (args.size() > 3) {
+                throw new UsageError("uninstrument takes at most a model NAME");
+            }
+            return new CtlCommand.Uninstrument(pid, args.size() == 3 ? args.get(2) : null);
+        }
+        if (args.size() > 2) {
+            throw new UsageError("instrumented takes no argument, got '" + args.get(2) + "'");
+        }
+        return new CtlCommand.Instrumented(pid, line.hasOption("xml"));
+    }
+
+    /**
+     * Runs an instrument, uninstrument or instrumented request; returns the exit code. Invalid models are reported
+     * here; monitor failures go up as {@link CommandFailure}.
+     */
+    int run(CtlCommand.Request request) throws CommandFailure, IOException {
+        if (request instanceof CtlCommand.Instrument r) {
             try {
-                return instrument(pid, models, modes, cache);
+                return instrument(r.pid(), r.models(), r.modes(), r.cache());
             } catch (InvalidInputException e) {
                 e.problems().forEach(p -> err.println("dyper: error: " + p));
                 err.println("dyper: " + e.problems().size() + " problem(s); nothing was instrumented");
@@ -100,17 +108,11 @@ final class CtlPatching {
                 return ExitCode.WEAVE_FAILED;
             }
         }
-        if (what.equals("uninstrument")) {
-            return args.size() > 3 ? usage("ctl: uninstrument takes at most a model NAME")
-                    : uninstrument(pid, args.size() == 3 ? args.get(2) : null);
+        if (request instanceof CtlCommand.Uninstrument r) {
+            return uninstrument(r.pid(), r.name());
         }
-        return args.size() > 2 ? usage("ctl: instrumented takes no argument, got '" + args.get(2) + "'")
-                : instrumented(pid, line.hasOption("xml"));
-    }
-
-    private int usage(String message) {
-        err.println("dyper: error: " + message);
-        return ExitCode.USAGE;
+        CtlCommand.Instrumented r = (CtlCommand.Instrumented) request;
+        return instrumented(r.pid(), r.xml());
     }
 
     private MonitorEntry entry(long pid) throws CommandFailure {
@@ -134,17 +136,7 @@ final class CtlPatching {
 
     /** An ERROR in a monitor reply is a failure naming the process. */
     private static Element answer(long pid, String reply) throws CommandFailure, IOException {
-        Element root;
-        try {
-            root = MonitorReply.parse(reply);
-        } catch (Exception e) {
-            throw new IOException("unreadable reply from process " + pid + ": " + e.getMessage());
-        }
-        Element error = Xml.child(root, "ERROR");
-        if (error != null) {
-            throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + pid + ": " + error.getTextContent());
-        }
-        return root;
+        return Reply.of(reply, "from process " + pid).orFail(pid);
     }
 
     int instrument(long pid, List<Path> modelFiles, List<Path> modeFiles, Path cacheRoot)
@@ -299,6 +291,11 @@ final class CtlPatching {
         if (millis == null || millis.isEmpty()) {
             return "";
         }
-        return TIME.format(Instant.ofEpochMilli(Long.parseLong(millis)).atZone(ZoneId.systemDefault()));
+        return time(Long.parseLong(millis));
+    }
+
+    /** A time as {@code dyper ctl} prints it: local date and time to the second. */
+    static String time(long millis) {
+        return TIME.format(Instant.ofEpochMilli(millis).atZone(ZoneId.systemDefault()));
     }
 }

@@ -5,7 +5,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.dyper.patch.ModeCatalog;
 import org.dyper.patch.runtime.PatchService;
@@ -32,21 +31,10 @@ final class DetailLaunch {
     private DetailLaunch() {
     }
 
-    /** Refuses {@code --detail} with {@code --no-monitor} before anything is woven. */
-    static void check(CommandLine line) throws UsageError {
-        if (line.hasOption("detail") && line.hasOption("no-monitor")) {
-            throw new UsageError("--detail needs the DYPER monitor: leave out --no-monitor");
-        }
-    }
-
-    /** The monitor agent options {@code dyper run} passes: {@code --monitor}'s, after detailing's when --detail. */
-    static String monitorOptions(CommandLine line) {
-        String given = line.getOptionValue("monitor");
-        if (!line.hasOption("detail")) {
+    /** The monitor agent options {@code dyper run} passes: {@code given} ({@code --monitor}'s), after detailing's. */
+    static String monitorOptions(boolean detail, String given) {
+        if (!detail) {
             return given;
-        }
-        if (line.hasOption("no-monitor")) {
-            throw new IllegalArgumentException("--detail needs the DYPER monitor: leave out --no-monitor");
         }
         return "DETAIL=true,cli=none" + (given == null || given.isBlank() ? "" : "," + given);
     }
@@ -102,16 +90,16 @@ final class DetailLaunch {
 
     /**
      * Once {@code dyper run} started the program (process {@code pid}): says what runs when there is no model, and
-     * with --detail serves the patch service (its patch files under {@code --cache}, else {@code defaultCache}).
+     * with {@code detail} serves the patch service (its patch files under {@code cache}) to the monitor started with
+     * {@code monitorOptions}.
      */
-    static void launched(CommandLine line, long pid, boolean monitorOnly, Path defaultCache, PrintStream err) {
-        boolean detail = line.hasOption("detail");
+    static void launched(boolean detail, String monitorOptions, Path cache, long pid, boolean monitorOnly,
+            PrintStream err) {
         if (monitorOnly) {
             err.println(detail ? started(pid) : MonitorOnly.started(pid));
         }
         if (detail) {
-            serve(pid, registry(monitorOptions(line)), line.hasOption("cache") ? Path.of(line.getOptionValue("cache"))
-                    : defaultCache, err);
+            serve(pid, registry(monitorOptions), cache, err);
         }
     }
 

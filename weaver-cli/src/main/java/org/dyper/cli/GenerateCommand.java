@@ -6,14 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
-import org.apache.commons.cli.Options;
 import org.dyper.patch.aspectj.GeneratedCode;
 import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.build.Weaver;
 import org.dyper.patch.model.InvalidInputException;
 
 /** {@code dyper generate}: models and modes into AspectJ source, aop.xml and the site table (and compiled aspects). */
-final class GenerateCommand implements CliCommand {
+final class GenerateCommand implements CliCommand<GenerateCommand.Parsed> {
     /** The options, parsed once: what to generate for, where to write the sources, where to compile them (or null). */
     record Parsed(Weaver.Inputs inputs, Path out, Path classes) {
         static Parsed of(CommandLine line) throws UsageError, IOException {
@@ -27,47 +26,27 @@ final class GenerateCommand implements CliCommand {
         }
     }
 
-    private final Context context;
-
-    GenerateCommand(Context context) {
-        this.context = context;
+    @Override
+    public Help help() {
+        return new Help("generate", "turn models and modes into AspectJ source, aop.xml and the site table",
+                "dyper generate --model FILE [--modes FILE] --in JAR|DIR [--classpath PATH] --out DIR [--classes DIR]",
+                InputOptions.options(true)
+                        .addOption(Option.builder().longOpt("out").hasArg().argName("DIR")
+                                .desc("folder for the .aj sources, aop.xml and sites.tsv (required)").build())
+                        .addOption(Option.builder().longOpt("classes").hasArg().argName("DIR")
+                                .desc("also compile the aspects with ajc into DIR, with META-INF/aop.xml, ready for "
+                                        + "load-time weaving").build()),
+                "The classes given with --in are read to resolve every FOR to concrete methods; each patched method\n"
+                        + "and called method gets an integer id, listed in sites.tsv.", false);
     }
 
     @Override
-    public String name() {
-        return "generate";
+    public Parsed parse(CommandLine line, List<String> javaArgs, Context context) throws UsageError, IOException {
+        return Parsed.of(line);
     }
 
     @Override
-    public String purpose() {
-        return "turn models and modes into AspectJ source, aop.xml and the site table";
-    }
-
-    @Override
-    public String usage() {
-        return "dyper generate --model FILE [--modes FILE] --in JAR|DIR [--classpath PATH] --out DIR [--classes DIR]";
-    }
-
-    @Override
-    public Options options() {
-        return InputOptions.options(true)
-                .addOption(Option.builder().longOpt("out").hasArg().argName("DIR")
-                        .desc("folder for the .aj sources, aop.xml and sites.tsv (required)").build())
-                .addOption(Option.builder().longOpt("classes").hasArg().argName("DIR")
-                        .desc("also compile the aspects with ajc into DIR, with META-INF/aop.xml, ready for "
-                                + "load-time weaving").build());
-    }
-
-    @Override
-    public String details() {
-        return "The classes given with --in are read to resolve every FOR to concrete methods; each patched method\n"
-                + "and called method gets an integer id, listed in sites.tsv.";
-    }
-
-    @Override
-    public int run(CommandLine line, List<String> javaArgs)
-            throws UsageError, InvalidInputException, WeaveException, IOException {
-        Parsed p = Parsed.of(line);
+    public int run(Parsed p, Context context) throws InvalidInputException, WeaveException, IOException {
         GeneratedCode code = Weaver.generate(p.inputs());
         Notes.warnings(context.err(), code);
         List<Path> written = Weaver.writeSources(code, p.out());

@@ -46,15 +46,19 @@ public final class Main {
         return new Main(out, err, env).dispatch(args);
     }
 
-    /** The commands, in the order {@code dyper --help} lists them; each made for one run. */
-    private static List<CliCommand> commands(CliCommand.Context c) {
-        return List.of(new GenerateCommand(c), new WeaveCommand(c), new RunCommand(c), new CtlCommand(c),
-                new PatchdCommand(c), new ReportCommand(c), new ClasspathCommand(c), new ModesCommand(c));
-    }
+    /** The commands, in the order {@code dyper --help} lists them. */
+    private static final List<CliCommand<?>> COMMANDS = List.of(new GenerateCommand(), new WeaveCommand(),
+            new RunCommand(), new CtlCommand(), new PatchdCommand(), new ReportCommand(), new ClasspathCommand(),
+            new ModesCommand());
 
     private int dispatch(String[] args) {
-        Map<String, CliCommand> commands = new LinkedHashMap<>();
-        commands(new CliCommand.Context(out, err, env, defaultCache())).forEach(c -> commands.put(c.name(), c));
+        Map<String, CliCommand.Help> commands = new LinkedHashMap<>();
+        Map<String, CliCommand<?>> byName = new LinkedHashMap<>();
+        for (CliCommand<?> c : COMMANDS) {
+            CliCommand.Help help = c.help();
+            commands.put(help.name(), help);
+            byName.put(help.name(), c);
+        }
         if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help") || args[0].equals("help")) {
             if (args.length > 1 && commands.containsKey(args[1])) {
                 help(commands.get(args[1]));
@@ -70,7 +74,7 @@ public final class Main {
             out.println("dyper " + VERSION);
             return ExitCode.OK;
         }
-        CliCommand command = commands.get(args[0]);
+        CliCommand.Help command = commands.get(args[0]);
         if (command == null) {
             return usage("unknown command '" + args[0] + "' (commands: " + String.join(", ", commands.keySet())
                     + "; see dyper --help)");
@@ -101,7 +105,8 @@ public final class Main {
                     + (command.name().equals("run") ? " (java arguments go after --)" : ""));
         }
         try {
-            return command.run(line, javaArgs);
+            return parseAndRun(byName.get(command.name()), line, javaArgs,
+                    new CliCommand.Context(out, err, env, defaultCache()));
         } catch (UsageError e) {
             return usage(command.name() + ": " + e.getMessage());
         } catch (InvalidInputException e) {
@@ -113,6 +118,9 @@ public final class Main {
         } catch (WeaveException e) {
             err.println("dyper: error: " + e.getMessage().replace("\n", "\ndyper:   "));
             return ExitCode.WEAVE_FAILED;
+        } catch (CommandFailure e) {
+            err.println("dyper: error: " + e.getMessage());
+            return e.code;
         } catch (NoSuchFileException e) {
             err.println("dyper: error: " + e.getFile() + ": no such file");
             return ExitCode.IO_ERROR;
@@ -124,6 +132,13 @@ public final class Main {
             e.printStackTrace(err);
             return ExitCode.INTERNAL;
         }
+    }
+
+    /** The command's options read once from {@code line}, then the command run with them. */
+    private static <O> int parseAndRun(CliCommand<O> command, CommandLine line, List<String> javaArgs,
+            CliCommand.Context context)
+            throws UsageError, CommandFailure, InvalidInputException, WeaveException, IOException {
+        return command.run(command.parse(line, javaArgs, context), context);
     }
 
     /** Where woven classes and compiled aspects are cached: $XDG_CACHE_HOME/dyper, else ~/.cache/dyper. */
@@ -140,20 +155,20 @@ public final class Main {
         return ExitCode.USAGE;
     }
 
-    private void overview(java.util.Collection<CliCommand> commands) {
+    private void overview(java.util.Collection<CliCommand.Help> commands) {
         out.println("dyper " + VERSION + ": instrument Java programs from DYPATCH XML models, woven with AspectJ.");
         out.println();
         out.println("Usage: dyper <command> [options]   (dyper <command> --help for details)");
         out.println();
         int width = commands.stream().mapToInt(c -> c.name().length()).max().orElse(0);
-        for (CliCommand c : commands) {
+        for (CliCommand.Help c : commands) {
             out.printf("  %-" + width + "s  %s%n", c.name(), c.purpose());
         }
         out.println();
         out.print(ExitCode.SUMMARY);
     }
 
-    private void help(CliCommand c) {
+    private void help(CliCommand.Help c) {
         PrintWriter w = new PrintWriter(out);
         HelpFormatter f = new HelpFormatter();
         f.setWidth(100);

@@ -1,45 +1,19 @@
 package org.dyper.cli;
 
 import java.util.List;
-import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
 import org.dyper.patch.ModeCatalog;
 
 /** {@code dyper modes}: the modes of Dyper's mode library. */
-final class ModesCommand implements CliCommand {
-    private final Context context;
-
-    ModesCommand(Context context) {
-        this.context = context;
+final class ModesCommand implements CliCommand.WithoutOptions {
+    @Override
+    public Help help() {
+        return new Help("modes", "list the modes of Dyper's mode library", "dyper modes",
+                InputOptions.help(new Options()), "A PATCH names one of these in MODE without any --modes file.", false);
     }
 
     @Override
-    public String name() {
-        return "modes";
-    }
-
-    @Override
-    public String purpose() {
-        return "list the modes of Dyper's mode library";
-    }
-
-    @Override
-    public String usage() {
-        return "dyper modes";
-    }
-
-    @Override
-    public Options options() {
-        return InputOptions.help(new Options());
-    }
-
-    @Override
-    public String details() {
-        return "A PATCH names one of these in MODE without any --modes file.";
-    }
-
-    @Override
-    public int run(CommandLine line, List<String> javaArgs) {
+    public int run(NoOptions options, Context context) {
         context.out().println("Dyper's mode library (use these names in PATCH MODE='...'):");
         List<ModeCatalog.Entry> entries = ModeCatalog.library().libraryModes();
         int width = entries.stream().mapToInt(e -> e.name().length()).max().orElse(0);

@@ -27,8 +27,8 @@ final class MonitorOnly {
     private MonitorOnly() {
     }
 
-    /** The {@code java} command; throws IllegalArgumentException naming an option that needs a model. */
-    static List<String> command(CommandLine line, List<String> javaArgs, Path java) {
+    /** Refuses, naming it, an option that needs a model (IllegalArgumentException); part of reading the options. */
+    static void check(CommandLine line) {
         for (String[] o : NEED_A_MODEL) {
             if (line.hasOption(o[0]) && !(o[0].equals("report") && line.hasOption("detail"))) {
                 throw new IllegalArgumentException("--" + o[0] + " needs --model FILE (" + o[1] + ")");
@@ -38,19 +38,27 @@ final class MonitorOnly {
             throw new IllegalArgumentException("give --model FILE, or leave out --no-monitor: with neither, nothing "
                     + "would be measured");
         }
+    }
+
+    /**
+     * The {@code java} command: the monitor agent with {@code monitorOptions}, the text report ({@code report}, with
+     * --detail), the XML and HTML reports at exit (each null when not asked for), then the program's arguments.
+     */
+    static List<String> command(Path java, String monitorOptions, String report, String xml, String html,
+            List<String> javaArgs) {
         List<String> command = new ArrayList<>();
         command.add(java.toString());
-        command.add(LaunchCommand.monitorAgent(Weaver.runtimeClasspath().get(0), DetailLaunch.monitorOptions(line)));
-        if (line.hasOption("report")) {
+        command.add(LaunchCommand.monitorAgent(Weaver.runtimeClasspath().get(0), monitorOptions));
+        if (report != null) {
             // with --detail: the detailed methods' exact figures (Timing) in the text report at exit
-            command.add("-Ddyper.report=" + line.getOptionValue("report"));
+            command.add("-Ddyper.report=" + report);
         }
-        if (line.hasOption("xml")) {
+        if (xml != null) {
             // the monitor's final report is the exit XML report's last child, woven or not
-            command.add("-Ddyper.report.xml=" + Path.of(line.getOptionValue("xml")).toAbsolutePath());
+            command.add("-Ddyper.report.xml=" + Path.of(xml).toAbsolutePath());
         }
         command.addAll(javaArgs);
-        return ReportCommand.withHtml(command, line.getOptionValue("html"));
+        return ReportCommand.withHtml(command, html);
     }
 
     /** The line that says what runs, once the program's pid is known. */

@@ -180,17 +180,11 @@ final class MonitorTargets {
 
     /** The reply's root; an ERROR in it is a failure naming the command. */
     static Element reply(String xml, String command) throws IOException {
-        Element root;
-        try {
-            root = MonitorReply.parse(xml);
-        } catch (Exception e) {
-            throw new IOException("unreadable reply to " + command + ": " + e.getMessage());
+        Reply reply = Reply.of(xml, "to " + command);
+        if (reply.error() != null) {
+            throw new IOException(command + ": " + reply.error());
         }
-        Element error = Xml.child(root, "ERROR");
-        if (error != null) {
-            throw new IOException(command + ": " + text(error));
-        }
-        return root;
+        return reply.root();
     }
 
     private static String text(Element e) {

@@ -15,7 +15,7 @@ import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.wire.RegistryFiles;
 
 /** {@code dyper patchd}: its help and options; {@link Patchd} is the service. */
-final class PatchdCommand implements CliCommand {
+final class PatchdCommand implements CliCommand<PatchdCommand.Parsed> {
     /**
      * The options, parsed once: the registry folder, the mode files, where patched class files go, and what is served:
      * a monitored process ({@code pid}; {@code badPid}: the text of a --pid that is not one) or a class path
@@ -51,38 +51,11 @@ final class PatchdCommand implements CliCommand {
         }
     }
 
-    private final Context context;
-
-    PatchdCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
-    public String name() {
-        return "patchd";
-    }
-
-    @Override
-    public String purpose() {
-        return "the DYPATCH service: keeps patch models and makes patched class files for a running program";
-    }
-
-    @Override
-    public String usage() {
-        return "dyper patchd --pid PID [--modes FILE] [--dir DIR] [--directory DIR] | dyper patchd --classpath PATH";
-    }
-
-    @Override
-    public String details() {
-        return "Listens on a socket file in the registry folder (a loopback port where none can be made);\n"
-                + "the registry entry <dir>/<pid>.patchd names it and holds the token.\n"
-                + "Commands (docs/runtime-patching.md): PING, MODEL, PATCH, DIRECTORY. With --pid it serves a "
-                + "monitored\nprocess (its classes through its monitor) and stops when it ends.";
-    }
-
-    @Override
-    public Options options() {
-        return new Options()
+    public Help help() {
+        return new Help("patchd", "the DYPATCH service: keeps patch models and makes patched class files for a "
+                + "running program", "dyper patchd --pid PID [--modes FILE] [--dir DIR] [--directory DIR] | "
+                + "dyper patchd --classpath PATH", new Options()
                 .addOption(Option.builder().longOpt("pid").hasArg().argName("PID")
                         .desc("the monitored process to patch: its classes come through its monitor").build())
                 .addOption(Option.builder().longOpt("classpath").hasArg().argName("PATH")
@@ -95,12 +68,20 @@ final class PatchdCommand implements CliCommand {
                 .addOption(Option.builder().longOpt("directory").hasArg().argName("DIR")
                         .desc("where patched class files go (default: patch/ in the dyper cache); DIRECTORY "
                                 + "changes it").build())
-                .addOption(Option.builder("h").longOpt("help").desc("show this help").build());
+                .addOption(Option.builder("h").longOpt("help").desc("show this help").build()),
+                "Listens on a socket file in the registry folder (a loopback port where none can be made);\n"
+                        + "the registry entry <dir>/<pid>.patchd names it and holds the token.\n"
+                        + "Commands (docs/runtime-patching.md): PING, MODEL, PATCH, DIRECTORY. With --pid it serves a "
+                        + "monitored\nprocess (its classes through its monitor) and stops when it ends.", false);
     }
 
     @Override
-    public int run(CommandLine line, List<String> javaArgs) throws InvalidInputException, IOException {
-        Parsed p = Parsed.of(line, context.cache());
+    public Parsed parse(CommandLine line, List<String> javaArgs, Context context) {
+        return Parsed.of(line, context.cache());
+    }
+
+    @Override
+    public int run(Parsed p, Context context) throws InvalidInputException, IOException {
         ModeCatalog catalog = ModeCatalog.load(p.modes());
         RegistryFiles.createPrivateDirectories(p.directory());
         if (p.badPid() != null) {

@@ -5,7 +5,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
@@ -22,7 +21,7 @@ import org.dyper.patch.launch.ProgramProcess;
  * {@code dyper run}: weaves the classes a model patches once (cached), then starts the program with the agent that
  * swaps them in, the DYPER monitor and the report settings, and returns the program's exit code.
  */
-final class RunCommand implements CliCommand {
+final class RunCommand implements CliCommand<RunCommand.Parsed> {
     static final String PURPOSE = "run a Java program with its patched classes woven at launch; print the report when it "
             + "ends";
     static final String USAGE = "dyper run [--model FILE [--modes FILE]] [--detail] [--patch JAR|DIR] [options] -- "
@@ -37,39 +36,72 @@ final class RunCommand implements CliCommand {
             + "(its report included). If dyper run is killed with SIGKILL, the monitor ends the program as\n"
             + "SIGTERM would (with --no-monitor it runs on).\n" + DetailLaunch.HELP;
 
-    private final PrintStream err;
-    private final Map<String, String> env;
-    private final Path defaultCache;
-
-    RunCommand(Context context) {
-        this.err = context.err();
-        this.env = context.env();
-        this.defaultCache = context.cache();
+    /**
+     * The options, parsed once and checked before anything is woven. With a model: what to weave ({@code inputs})
+     * and how to launch the program ({@code launch}); without one: the java command of the monitor alone
+     * ({@code monitorOnly}), and the other two null. {@code cache}: where woven classes and patch files go;
+     * {@code html}: the page to write at exit (or null); {@code detail}: {@code --detail}, with its
+     * {@code monitorOptions}.
+     */
+    record Parsed(Weaver.Inputs inputs, LaunchOptions launch, List<String> monitorOnly, Path cache, String html,
+            boolean verbose, boolean detail, String monitorOptions) {
+        static Parsed of(CommandLine line, List<String> javaArgs, Context context) throws UsageError, IOException {
+            if (javaArgs.isEmpty()) {
+                throw new UsageError("give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar "
+                        + "Main");
+            }
+            boolean detail = line.hasOption("detail");
+            boolean noMonitor = line.hasOption("no-monitor");
+            if (detail && noMonitor) {
+                throw new UsageError("--detail needs the DYPER monitor: leave out --no-monitor");
+            }
+            String monitor = DetailLaunch.monitorOptions(detail, line.getOptionValue("monitor"));
+            Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : context.cache();
+            String html = line.getOptionValue("html");
+            boolean verbose = line.hasOption("verbose");
+            if (!line.hasOption("model")) {
+                List<String> command;
+                try {
+                    MonitorOnly.check(line);
+                    command = MonitorOnly.command(TargetJdk.java(context.env()), monitor,
+                            line.getOptionValue("report"), line.getOptionValue("xml"), html, javaArgs);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageError(e.getMessage());
+                }
+                return new Parsed(null, null, command, cache, html, verbose, detail, monitor);
+            }
+            LaunchOptions options = LaunchOptions.of(TargetJdk.java(context.env()), javaArgs);
+            List<Path> targets;
+            try {
+                targets = options.targets();
+            } catch (IllegalArgumentException e) {
+                throw new UsageError(e.getMessage());
+            }
+            List<Path> others = new ArrayList<>();
+            if (line.hasOption("patch")) {
+                targets = InputOptions.patchOnly(targets, InputOptions.values(line, "patch"), others);
+            }
+            Weaver.Inputs in = InputOptions.inputs(line, targets, "no classes to patch: the java class path (-cp or "
+                    + "-jar) names no existing jar or folder");
+            if (!others.isEmpty()) {
+                others.addAll(in.classpath());
+                in = new Weaver.Inputs(in.models(), in.modeFiles(), in.targets(), others, in.includes(),
+                        in.excludes());
+            }
+            LaunchOptions launch = options.withWeaving(line.hasOption("weaver-agent") ? LaunchOptions.Weaving.AGENT
+                    : LaunchOptions.Weaving.AHEAD).withReport(new LaunchOptions.Report(line.getOptionValue("report"),
+                    line.getOptionValue("xml"))).withVerbose(verbose).withMonitor(!noMonitor, monitor);
+            return new Parsed(in, launch, null, cache, html, verbose, detail, monitor);
+        }
     }
 
     @Override
-    public String name() {
-        return "run";
-    }
-
-    @Override
-    public String purpose() {
-        return PURPOSE;
-    }
-
-    @Override
-    public String usage() {
-        return USAGE;
-    }
-
-    @Override
-    public String details() {
-        return DETAILS;
+    public Help help() {
+        return new Help("run", PURPOSE, USAGE, options(), DETAILS, false);
     }
 
     /** The options of {@code dyper run}. */
-    @Override
-    public Options options() {
+    private static Options options() {
         return InputOptions.options(false)
                 .addOption(Option.builder().longOpt("model").hasArg().argName("FILE")
                         .desc("a patch model (<MODEL>); repeatable; without one the program runs under the "
@@ -102,75 +134,48 @@ final class RunCommand implements CliCommand {
                 .addOption(DetailLaunch.OPTION);
     }
 
-    /** Runs the program woven as {@code line} says; returns its exit code once it started. */
     @Override
-    public int run(CommandLine line, List<String> javaArgs)
-            throws UsageError, InvalidInputException, IOException, WeaveException {
-        if (javaArgs.isEmpty()) {
-            throw new UsageError("give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar Main");
+    public Parsed parse(CommandLine line, List<String> javaArgs, Context context) throws UsageError, IOException {
+        return Parsed.of(line, javaArgs, context);
+    }
+
+    /** Runs the program woven as {@code p} says; returns its exit code once it started. */
+    @Override
+    public int run(Parsed p, Context context) throws UsageError, InvalidInputException, IOException, WeaveException {
+        PrintStream err = context.err();
+        if (p.monitorOnly() != null) {
+            return launch(p, p.monitorOnly(), true, err);
         }
-        DetailLaunch.check(line);
-        if (!line.hasOption("model")) {
-            try {
-                return launch(line, MonitorOnly.command(line, javaArgs, TargetJdk.java(env)), true);
-            } catch (IllegalArgumentException e) {
-                throw new UsageError(e.getMessage());
-            }
-        }
-        LaunchOptions options = LaunchOptions.of(TargetJdk.java(env), javaArgs);
-        List<Path> targets;
-        try {
-            targets = options.targets();
-        } catch (IllegalArgumentException e) {
-            throw new UsageError(e.getMessage());
-        }
-        List<Path> others = new ArrayList<>();
-        if (line.hasOption("patch")) {
-            targets = InputOptions.patchOnly(targets, InputOptions.values(line, "patch"), others);
-        }
-        Weaver.Inputs in = InputOptions.inputs(line, targets, "no classes to patch: the java class path (-cp or -jar) "
-                + "names no existing jar or folder");
-        if (!others.isEmpty()) {
-            others.addAll(in.classpath());
-            in = new Weaver.Inputs(in.models(), in.modeFiles(), in.targets(), others, in.includes(), in.excludes());
-        }
-        Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache;
-        LaunchOptions launch = options.withWeaving(line.hasOption("weaver-agent") ? LaunchOptions.Weaving.AGENT
-                : LaunchOptions.Weaving.AHEAD).withReport(new LaunchOptions.Report(line.getOptionValue("report"),
-                line.getOptionValue("xml"))).withVerbose(line.hasOption("verbose"))
-                .withMonitor(!line.hasOption("no-monitor"), DetailLaunch.monitorOptions(line));
-        LaunchCache.Prepared prepared = LaunchCache.prepare(in, cache, launch.weaving(), launch.javaFeature(),
-                progress -> err.println("dyper: " + progress));
+        LaunchOptions launch = p.launch();
+        LaunchCache.Prepared prepared = LaunchCache.prepare(p.inputs(), p.cache(), launch.weaving(),
+                launch.javaFeature(), progress -> err.println("dyper: " + progress));
         prepared.warnings().forEach(w -> err.println("dyper: " + w));
-        notes(prepared.notes());
-        if (line.hasOption("verbose")) {
+        Notes.print(err, prepared.notes());
+        if (p.verbose()) {
             String what = launch.weaving() == LaunchOptions.Weaving.AHEAD ? "woven classes and aspects " : "aspects ";
             err.println("dyper: " + what + (prepared.cached() ? "reused from " : "made in ") + prepared.aspects());
         }
         List<String> command;
         try {
-            command = ReportCommand.withHtml(launch.command(prepared.aspects()), line.getOptionValue("html"));
+            command = ReportCommand.withHtml(launch.command(prepared.aspects()), p.html());
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
-        return launch(line, command, false);
+        return launch(p, command, false, err);
     }
 
     /** Runs the program; {@code monitorOnly}: say so once it started. Returns its exit code. */
-    private int launch(CommandLine line, List<String> command, boolean monitorOnly) throws IOException {
-        if (line.hasOption("verbose")) {
+    private static int launch(Parsed p, List<String> command, boolean monitorOnly, PrintStream err)
+            throws IOException {
+        if (p.verbose()) {
             err.println("dyper: " + String.join(" ", command));
         }
         try {
-            return ProgramProcess.run(command, null, pid -> DetailLaunch.launched(line, pid, monitorOnly, defaultCache,
-                    err));
+            return ProgramProcess.run(command, null, pid -> DetailLaunch.launched(p.detail(), p.monitorOptions(),
+                    p.cache(), pid, monitorOnly, err));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ExitCode.INTERNAL;
         }
-    }
-
-    private void notes(List<String> notes) {
-        Notes.print(err, notes);
     }
 }

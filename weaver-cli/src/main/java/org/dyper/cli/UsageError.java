@@ -2,7 +2,7 @@ package org.dyper.cli;
 
 /** A usage mistake found after option parsing (missing required option, bad value); exit code 2. */
 public final class UsageError extends Exception {
-    UsageError(String message) {
+    public UsageError(String message) {
         super(message, null, false, false);
     }
 }

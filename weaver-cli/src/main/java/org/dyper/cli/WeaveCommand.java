@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
-import org.apache.commons.cli.Options;
 import org.dyper.patch.aspectj.GeneratedCode;
 import org.dyper.patch.build.Generation;
 import org.dyper.patch.build.WeaveException;
@@ -15,7 +14,7 @@ import org.dyper.patch.build.Weaver;
 import org.dyper.patch.model.InvalidInputException;
 
 /** {@code dyper weave}: binary weaving of a jar or class folder into a new jar. */
-final class WeaveCommand implements CliCommand {
+final class WeaveCommand implements CliCommand<WeaveCommand.Parsed> {
     /** The options, parsed once and checked before the long work: the input, the jar to write, what to weave. */
     record Parsed(Path input, Path output, Weaver.Inputs inputs) {
         static Parsed of(CommandLine line) throws UsageError, IOException {
@@ -31,46 +30,26 @@ final class WeaveCommand implements CliCommand {
         }
     }
 
-    private final Context context;
-
-    WeaveCommand(Context context) {
-        this.context = context;
+    @Override
+    public Help help() {
+        return new Help("weave", "weave a jar or class folder with the generated aspects (binary weaving) into a new "
+                + "jar", "dyper weave --model FILE [--modes FILE] --in JAR|DIR --out JAR [--classpath PATH]",
+                InputOptions.options(false)
+                        .addOption(Option.builder().longOpt("in").hasArg().argName("JAR|DIR")
+                                .desc("the jar or class folder to weave (required)").build())
+                        .addOption(Option.builder().longOpt("out").hasArg().argName("JAR")
+                                .desc("the woven jar to write (required; may not be the input)").build()),
+                "Run the result with: java -cp OUT.jar" + File.pathSeparator + "$(dyper classpath)"
+                        + File.pathSeparator + "<other jars> <main class>", false);
     }
 
     @Override
-    public String name() {
-        return "weave";
+    public Parsed parse(CommandLine line, List<String> javaArgs, Context context) throws UsageError, IOException {
+        return Parsed.of(line);
     }
 
     @Override
-    public String purpose() {
-        return "weave a jar or class folder with the generated aspects (binary weaving) into a new jar";
-    }
-
-    @Override
-    public String usage() {
-        return "dyper weave --model FILE [--modes FILE] --in JAR|DIR --out JAR [--classpath PATH]";
-    }
-
-    @Override
-    public Options options() {
-        return InputOptions.options(false)
-                .addOption(Option.builder().longOpt("in").hasArg().argName("JAR|DIR")
-                        .desc("the jar or class folder to weave (required)").build())
-                .addOption(Option.builder().longOpt("out").hasArg().argName("JAR")
-                        .desc("the woven jar to write (required; may not be the input)").build());
-    }
-
-    @Override
-    public String details() {
-        return "Run the result with: java -cp OUT.jar" + File.pathSeparator + "$(dyper classpath)"
-                + File.pathSeparator + "<other jars> <main class>";
-    }
-
-    @Override
-    public int run(CommandLine line, List<String> javaArgs)
-            throws UsageError, InvalidInputException, WeaveException, IOException {
-        Parsed p = Parsed.of(line);
+    public int run(Parsed p, Context context) throws InvalidInputException, WeaveException, IOException {
         Path parent = p.output().toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);  // before the long work, so a path that cannot be made fails first

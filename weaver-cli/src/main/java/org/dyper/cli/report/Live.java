@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.dyper.cli.CommandFailure;
 import org.dyper.cli.ExitCode;
 import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.monitor.MonitorEntry;
@@ -22,13 +23,13 @@ final class Live {
     private Live() {
     }
 
-    static Report report(long pid, String dir) throws ReportCommand.Failure, IOException, BadReportException {
+    static Report report(long pid, String dir) throws CommandFailure, IOException, BadReportException {
         Path registry = dir != null ? Path.of(dir) : MonitorEntry.defaultDirectory();
         MonitorEntry entry;
         try {
             entry = MonitorEntry.of(registry, pid);
         } catch (IOException e) {
-            throw new ReportCommand.Failure(ExitCode.NO_PROCESS, e.getMessage());
+            throw new CommandFailure(ExitCode.NO_PROCESS, e.getMessage());
         }
         String reply;
         String whoru;
@@ -37,7 +38,7 @@ final class Live {
             reply = c.command("REPORT", "<REPORT TYPE='ALL'/>");
             whoru = c.command("WHORU", null);
         } catch (ConnectException e) {
-            throw new ReportCommand.Failure(ExitCode.NO_PROCESS, "process " + pid + " does not answer on "
+            throw new CommandFailure(ExitCode.NO_PROCESS, "process " + pid + " does not answer on "
                     + entry.endpoint());
         }
         String label = "process " + pid + " (REPORT at "
@@ -49,7 +50,7 @@ final class Live {
             String first = e.problems().get(0);
             int at = first.indexOf("the monitor answered with an error: ");
             if (at >= 0) {
-                throw new ReportCommand.Failure(ExitCode.COMMAND_FAILED, "process " + pid + ": "
+                throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + pid + ": "
                         + first.substring(at + "the monitor answered with an error: ".length()));
             }
             throw e;

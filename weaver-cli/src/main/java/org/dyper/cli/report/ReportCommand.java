@@ -3,14 +3,15 @@ package org.dyper.cli.report;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
 import org.dyper.cli.CliCommand;
+import org.dyper.cli.CommandFailure;
 import org.dyper.cli.ExitCode;
+import org.dyper.cli.UsageError;
 import org.dyper.runtime.report.BadReportException;
 import org.dyper.runtime.report.HtmlReport;
 import org.dyper.runtime.report.Report;
@@ -20,7 +21,7 @@ import org.dyper.runtime.report.Report;
  * {@code dyper ctl --xml PID REPORT}, or a running process's monitor) into one self-contained HTML page, collapsed
  * stacks, or a differential page. The rendering is the runtime's ({@link HtmlReport}), shared with the exit hook.
  */
-public final class ReportCommand implements CliCommand {
+public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
     public static final String PURPOSE = "turn XML reports into a self-contained HTML page with flame graphs and tables";
     public static final String USAGE_LINE = "dyper report [--out FILE] [--title TEXT] REPORT.xml | --pid PID [--dir DIR]"
             + " | --diff BEFORE.xml AFTER.xml | --collapsed [--view NAME] [--thread ID|NAME] REPORT.xml";
@@ -38,47 +39,74 @@ public final class ReportCommand implements CliCommand {
             Exit codes: 0 ok, 2 usage, 3 the report breaks a rule (each problem as file:line:col: ELEMENT:
             message), 5 file error, 6 the monitor answered ERROR, 7 no such monitored process.""";
 
-    private final PrintStream out;
-    private final PrintStream err;
+    /**
+     * The options, parsed once and checked: the report files ({@code -} for standard input; two with {@code diff}),
+     * or the running process {@code pid} (0: none) in the registry folder {@code dir} (null: the default); where to
+     * write ({@code out}, null: beside the input or standard output), the page's {@code title} (or null), and for
+     * {@code collapsed} the stacks {@code view} and {@code thread} (or null).
+     */
+    public record Parsed(List<String> inputs, long pid, String dir, boolean diff, boolean collapsed, Path out,
+            String title, String view, String thread) {
+        static Parsed of(CommandLine line) throws UsageError, IOException {
+            try {
+                return check(line);
+            } catch (UsageError e) {
+                throw new UsageError(e.getMessage() + " (see dyper report --help)");
+            }
+        }
 
-    public ReportCommand(CliCommand.Context context) {
-        this.out = context.out();
-        this.err = context.err();
+        private static Parsed check(CommandLine line) throws UsageError, IOException {
+            List<String> args = line.getArgList();
+            boolean diff = line.hasOption("diff");
+            boolean collapsed = line.hasOption("collapsed");
+            boolean pid = line.hasOption("pid");
+            if (diff && collapsed) {
+                throw new UsageError("--diff and --collapsed do not go together");
+            }
+            if (!collapsed && (line.hasOption("view") || line.hasOption("thread"))) {
+                throw new UsageError("--" + (line.hasOption("view") ? "view" : "thread") + " goes with --collapsed");
+            }
+            if (line.hasOption("dir") && !pid) {
+                throw new UsageError("--dir goes with --pid");
+            }
+            if (pid && diff) {
+                throw new UsageError("--diff compares two files; take them with dyper ctl --xml PID REPORT > FILE");
+            }
+            int wanted = diff ? 2 : pid ? 0 : 1;
+            if (args.size() != wanted) {
+                throw new UsageError(diff ? "--diff takes two reports, BEFORE.xml AFTER.xml; got " + args.size()
+                        : pid ? "--pid takes no report file; got '" + args.get(0) + "'"
+                        : args.isEmpty() ? "give a report file (REPORT.xml, or - for standard input), or --pid PID"
+                        : "one report at a time (got " + args.size() + "; --diff compares two)");
+            }
+            Path outFile = line.hasOption("out") ? Path.of(line.getOptionValue("out")) : null;
+            if (outFile == null && !collapsed && args.contains("-")) {
+                throw new UsageError("reading standard input: say where to write with --out FILE");
+            }
+            for (String input : args) {
+                if (outFile != null && !input.equals("-") && Files.exists(outFile) && Files.exists(Path.of(input))
+                        && Files.isSameFile(outFile, Path.of(input))) {
+                    throw new UsageError("--out " + outFile + " is an input report: write to another file");
+                }
+            }
+            return new Parsed(List.copyOf(args), pid ? parsePid(line.getOptionValue("pid")) : 0,
+                    line.getOptionValue("dir"), diff, collapsed, outFile, line.getOptionValue("title"),
+                    line.hasOption("view") ? line.getOptionValue("view") : "CPU", line.getOptionValue("thread"));
+        }
     }
 
     @Override
-    public String name() {
-        return "report";
+    public Help help() {
+        return new Help("report", PURPOSE, USAGE_LINE, options(), DETAILS, true);
     }
 
     @Override
-    public String purpose() {
-        return PURPOSE;
-    }
-
-    @Override
-    public String usage() {
-        return USAGE_LINE;
-    }
-
-    @Override
-    public String details() {
-        return DETAILS;
-    }
-
-    @Override
-    public boolean takesArguments() {
-        return true;
-    }
-
-    @Override
-    public int run(CommandLine line, List<String> javaArgs) {
-        return run(line);
+    public Parsed parse(CommandLine line, List<String> javaArgs, Context context) throws UsageError, IOException {
+        return Parsed.of(line);
     }
 
     /** The command's options. */
-    @Override
-    public Options options() {
+    private static Options options() {
         return new Options()
                 .addOption(Option.builder("o").longOpt("out").hasArg().argName("FILE")
                         .desc("where to write (default: beside the input, see below; --collapsed: stdout)").build())
@@ -102,119 +130,52 @@ public final class ReportCommand implements CliCommand {
                 .addOption(Option.builder("h").longOpt("help").desc("show this help").build());
     }
 
-    /** A mistake in the command line: exit 2. */
-    static final class Usage extends Exception {
-        Usage(String message) {
-            super(message, null, false, false);
-        }
-    }
-
-    /** A failure with its exit code. */
-    static final class Failure extends Exception {
-        final int code;
-
-        Failure(int code, String message) {
-            super(message, null, false, false);
-            this.code = code;
-        }
-    }
-
-    /** Runs the command on a parsed line; returns the exit code. */
-    public int run(CommandLine line) {
+    /** Runs the command with its parsed options; returns the exit code. */
+    @Override
+    public int run(Parsed p, Context context) throws CommandFailure, IOException {
         try {
-            return execute(line);
-        } catch (Usage e) {
-            err.println("dyper: error: report: " + e.getMessage() + " (see dyper report --help)");
-            return ExitCode.USAGE;
+            return execute(p, context.out());
         } catch (BadReportException e) {
-            for (String p : e.problems()) {
-                err.println("dyper: error: " + p);
+            for (String problem : e.problems()) {
+                context.err().println("dyper: error: " + problem);
             }
-            err.println("dyper: " + e.problems().size() + " problem(s); nothing was written");
+            context.err().println("dyper: " + e.problems().size() + " problem(s); nothing was written");
             return ExitCode.INVALID_INPUT;
-        } catch (Failure e) {
-            err.println("dyper: error: " + e.getMessage());
-            return e.code;
-        } catch (NoSuchFileException e) {
-            err.println("dyper: error: " + e.getFile() + ": no such file");
-            return ExitCode.IO_ERROR;
-        } catch (IOException e) {
-            err.println("dyper: error: " + e.getMessage());
-            return ExitCode.IO_ERROR;
         }
     }
 
-    private int execute(CommandLine line) throws Usage, BadReportException, Failure, IOException {
-        List<String> args = line.getArgList();
-        boolean diff = line.hasOption("diff");
-        boolean collapsed = line.hasOption("collapsed");
-        boolean pid = line.hasOption("pid");
-        if (diff && collapsed) {
-            throw new Usage("--diff and --collapsed do not go together");
-        }
-        if (!collapsed && (line.hasOption("view") || line.hasOption("thread"))) {
-            throw new Usage("--" + (line.hasOption("view") ? "view" : "thread") + " goes with --collapsed");
-        }
-        if (line.hasOption("dir") && !pid) {
-            throw new Usage("--dir goes with --pid");
-        }
-        if (pid && diff) {
-            throw new Usage("--diff compares two files; take them with dyper ctl --xml PID REPORT > FILE");
-        }
-        int wanted = diff ? 2 : pid ? 0 : 1;
-        if (args.size() != wanted) {
-            throw new Usage(diff ? "--diff takes two reports, BEFORE.xml AFTER.xml; got " + args.size()
-                    : pid ? "--pid takes no report file; got '" + args.get(0) + "'"
-                    : args.isEmpty() ? "give a report file (REPORT.xml, or - for standard input), or --pid PID"
-                    : "one report at a time (got " + args.size() + "; --diff compares two)");
-        }
-        Path outFile = line.hasOption("out") ? Path.of(line.getOptionValue("out")) : null;
-        if (outFile == null && !collapsed && args.contains("-")) {
-            throw new Usage("reading standard input: say where to write with --out FILE");
-        }
-        for (String input : args) {
-            if (outFile != null && !input.equals("-") && Files.exists(outFile) && Files.exists(Path.of(input))
-                    && Files.isSameFile(outFile, Path.of(input))) {
-                throw new Usage("--out " + outFile + " is an input report: write to another file");
-            }
-        }
-        Report report;
-        if (pid) {
-            report = Live.report(parsePid(line.getOptionValue("pid")), line.getOptionValue("dir"));
-        } else {
-            report = read(args.get(diff ? 1 : 0));
-        }
-        if (collapsed) {
-            String view = line.hasOption("view") ? line.getOptionValue("view") : "CPU";
+    private static int execute(Parsed p, PrintStream out) throws BadReportException, CommandFailure, IOException {
+        List<String> args = p.inputs();
+        Report report = p.pid() != 0 ? Live.report(p.pid(), p.dir()) : read(args.get(p.diff() ? 1 : 0));
+        if (p.collapsed()) {
             String text;
             try {
-                text = HtmlReport.collapsed(report, view, line.getOptionValue("thread"));
+                text = HtmlReport.collapsed(report, p.view(), p.thread());
             } catch (IllegalArgumentException e) {
-                throw new Failure(ExitCode.INVALID_INPUT, e.getMessage());
+                throw new CommandFailure(ExitCode.INVALID_INPUT, e.getMessage());
             }
-            if (outFile == null) {
+            if (p.out() == null) {
                 out.print(text);
                 out.flush();
             } else {
-                HtmlReport.write(outFile, text);
-                out.println("dyper: wrote " + outFile + " (" + text.lines().count() + " stacks of the " + view
+                HtmlReport.write(p.out(), text);
+                out.println("dyper: wrote " + p.out() + " (" + text.lines().count() + " stacks of the " + p.view()
                         .toUpperCase(java.util.Locale.ROOT) + " view)");
             }
             return ExitCode.OK;
         }
         String html;
         Path target;
-        if (diff) {
+        if (p.diff()) {
             Report before = read(args.get(0));
-            String title = line.hasOption("title") ? line.getOptionValue("title")
-                    : "Dyper diff: " + before.label() + " → " + report.label();
+            String title = p.title() != null ? p.title() : "Dyper diff: " + before.label() + " → " + report.label();
             html = HtmlReport.diff(before, report, title);
-            target = outFile != null ? outFile : beside(args.get(1), ".diff.html");
+            target = p.out() != null ? p.out() : beside(args.get(1), ".diff.html");
         } else {
-            String title = line.hasOption("title") ? line.getOptionValue("title") : "Dyper report: " + report.label();
+            String title = p.title() != null ? p.title() : "Dyper report: " + report.label();
             html = HtmlReport.page(report, title);
-            target = outFile != null ? outFile
-                    : pid ? Path.of("dyper-" + line.getOptionValue("pid").trim() + ".html") : beside(args.get(0), ".html");
+            target = p.out() != null ? p.out()
+                    : p.pid() != 0 ? Path.of("dyper-" + p.pid() + ".html") : beside(args.get(0), ".html");
         }
         HtmlReport.write(target, html);
         out.println("dyper: wrote " + target + " (" + describe(report) + ")");
@@ -237,25 +198,25 @@ public final class ReportCommand implements CliCommand {
     }
 
     /** A report file, or standard input for {@code -}. */
-    private static Report read(String arg) throws IOException, BadReportException, Failure {
+    private static Report read(String arg) throws IOException, BadReportException, CommandFailure {
         if (arg.equals("-")) {
             byte[] bytes = System.in.readAllBytes();
             if (bytes.length == 0) {
-                throw new Failure(ExitCode.IO_ERROR, "standard input: nothing arrived");
+                throw new CommandFailure(ExitCode.IO_ERROR, "standard input: nothing arrived");
             }
             return HtmlReport.read("standard input", new java.io.ByteArrayInputStream(bytes));
         }
         Path file = Path.of(arg);
         if (Files.isDirectory(file)) {
-            throw new Failure(ExitCode.IO_ERROR, arg + ": is a folder, not a report file");
+            throw new CommandFailure(ExitCode.IO_ERROR, arg + ": is a folder, not a report file");
         }
         if (!Files.exists(file)) {
-            throw new Failure(ExitCode.IO_ERROR, arg + ": no such file");
+            throw new CommandFailure(ExitCode.IO_ERROR, arg + ": no such file");
         }
         return HtmlReport.read(file, arg);
     }
 
-    private static long parsePid(String s) throws Usage {
+    private static long parsePid(String s) throws UsageError {
         try {
             long pid = Long.parseLong(s.trim());
             if (pid > 0) {
@@ -264,7 +225,7 @@ public final class ReportCommand implements CliCommand {
         } catch (NumberFormatException ignored) {
             // below
         }
-        throw new Usage("--pid '" + s + "' is not a process id (try dyper ctl who)");
+        throw new UsageError("--pid '" + s + "' is not a process id (try dyper ctl who)");
     }
 
     /**
