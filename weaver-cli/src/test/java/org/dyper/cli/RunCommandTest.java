@@ -77,6 +77,21 @@ class RunCommandTest extends CliFixture {
         assertEquals(Map.of(ADD, "5"), counts(report));
     }
 
+    /**
+     * The weaver agent on a multi-release jar: the running JDK loads the versioned copy, which the replace agent would
+     * not take for the class the plain way's calls were planned for; such classes keep AspectJ advice there.
+     */
+    @Test
+    void runWithTheWeaverAgentCountsTheClassAMultiReleaseJarGivesTheRunningJdk() throws Exception {
+        Path app = multiReleaseJar(dir.resolve("mr-agent-app.jar"));
+        Path report = dir.resolve("mr-agent-report.xml");
+        Child run = cli(List.of("run", "--weaver-agent", "--model", model.toString(), "--cache",
+                dir.resolve("mr-agent-cache").toString(), "--no-monitor", "--report", "none", "--xml",
+                report.toString(), "--", "-jar", app.toString()));
+        assertEquals(new Child(0, "total 15\n", run.err()), run);
+        assertTrue(run.err().lines().noneMatch(l -> l.contains("is not the class Dyper prepared")), run.err());
+        assertEquals(Map.of(ADD, "5"), counts(report));
+    }
 
     @Test
     void runWithTheWeaverAgentWeavesAsClassesLoad() throws Exception {

@@ -37,6 +37,8 @@ final class GenerationContext {
     final StringBuilder joinpoints = new StringBuilder();
     /** The bytecode pass: wrapper methods (Java source) and where the target calls them. */
     final List<AspectFiles.Piece> wrappers = new ArrayList<>();
+    /** Classes that get AspectJ advice only, never the plain way (see {@link Generator#adviceFor}). */
+    java.util.Set<String> adviceOnly = java.util.Set.of();
     /** Shared wrappers of the plain shape ({@link PlainCalls}), each called from many methods. */
     final List<AspectFiles.Piece> plainWrappers = new ArrayList<>();
     final BytecodePlan bytecode = new BytecodePlan();

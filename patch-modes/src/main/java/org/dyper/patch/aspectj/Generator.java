@@ -69,6 +69,16 @@ public final class Generator {
         return this;
     }
 
+    /**
+     * The classes (binary names) whose patches are always AspectJ advice, never the plain way ({@link PlainCalls}):
+     * for load-time weaving, where a class's plain calls reach it only as a replacement of the exact bytes they were
+     * planned for, the classes a multi-release jar holds other copies of.
+     */
+    public Generator adviceFor(Set<String> classes) {
+        ctx.adviceOnly = Set.copyOf(classes);
+        return this;
+    }
+
     public GeneratedCode generate(List<Model> models) throws InvalidInputException {
         try {
             return generateAll(models);
@@ -96,7 +106,8 @@ public final class Generator {
                     .toList();
             // the plain shape needs no AspectJ; a method with bytecode patches too keeps the documented order
             // (AspectJ's ENTER patches first) by staying advice
-            if (bytecodeUses.isEmpty() && plain.fits(aspectUses) && plain.apply(e.getKey(), aspectUses, woven)) {
+            if (bytecodeUses.isEmpty() && !ctx.adviceOnly.contains(e.getKey().owner()) && plain.fits(aspectUses)
+                    && plain.apply(e.getKey(), aspectUses, woven)) {
                 plainMethods++;
                 continue;
             }

@@ -107,6 +107,25 @@ final class MultiRelease {
         return notes;
     }
 
+    /**
+     * The binary names of the classes that {@code targets} (jars; folders have no versions) hold a copy of for a later
+     * Java release. Load-time weaving replaces a class by the bytes of the copy it was prepared from, so these keep
+     * AspectJ advice there instead of the plain way's calls ({@code Generator.adviceFor}).
+     */
+    static Set<String> versionedClasses(List<Path> targets) throws IOException {
+        Set<String> names = new HashSet<>();
+        for (Path t : targets) {
+            if (Files.isRegularFile(t)) {
+                for (String name : Jars.entries(t)) {
+                    if (isVersionedClass(name)) {
+                        names.add(binaryName(name.substring(name.indexOf('/', VERSIONS.length()) + 1)));
+                    }
+                }
+            }
+        }
+        return names;
+    }
+
     private static String binaryName(String classEntry) {
         return classEntry.substring(0, classEntry.length() - ".class".length()).replace('/', '.');
     }
