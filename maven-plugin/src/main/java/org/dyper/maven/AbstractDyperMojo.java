@@ -90,7 +90,7 @@ abstract class AbstractDyperMojo extends AbstractMojo {
 
     /** Every problem of every model and mode file, one {@code file:line:col: ELEMENT: message} line each. */
     static MojoFailureException invalid(InvalidInputException e) {
-        String lines = e.problems().stream().map(p -> "  " + p).collect(Collectors.joining("\n"));
+        String lines = e.listed().stream().map(p -> "  " + p).collect(Collectors.joining("\n"));
         return new MojoFailureException("dyper: " + e.errorCount()
                 + " problem(s) in the model and mode files; nothing was woven:\n" + lines, e);
     }

@@ -48,9 +48,15 @@ record Ctl(PrintStream out, PrintStream err, Path dir) {
     }
 
     int who() throws IOException {
-        for (MonitorEntry e : MonitorEntry.list(dir, true)) {
+        List<MonitorEntry> entries = MonitorEntry.list(dir, true);
+        for (MonitorEntry e : entries) {
             out.println(e.pid() + "  " + e.mainClass() + "  "
                     + CtlPatching.time(e.startMillis()));
+        }
+        if (entries.isEmpty()) {
+            // on stderr, so that a script reading the list still reads an empty one
+            err.println("dyper: no monitored process in " + dir + " (start one with dyper run, or load the monitor "
+                    + "into a running JVM with dyper ctl attach PID)");
         }
         return ExitCode.OK;
     }

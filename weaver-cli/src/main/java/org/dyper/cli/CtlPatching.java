@@ -100,8 +100,8 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
             try {
                 return instrument(r.pid(), r.models(), r.modes(), r.cache());
             } catch (InvalidInputException e) {
-                e.problems().forEach(p -> err.println("dyper: error: " + p));
-                err.println("dyper: " + e.problems().size() + " problem(s); nothing was instrumented");
+                e.listed().forEach(p -> err.println("dyper: " + (p.warning() ? "" : "error: ") + p));
+                err.println("dyper: " + e.errorCount() + " problem(s); nothing was instrumented");
                 return ExitCode.INVALID_INPUT;
             } catch (WeaveException e) {
                 err.println("dyper: error: " + e.getMessage().replace("\n", "\ndyper:   "));

@@ -110,7 +110,7 @@ public final class Main {
         } catch (UsageError e) {
             return usage(command.name() + ": " + e.getMessage());
         } catch (InvalidInputException e) {
-            for (Problem p : e.problems()) {
+            for (Problem p : e.listed()) {
                 err.println("dyper: " + (p.warning() ? "" : "error: ") + p);
             }
             err.println("dyper: " + e.errorCount() + " problem(s); nothing was written");

@@ -119,7 +119,7 @@ final class Patchd implements Closeable {
             return error(e.getMessage());
         } catch (InvalidInputException e) {
             List<String> lines = new ArrayList<>();
-            e.problems().forEach(p -> lines.add(p.toString()));
+            e.listed().forEach(p -> lines.add(p.toString()));
             return error(String.join("\n", lines));
         } catch (WeaveException e) {
             return error(e.getMessage());

@@ -47,8 +47,13 @@ class ClasspathModesCtlTest extends CliFixture {
         Result r = dyper("ctl", "--dir", open.toString(), "who");
         assertEquals(new Result(ExitCode.OK, "", "dyper: warning: the registry folder " + open + " is writable by other "
                 + "users (rwxrwxrwx): they can remove entries or plant false ones; use a folder only you can write to "
-                + "(chmod o-w, or the monitor's dir option and dyper ctl --dir)\n"), r);
+                + "(chmod o-w, or the monitor's dir option and dyper ctl --dir)\n" + none(open)), r);
         Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
-        assertEquals(new Result(ExitCode.OK, "", ""), dyper("ctl", "--dir", open.toString(), "who"));
+        assertEquals(new Result(ExitCode.OK, "", none(open)), dyper("ctl", "--dir", open.toString(), "who"));
+    }
+
+    private static String none(Path registry) {
+        return "dyper: no monitored process in " + registry + " (start one with dyper run, or load the monitor into a "
+                + "running JVM with dyper ctl attach PID)\n";
     }
 }

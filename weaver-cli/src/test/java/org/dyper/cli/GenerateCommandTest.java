@@ -257,4 +257,35 @@ class GenerateCommandTest extends CliFixture {
                 + "point in the methods their FOR selects (the first here; only the first 10 are listed)");
         assertEquals(expected, warnings, r.err());
     }
+
+    /**
+     * Errors have a bound too: the first 100 are listed, then one error counts the rest at the first of them, and the
+     * last line says how many there were in all.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"generate", "weave", "run"})
+    void errorsPastTheFirstHundredAreCounted(String command) throws IOException {
+        StringBuilder xml = new StringBuilder("<MODEL NAME='bad'>\n");
+        String head = "  <FOR CLASS='com.acme.cli.Tally' METHOD='add'><PATCH WHAT='ENTER' MODE='NO";
+        for (int i = 0; i < 250; i++) {
+            xml.append(head).append(i).append("'/></FOR>\n");
+        }
+        Path m = write("bad-" + command + ".xml", xml.append("</MODEL>\n").toString());
+        Path out = dir.resolve("bad-out-" + command + (command.equals("weave") ? ".jar" : ""));
+        Result r = switch (command) {
+            case "generate" -> dyper("generate", "--model", m.toString(), "--in", "{classes}", "--out", out.toString());
+            case "weave" -> dyper("weave", "--model", m.toString(), "--in", "{classes}", "--out", out.toString());
+            default -> dyper("run", "--model", m.toString(), "--cache", out.toString(), "--report", "none", "--",
+                    "-cp", classes.toString(), "com.acme.cli.App");
+        };
+        assertEquals(ExitCode.INVALID_INPUT, r.code(), r.err());
+        List<String> errors = r.errLines().stream().filter(l -> l.startsWith("dyper: error: ")).toList();
+        assertEquals(101, errors.size(), r.err());
+        int column = head.indexOf("<PATCH") + 1;
+        assertTrue(errors.get(99).startsWith("dyper: error: " + m + ":101:" + column + ": PATCH: unknown MODE 'NO99'"),
+                errors.get(99));
+        assertEquals("dyper: error: " + m + ":102:" + column + ": PATCH: … and 150 more errors (the first here; only"
+                + " the first 100 are listed)", errors.get(100));
+        assertEquals("dyper: 250 problem(s); nothing was written", r.errLines().get(r.errLines().size() - 1));
+    }
 }
