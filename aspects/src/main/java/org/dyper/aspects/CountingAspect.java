@@ -7,7 +7,6 @@ import org.aspectj.lang.annotation.Pointcut;
 import org.dyper.aspects.internal.Safe;
 import org.dyper.aspects.internal.StaticPartIds;
 import org.dyper.runtime.Counting;
-import org.dyper.runtime.Dyper;
 
 /**
  * Counts executions of the methods and constructors in {@link #scope()} with {@link Counting}, for use
@@ -26,13 +25,10 @@ public abstract class CountingAspect {
 
     @Before(value = Pointcuts.EXECUTIONS, argNames = "site")
     public void count(JoinPoint.StaticPart site) {
-        int id = StaticPartIds.NONE;
+        int id = StaticPartIds.whenOn(site);
         try {
-            if (Dyper.on()) {
-                id = StaticPartIds.of(site);
-                if (id != StaticPartIds.NONE) {
-                    Counting.count(id);
-                }
+            if (id != StaticPartIds.NONE) {
+                Counting.count(id);
             }
         } catch (Throwable t) {
             Safe.failed(id, t);

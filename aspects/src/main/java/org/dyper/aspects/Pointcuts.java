@@ -4,10 +4,11 @@ package org.dyper.aspects;
 final class Pointcuts {
     /**
      * Never Dyper's own code (runtime, aspects and the concrete aspects made from them). The sample
-     * programs in {@code org.dyper.samples} are targets, not Dyper, so they stay measurable.
+     * programs in {@code org.dyper.samples} and the benchmarks' workload in {@code org.dyper.benchmarks.app}
+     * are targets, not Dyper, so they stay measurable.
      */
-    private static final String NOT_DYPER = "(!within(org.dyper..*) || within(org.dyper.samples..*))"
-            + " && !within(org.dyper.aspects..*+)";
+    private static final String NOT_DYPER = "(!within(org.dyper..*) || within(org.dyper.samples..*)"
+            + " || within(org.dyper.benchmarks.app..*)) && !within(org.dyper.aspects..*+)";
 
     /** Method executions in the user's {@code scope()}. */
     static final String METHODS = "scope() && execution(* *(..)) && " + NOT_DYPER;

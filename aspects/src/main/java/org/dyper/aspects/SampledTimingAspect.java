@@ -10,7 +10,6 @@ import org.aspectj.lang.annotation.Pointcut;
 import org.dyper.aspects.internal.TimingStack;
 import org.dyper.aspects.internal.Safe;
 import org.dyper.aspects.internal.StaticPartIds;
-import org.dyper.runtime.Dyper;
 import org.dyper.runtime.SampledTiming;
 
 /**
@@ -32,14 +31,11 @@ public abstract class SampledTimingAspect {
 
     @Around(value = Pointcuts.METHODS, argNames = "call")
     public Object time(ProceedingJoinPoint call) throws Throwable {
-        int id = StaticPartIds.NONE;
+        int id = StaticPartIds.whenOn(call.getStaticPart());
         long start = 0;
         try {
-            if (Dyper.on()) {
-                id = StaticPartIds.of(call.getStaticPart());
-                if (id != StaticPartIds.NONE) {
-                    start = SampledTiming.enter(id);
-                }
+            if (id != StaticPartIds.NONE) {
+                start = SampledTiming.enter(id);
             }
         } catch (Throwable t) {
             Safe.failed(id, t);
@@ -61,15 +57,12 @@ public abstract class SampledTimingAspect {
 
     @Before(value = Pointcuts.CONSTRUCTORS, argNames = "site")
     public void enterConstructor(JoinPoint.StaticPart site) {
-        int id = StaticPartIds.NONE;
+        int id = StaticPartIds.whenOn(site);
         try {
-            if (Dyper.on()) {
-                id = StaticPartIds.of(site);
-                if (id != StaticPartIds.NONE) {
-                    // Pushed even when not sampled (start 0), so nested executions of one
-                    // constructor pop their own frames.
-                    TimingStack.current().push(site, id, SampledTiming.enter(id));
-                }
+            if (id != StaticPartIds.NONE) {
+                // Pushed even when not sampled (start 0), so nested executions of one
+                // constructor pop their own frames.
+                TimingStack.current().push(site, id, SampledTiming.enter(id));
             }
         } catch (Throwable t) {
             Safe.failed(id, t);
@@ -79,17 +72,13 @@ public abstract class SampledTimingAspect {
     /** After advice is "after finally": it also runs when the constructor throws. */
     @After(value = Pointcuts.CONSTRUCTORS, argNames = "site")
     public void exitConstructor(JoinPoint.StaticPart site) {
-        int id = StaticPartIds.NONE;
+        TimingStack frames = TimingStack.popped(site);
         try {
-            if (Dyper.on()) {
-                TimingStack frames = TimingStack.current();
-                if (frames.pop(site) && frames.start != 0) {
-                    id = frames.id;
-                    SampledTiming.exit(id, frames.start);
-                }
+            if (frames != null && frames.start != 0) {
+                SampledTiming.exit(frames.id, frames.start);
             }
         } catch (Throwable t) {
-            Safe.failed(id, t);
+            Safe.failed(frames.id, t);
         }
     }
 }

@@ -10,7 +10,6 @@ import org.aspectj.lang.annotation.Pointcut;
 import org.dyper.aspects.internal.TimingStack;
 import org.dyper.aspects.internal.Safe;
 import org.dyper.aspects.internal.StaticPartIds;
-import org.dyper.runtime.Dyper;
 import org.dyper.runtime.Timing;
 
 /**
@@ -33,16 +32,13 @@ public abstract class TimingAspect {
 
     @Around(value = Pointcuts.METHODS, argNames = "call")
     public Object time(ProceedingJoinPoint call) throws Throwable {
-        int id = StaticPartIds.NONE;
+        int id = StaticPartIds.whenOn(call.getStaticPart());
         long start = 0;
         boolean timed = false;
         try {
-            if (Dyper.on()) {
-                id = StaticPartIds.of(call.getStaticPart());
-                if (id != StaticPartIds.NONE) {
-                    start = Timing.enter(id);
-                    timed = true;
-                }
+            if (id != StaticPartIds.NONE) {
+                start = Timing.enter(id);
+                timed = true;
             }
         } catch (Throwable t) {
             Safe.failed(id, t);
@@ -63,13 +59,10 @@ public abstract class TimingAspect {
 
     @Before(value = Pointcuts.CONSTRUCTORS, argNames = "site")
     public void enterConstructor(JoinPoint.StaticPart site) {
-        int id = StaticPartIds.NONE;
+        int id = StaticPartIds.whenOn(site);
         try {
-            if (Dyper.on()) {
-                id = StaticPartIds.of(site);
-                if (id != StaticPartIds.NONE) {
-                    TimingStack.current().push(site, id, Timing.enter(id));
-                }
+            if (id != StaticPartIds.NONE) {
+                TimingStack.current().push(site, id, Timing.enter(id));
             }
         } catch (Throwable t) {
             Safe.failed(id, t);
@@ -79,17 +72,13 @@ public abstract class TimingAspect {
     /** After advice is "after finally": it also runs when the constructor throws. */
     @After(value = Pointcuts.CONSTRUCTORS, argNames = "site")
     public void exitConstructor(JoinPoint.StaticPart site) {
-        int id = StaticPartIds.NONE;
+        TimingStack frames = TimingStack.popped(site);
         try {
-            if (Dyper.on()) {
-                TimingStack frames = TimingStack.current();
-                if (frames.pop(site)) {
-                    id = frames.id;
-                    Timing.exit(id, frames.start);
-                }
+            if (frames != null) {
+                Timing.exit(frames.id, frames.start);
             }
         } catch (Throwable t) {
-            Safe.failed(id, t);
+            Safe.failed(frames.id, t);
         }
     }
 }

@@ -123,18 +123,10 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
         }
     }
 
-    private WireClient connect(MonitorEntry entry) throws CommandFailure, IOException {
-        try {
-            WireClient c = entry.connect(false);
-            c.timeout(300_000);
-            return c;
-        } catch (java.net.ConnectException e) {
-            throw new CommandFailure(ExitCode.NO_PROCESS, "process " + entry.pid() + " does not answer on "
-                    + entry.endpoint());
-        }
+    private static WireClient connect(MonitorEntry entry) throws CommandFailure, IOException {
+        return LivePatching.connect(entry, 300_000);
     }
 
-    /** An ERROR in a monitor reply is a failure naming the process. */
     private static Element answer(long pid, String reply) throws CommandFailure, IOException {
         return Reply.of(reply, "from process " + pid).orFail(pid);
     }
@@ -163,59 +155,31 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
         List<ForSpec> fors = new ArrayList<>();
         models.forEach(m -> fors.addAll(m.fors()));
         Model model = new Model(models.get(0).name(), fors, models.get(0).at());
-        MonitorEntry entry = entry(pid);
-        Path patches = cacheRoot.resolve("patch");
-        Path classes = cacheRoot.resolve("classes").resolve(Long.toString(pid));
-        try (WireClient c = connect(entry)) {
-            MonitorTargets.Found found = MonitorTargets.fetch(c, fors.stream().map(ForSpec::className).toList(),
-                    classes);
-            PatchService service = new PatchService(catalog, found.targets(), patches);
-            service.model(model);
-            PatchService.Patched patched = service.patch(model.name(), true, List.of());
-            patched.warnings().forEach(w -> err.println("dyper: " + w));
-            // the patch set in its one form, with the classes it changes and the runtime jars the woven code needs
-            String message = "<MODEL NAME='" + MonitorReply.escape(model.name()) + "' INSERT='TRUE'>"
-                    + patched.files().patchedOnly().withRuntime(Weaver.runtimeClasspath()).toXml() + "</MODEL>";
-            Element reply = Xml.child(answer(pid, c.command("INSTRUMENT", message)), "PATCH");
-            for (Element note : Xml.children(reply, "NOTE")) {
-                err.println("dyper: note: " + note.getTextContent());
-            }
-            double total = (System.nanoTime() - start) / 1e9;
-            out.printf(Locale.ROOT, "dyper: model '%s' instrumented in process %d: %s class(es) patched now, %s when "
-                    + "they load%s%n", model.name(), pid, reply.getAttribute("CLASSES"), reply.getAttribute("PENDING"),
-                    reply.hasAttribute("FIRSTID") ? " (site ids " + reply.getAttribute("FIRSTID") + "-"
-                    + reply.getAttribute("LASTID") + ")" : "");
-            out.printf(Locale.ROOT, "dyper: INSTRUMENT took %.1f ms in the JVM (redefinition %.1f ms); the whole "
-                    + "round trip %.2f s (patched class files %s %s)%n",
-                    Long.parseLong(reply.getAttribute("NANOS")) / 1e6,
-                    Long.parseLong(reply.getAttribute("REDEFINE_NANOS")) / 1e6, total,
-                    patched.cached() ? "reused from" : "woven into", patched.dir());
-            return ExitCode.OK;
-        } finally {
-            Weaver.deleteTree(classes);
+        LivePatching.Inserted in = LivePatching.insert(entry(pid), catalog, model, cacheRoot, 300_000);
+        in.warnings().forEach(w -> err.println("dyper: " + w));
+        Element reply = in.reply();
+        for (Element note : Xml.children(reply, "NOTE")) {
+            err.println("dyper: note: " + note.getTextContent());
         }
+        double total = (System.nanoTime() - start) / 1e9;
+        out.printf(Locale.ROOT, "dyper: model '%s' instrumented in process %d: %s class(es) patched now, %s when "
+                + "they load%s%n", model.name(), pid, reply.getAttribute("CLASSES"), reply.getAttribute("PENDING"),
+                reply.hasAttribute("FIRSTID") ? " (site ids " + reply.getAttribute("FIRSTID") + "-"
+                + reply.getAttribute("LASTID") + ")" : "");
+        out.printf(Locale.ROOT, "dyper: INSTRUMENT took %.1f ms in the JVM (redefinition %.1f ms); the whole "
+                + "round trip %.2f s (patched class files %s %s)%n",
+                Long.parseLong(reply.getAttribute("NANOS")) / 1e6,
+                Long.parseLong(reply.getAttribute("REDEFINE_NANOS")) / 1e6, total,
+                in.cached() ? "reused from" : "woven into", in.dir());
+        return ExitCode.OK;
     }
 
     int uninstrument(long pid, String name) throws CommandFailure, IOException {
-        try (WireClient c = connect(entry(pid))) {
-            String model = name;
-            if (model == null) {
-                for (Element m : Xml.children(Xml.child(answer(pid, c.command("INSTRUMENTED", null)), "PATCHES"),
-                        "MODEL")) {
-                    if ("true".equals(m.getAttribute("ACTIVE"))) {
-                        model = m.getAttribute("NAME");
-                    }
-                }
-                if (model == null) {
-                    throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + pid + " has no model instrumented");
-                }
-            }
-            Element reply = Xml.child(answer(pid, c.command("INSTRUMENT", "<MODEL NAME='" + MonitorReply.escape(model)
-                    + "' INSERT='FALSE'/>")), "PATCH");
-            out.printf(Locale.ROOT, "dyper: model '%s' removed from process %d: %s class(es) restored in %.1f ms%n",
-                    model, pid, reply.getAttribute("CLASSES"), Long.parseLong(reply.getAttribute("NANOS")) / 1e6);
-            return ExitCode.OK;
-        }
+        Element reply = LivePatching.remove(entry(pid), name, 300_000);
+        out.printf(Locale.ROOT, "dyper: model '%s' removed from process %d: %s class(es) restored in %.1f ms%n",
+                reply.getAttribute("MODEL"), pid, reply.getAttribute("CLASSES"),
+                Long.parseLong(reply.getAttribute("NANOS")) / 1e6);
+        return ExitCode.OK;
     }
 
     int instrumented(long pid, boolean xml) throws CommandFailure, IOException {

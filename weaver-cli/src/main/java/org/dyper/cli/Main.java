@@ -15,6 +15,7 @@ import org.apache.commons.cli.DefaultParser;
 import org.apache.commons.cli.HelpFormatter;
 import org.apache.commons.cli.ParseException;
 import org.dyper.cli.report.ReportCommand;
+import org.dyper.cli.ui.UiCommand;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Problem;
 import org.dyper.patch.build.WeaveException;
@@ -48,8 +49,8 @@ public final class Main {
 
     /** The commands, in the order {@code dyper --help} lists them. */
     private static final List<CliCommand<?>> COMMANDS = List.of(new GenerateCommand(), new WeaveCommand(),
-            new RunCommand(), new CtlCommand(), new PatchdCommand(), new ReportCommand(), new ClasspathCommand(),
-            new ModesCommand());
+            new RunCommand(), new CtlCommand(), new PatchdCommand(), new ReportCommand(), new UiCommand(),
+            new ClasspathCommand(), new ModesCommand());
 
     private int dispatch(String[] args) {
         Map<String, CliCommand.Help> commands = new LinkedHashMap<>();

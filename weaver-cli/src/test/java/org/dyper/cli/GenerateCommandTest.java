@@ -23,6 +23,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 class GenerateCommandTest extends CliFixture {
     // ---- invalid input: exit 3, every problem as FILE:LINE:COL: ELEMENT: message ----
 
+    private static final String ABS = "CLASS='java.lang.Math' METHOD='abs' SIGNATURE='long (long)'";
+
+    /** A mode file of one mode ({@code mode}: its attributes) whose CODE calls {@code call} with one ARG. */
+    private static String oneCallMode(String mode, String call, String argType) {
+        return "<DYPATCH>\n  <DYPATCH_MODE " + mode + ">\n    <CODE TYPE='CALL' " + call + ">\n      <ARG TYPE='"
+                + argType + "'/>\n    </CODE>\n  </DYPATCH_MODE>\n</DYPATCH>\n";
+    }
+
+    /** The lines of stderr with each error cut after its place and element ({@code dyper: error: FILE:L:C: ELEMENT}). */
+    private static List<String> placesOfErrors(Result r) {
+        return r.errLines().stream().map(l -> l.replaceFirst("^(dyper: error: [^ ]+: [A-Z_]+): .*", "$1")).toList();
+    }
+
     static Stream<Arguments> invalidInputs() {
         String forAdd = "<MODEL NAME='m'>\n  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>\n    ";
         String end = "\n  </FOR>\n</MODEL>\n";
@@ -36,40 +49,17 @@ class GenerateCommandTest extends CliFixture {
                         List.of("{model}:3:5: PATCH: unknown MODE 'NOPE': not in the mode library nor in the given "
                                 + "mode files (known: ")),
                 Arguments.of("user mode SIGNATURE matching no method", forAdd + "<PATCH WHAT='ENTER' MODE='PARSE'/>" + end,
-                        """
-                        <DYPATCH>
-                          <DYPATCH_MODE NAME='PARSE'>
-                            <CODE TYPE='CALL' CLASS='java.lang.Integer' METHOD='parseInt' SIGNATURE='(long)'>
-                              <ARG TYPE='NULL'/>
-                            </CODE>
-                          </DYPATCH_MODE>
-                        </DYPATCH>
-                        """,
+                        oneCallMode("NAME='PARSE'", "CLASS='java.lang.Integer' METHOD='parseInt' SIGNATURE='(long)'",
+                                "NULL"),
                         List.of("{modes}:3:5: CODE: SIGNATURE '(long)' does not match any method "
                                 + "java.lang.Integer.parseInt (found: ")),
                 Arguments.of("CONTEXT that no patch sets", forAdd + "<PATCH WHAT='EXIT' MODE='ABS_CONTEXT'/>" + end,
-                        """
-                        <DYPATCH>
-                          <DYPATCH_MODE NAME='ABS_CONTEXT' CONTEXT='long'>
-                            <CODE TYPE='CALL' CLASS='java.lang.Math' METHOD='abs' SIGNATURE='long (long)'>
-                              <ARG TYPE='CONTEXT'/>
-                            </CODE>
-                          </DYPATCH_MODE>
-                        </DYPATCH>
-                        """,
+                        oneCallMode("NAME='ABS_CONTEXT' CONTEXT='long'", ABS, "CONTEXT"),
                         List.of("{modes}:3:5: CODE: uses CONTEXT but no earlier patch of the same invocation sets it "
                                 + "with <RETURN TYPE='CONTEXT'/> (an ENTER patch for EXIT, an earlier CALL patch for "
                                 + "CALL) (PATCH WHAT='EXIT' MODE='ABS_CONTEXT' at {model}:3:5)")),
                 Arguments.of("ARG RETURN at ENTER", forAdd + "<PATCH WHAT='ENTER' MODE='ABS_RETURN'/>" + end,
-                        """
-                        <DYPATCH>
-                          <DYPATCH_MODE NAME='ABS_RETURN'>
-                            <CODE TYPE='CALL' CLASS='java.lang.Math' METHOD='abs' SIGNATURE='long (long)'>
-                              <ARG TYPE='RETURN'/>
-                            </CODE>
-                          </DYPATCH_MODE>
-                        </DYPATCH>
-                        """,
+                        oneCallMode("NAME='ABS_RETURN'", ABS, "RETURN"),
                         List.of("{modes}:4:7: ARG: TYPE='RETURN' has no value at WHAT='ENTER' (use it at EXIT or CALL) "
                                 + "(PATCH WHAT='ENTER' MODE='ABS_RETURN' at {model}:3:5)")),
                 Arguments.of("BLOCK_START at an instruction that starts no block", forAdd
@@ -139,8 +129,7 @@ class GenerateCommandTest extends CliFixture {
         assertEquals(ExitCode.INVALID_INPUT, r.code(), r.err());
         assertEquals(List.of("dyper: error: " + c + ":3:5: PATCH", "dyper: error: " + c + ":4:5: PATCH",
                         "dyper: 2 problem(s); nothing was written"),
-                r.errLines().stream().map(l -> l.replaceFirst("^(dyper: error: [^ ]+: [A-Z_]+): .*", "$1")).toList(),
-                r.err());
+                placesOfErrors(r), r.err());
         assertFalse(Files.exists(dir.resolve("together")));
     }
 
@@ -156,8 +145,7 @@ class GenerateCommandTest extends CliFixture {
                         "dyper: " + m + ":2:3: warning: FOR: FOR CLASS='com.acme.cli.Tally' METHOD='nothing' matches no "
                                 + "method in the woven code (2 class(es) scanned)",
                         "dyper: 1 problem(s); nothing was written"),
-                r.errLines().stream().map(l -> l.replaceFirst("^(dyper: error: [^ ]+: [A-Z_]+): .*", "$1")).toList(),
-                r.err());
+                placesOfErrors(r), r.err());
     }
 
     @Test

@@ -28,6 +28,7 @@ class HelpAndUsageTest extends CliFixture {
               ctl        list monitored processes, send them DYPER commands, attach the monitor to a running JVM
               patchd     the DYPATCH service: keeps patch models and makes patched class files for a running program
               report     turn XML reports into a self-contained HTML page with flame graphs and tables
+              ui         a live web page: JVMs, flame graphs, click a frame to measure it exactly
               classpath  print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)
               modes      list the modes of Dyper's mode library
 
@@ -90,7 +91,7 @@ class HelpAndUsageTest extends CliFixture {
     // ---- usage errors: exit 2, one line ----
 
     static Stream<Arguments> usageErrors() {
-        String commands = "(commands: generate, weave, run, ctl, patchd, report, classpath, modes";
+        String commands = "(commands: generate, weave, run, ctl, patchd, report, ui, classpath, modes";
         return Stream.of(
                 Arguments.of("frob", "unknown command 'frob' " + commands + "; see dyper --help)"),
                 Arguments.of("help frob", "help: unknown command 'frob' " + commands + ")"),

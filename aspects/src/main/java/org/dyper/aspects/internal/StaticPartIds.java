@@ -6,6 +6,7 @@ import org.aspectj.lang.JoinPoint;
 import org.aspectj.lang.Signature;
 import org.aspectj.lang.reflect.CodeSignature;
 import org.aspectj.lang.reflect.ConstructorSignature;
+import org.dyper.runtime.Dyper;
 import org.dyper.runtime.Sites;
 
 /**
@@ -27,6 +28,20 @@ public final class StaticPartIds {
     private static int used;
 
     private StaticPartIds() {
+    }
+
+    /**
+     * The guard every hand-written advice starts with: the site id of {@code site} while Dyper is on, else
+     * {@link #NONE} (and nothing else is done). Never throws: a failure goes to {@link Safe#failed} and gives
+     * {@link #NONE}. A static method small enough for the JIT to inline into the advice.
+     */
+    public static int whenOn(JoinPoint.StaticPart site) {
+        try {
+            return Dyper.on() ? of(site) : NONE;
+        } catch (Throwable t) {
+            Safe.failed(NONE, t);
+            return NONE;
+        }
     }
 
     /**

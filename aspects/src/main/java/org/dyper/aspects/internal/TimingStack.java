@@ -1,5 +1,7 @@
 package org.dyper.aspects.internal;
 
+import org.dyper.runtime.Dyper;
+
 /**
  * A per-thread stack of (site, id, start time) frames, so that timing a join point can be split
  * into before and after advice where around advice is impossible (constructor executions). After
@@ -25,6 +27,25 @@ public final class TimingStack {
     /** This thread's frames. */
     public static TimingStack current() {
         return CURRENT.get();
+    }
+
+    /**
+     * What constructor after advice starts with: while Dyper is on, this thread's frames with the innermost frame of
+     * {@code site} popped into {@link #id} and {@link #start}; null when Dyper is off or the thread has no frame of
+     * {@code site}. Never throws: a failure goes to {@link Safe#failed} and gives null.
+     */
+    public static TimingStack popped(Object site) {
+        try {
+            if (Dyper.on()) {
+                TimingStack frames = CURRENT.get();
+                if (frames.pop(site)) {
+                    return frames;
+                }
+            }
+        } catch (Throwable t) {
+            Safe.failed(StaticPartIds.NONE, t);
+        }
+        return null;
     }
 
     public void push(Object site, int id, long start) {

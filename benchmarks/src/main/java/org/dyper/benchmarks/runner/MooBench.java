@@ -108,6 +108,21 @@ final class MooBench extends RunnerPart {
                         runner.model("time").toString(), "--", "-Ddyper.enabled=false", "-cp", appJar.toString()),
                         mooArgs),
                 Check.DYPER_OFF));
+        // Dyper's precompiled aspects (the aspects module), each made concrete in an aop.xml and woven at load time
+        Path aspectsJar = aspectsJar();
+        for (String aspect : List.of("CountingAspect", "TimingAspect", "SampledTimingAspect")) {
+            Path conf = work.resolve("aop-" + aspect);
+            Files.createDirectories(conf.resolve("META-INF"));
+            Files.writeString(conf.resolve("META-INF/aop.xml"), "<aspectj>\n  <aspects>\n"
+                    + "    <concrete-aspect name=\"org.dyper.benchmarks.app.Dyper" + aspect + "\" extends=\"org.dyper.aspects."
+                    + aspect + "\">\n      <pointcut name=\"scope\" expression=\"execution(* org.dyper.benchmarks.app."
+                    + "MonitoredClass.monitoredMethod(..))\"/>\n    </concrete-aspect>\n  </aspects>\n"
+                    + "  <weaver><include within=\"org.dyper.benchmarks.app.MonitoredClass\"/></weaver>\n</aspectj>\n");
+            configs.add(new Moo("Dyper's precompiled `" + aspect + "` (aop.xml concrete-aspect, load time)",
+                    "aspects-" + aspect, r -> cmd(List.of(java.toString(), "-javaagent:" + weaver, "-Ddyper.report=none",
+                            "-Ddyper.report.xml=" + r, "-cp", appJar + ":" + conf + ":" + aspectsJar + ":"
+                            + runner.dyperClasspath), mooArgs), Check.DYPER));
+        }
         configs.add(new Moo("AspectJ @Around timing, thisJoinPointStaticPart (ajc binary)", "aj-around",
                 r -> cmd(List.of(java.toString(), "-cp", ajAround + ":" + rt), mooArgs), Check.PEER));
         configs.add(new Moo("AspectJ @Before counting, static long (ajc binary)", "aj-count",
@@ -286,7 +301,8 @@ final class MooBench extends RunnerPart {
                     return "NO REPORT";
                 }
                 String xml = Files.readString(report);
-                Matcher m = Pattern.compile("<SITE ID='\\d+' NAME='[^']*monitoredMethod[^']*' COUNT='(\\d+)'")
+                // sites registered at run time (the precompiled aspects' lookup) have negative ids
+                Matcher m = Pattern.compile("<SITE ID='-?\\d+' NAME='[^']*monitoredMethod[^']*' COUNT='(\\d+)'")
                         .matcher(xml);
                 long n = m.find() ? Long.parseLong(m.group(1)) : 0;
                 if (c.check == Check.DYPER_OFF) {
@@ -303,6 +319,15 @@ final class MooBench extends RunnerPart {
         }
         problems.add(String.format(Locale.ROOT, "%s counted %,d of %,d executions", c.name, n, executions));
         return String.format(Locale.ROOT, "WRONG: %,d of %,d", n, executions);
+    }
+
+    /** The jar of Dyper's precompiled aspects, as the reactor build left it in aspects/target. */
+    private Path aspectsJar() throws IOException {
+        try (Stream<Path> s = Files.list(root.resolve("aspects/target"))) {
+            return s.filter(p -> p.getFileName().toString().matches("dyper-aspects-[^-]+(-SNAPSHOT)?\\.jar"))
+                    .findFirst().orElseThrow(() -> new IOException("no dyper-aspects jar in aspects/target: build with "
+                            + "mvn -Pbenchmarks -DskipTests package first"));
+        }
     }
 
     private Path ajcWeave(String aspect, Path in, Path out) throws IOException {

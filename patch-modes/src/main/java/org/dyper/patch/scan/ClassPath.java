@@ -121,38 +121,27 @@ public interface ClassPath extends Closeable {
         return new Compound(List.copyOf(parts));
     }
 
-    /** A class folder. */
-    final class Folder implements Root {
-        private final Path dir;
-
-        private Folder(Path dir) {
-            this.dir = dir;
-        }
-
-        @Override
-        public Path path() {
-            return dir;
-        }
-
+    /** A class folder, {@code path}. */
+    record Folder(Path path) implements Root {
         @Override
         public Found find(String name) throws IOException {
-            Path f = dir.resolve(name);
+            Path f = path.resolve(name);
             return Files.isRegularFile(f) ? new Found(Files.readAllBytes(f), source(name)) : null;
         }
 
         @Override
         public String source(String name) {
-            return dir.resolve(name).toString();
+            return path.resolve(name).toString();
         }
 
         @Override
         public void forEach(EntryVisitor visitor) throws IOException {
             List<Path> files;
-            try (Stream<Path> walk = Files.walk(dir)) {
+            try (Stream<Path> walk = Files.walk(path)) {
                 files = walk.filter(Files::isRegularFile).sorted().toList();
             }
             for (Path f : files) {
-                visitor.visit(dir.relativize(f).toString().replace('\\', '/'), -1, () -> Files.readAllBytes(f));
+                visitor.visit(path.relativize(f).toString().replace('\\', '/'), -1, () -> Files.readAllBytes(f));
             }
         }
 
@@ -163,7 +152,7 @@ public interface ClassPath extends Closeable {
 
         @Override
         public String toString() {
-            return dir.toString();
+            return path.toString();
         }
     }
 

@@ -1,8 +1,6 @@
 package org.dyper.patch.xml;
 
-import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,7 +18,6 @@ import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Location;
 import org.dyper.patch.model.Mode;
 import org.dyper.patch.model.ModeSet;
-import org.dyper.patch.model.Problem;
 import org.dyper.patch.model.Signature;
 
 /**
@@ -49,13 +46,7 @@ public final class ModeReader {
 
     /** As {@link #read(Path)}, also returning the DESCRIPTION of each mode. */
     public static ModeFile readFile(Path file) throws InvalidInputException {
-        String fileName = file.toString();
-        try (InputStream in = Files.newInputStream(file)) {
-            return readFile(fileName, in);
-        } catch (IOException e) {
-            throw new InvalidInputException(List.of(Problem.error(new Location(fileName, 0, 0), "FILE",
-                    "cannot read: " + e.getClass().getSimpleName() + ": " + e.getMessage())));
-        }
+        return SecureXml.read(file, ModeReader::readFile);
     }
 
     /** As {@link #read(String, InputStream)}, also returning the DESCRIPTION of each mode. */

@@ -1,18 +1,14 @@
 package org.dyper.patch.xml;
 
-import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.dyper.patch.model.ForSpec;
 import org.dyper.patch.model.InvalidInputException;
-import org.dyper.patch.model.Location;
 import org.dyper.patch.model.Model;
 import org.dyper.patch.model.Patch;
-import org.dyper.patch.model.Problem;
 import org.dyper.patch.model.Update;
 import org.dyper.patch.model.What;
 import org.dyper.patch.model.When;
@@ -29,13 +25,7 @@ public final class ModelReader {
 
     /** Reads the model file at {@code file}; an unreadable file is reported as a problem too. */
     public static Model read(Path file) throws InvalidInputException {
-        String fileName = file.toString();
-        try (InputStream in = Files.newInputStream(file)) {
-            return read(fileName, in);
-        } catch (IOException e) {
-            throw new InvalidInputException(List.of(Problem.error(new Location(fileName, 0, 0), "FILE",
-                    "cannot read: " + e.getClass().getSimpleName() + ": " + e.getMessage())));
-        }
+        return SecureXml.read(file, ModelReader::read);
     }
 
     /** Reads a model from {@code in}; {@code fileName} is used in locations. Does not close {@code in}. */

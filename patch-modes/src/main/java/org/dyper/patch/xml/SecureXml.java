@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -14,6 +16,7 @@ import javax.xml.XMLConstants;
 import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.parsers.SAXParser;
 
+import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Location;
 import org.dyper.patch.model.Problem;
 import org.xml.sax.Attributes;
@@ -34,6 +37,22 @@ final class SecureXml {
     static final String DOCTYPE_MESSAGE = "DTDs and entities are not allowed in Dyper XML";
 
     private SecureXml() {}
+
+    /** What reads one Dyper file from its stream ({@code fileName} for locations). */
+    interface FileReader<T> {
+        T read(String fileName, InputStream in) throws InvalidInputException;
+    }
+
+    /** Opens {@code file} and reads it with {@code reader}; a file that cannot be opened is one FILE problem. */
+    static <T> T read(Path file, FileReader<T> reader) throws InvalidInputException {
+        String fileName = file.toString();
+        try (InputStream in = Files.newInputStream(file)) {
+            return reader.read(fileName, in);
+        } catch (IOException e) {
+            throw new InvalidInputException(List.of(Problem.error(new Location(fileName, 0, 0), "FILE",
+                    "cannot read: " + e.getClass().getSimpleName() + ": " + e.getMessage())));
+        }
+    }
 
     /**
      * Parses {@code in}; returns the root element, or null after adding exactly one problem when the input cannot be

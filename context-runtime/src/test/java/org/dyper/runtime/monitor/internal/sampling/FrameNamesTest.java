@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Woven methods as the user wrote them, lambda classes without their run-to-run numbers, Dyper's own classes. */
 class FrameNamesTest {
@@ -13,29 +17,32 @@ class FrameNamesTest {
         return new Frame(cls, method, line, false);
     }
 
-    @Test
-    void aroundAdviceFramesFoldIntoTheUsersMethod() {
-        List<Frame> woven = List.of(
-                f("org.dyper.samples.bank.Bank", "mix", 77),
-                f("org.dyper.samples.bank.Bank", "audit_aroundBody0", 71),
-                f("org.dyper.samples.bank.Bank", "audit_aroundBody1$advice", 12),
-                f("org.dyper.samples.bank.Bank", "audit", 60),
-                f("org.dyper.samples.bank.BankApp$Worker", "run", 119));
-        assertEquals(List.of(
-                f("org.dyper.samples.bank.Bank", "mix", 77),
-                f("org.dyper.samples.bank.Bank", "audit", 71),
-                f("org.dyper.samples.bank.BankApp$Worker", "run", 119)), FrameNames.clean(woven));
+    /** Stacks as sampled from woven code, and as the report shows them. */
+    static Stream<Arguments> wovenStacks() {
+        return Stream.of(
+                Arguments.of("around advice frames fold into the user's method", List.of(
+                        f("org.dyper.samples.bank.Bank", "mix", 77),
+                        f("org.dyper.samples.bank.Bank", "audit_aroundBody0", 71),
+                        f("org.dyper.samples.bank.Bank", "audit_aroundBody1$advice", 12),
+                        f("org.dyper.samples.bank.Bank", "audit", 60),
+                        f("org.dyper.samples.bank.BankApp$Worker", "run", 119)), List.of(
+                        f("org.dyper.samples.bank.Bank", "mix", 77),
+                        f("org.dyper.samples.bank.Bank", "audit", 71),
+                        f("org.dyper.samples.bank.BankApp$Worker", "run", 119))),
+                Arguments.of("Dyper's own hook in the advice stays visible", List.of(
+                        f("org.dyper.runtime.Timing", "exit", 20),
+                        f("com.acme.Shop", "buy_aroundBody3$advice", 5),
+                        f("com.acme.Shop", "buy", 30),
+                        f("com.acme.Main", "main", 9)), List.of(
+                        f("org.dyper.runtime.Timing", "exit", 20),
+                        f("com.acme.Shop", "buy", 30),
+                        f("com.acme.Main", "main", 9))));
     }
 
-    @Test
-    void dypersOwnHookInTheAdviceStaysVisible() {
-        List<Frame> woven = List.of(
-                f("org.dyper.runtime.Timing", "exit", 20),
-                f("com.acme.Shop", "buy_aroundBody3$advice", 5),
-                f("com.acme.Shop", "buy", 30),
-                f("com.acme.Main", "main", 9));
-        assertEquals(List.of(f("org.dyper.runtime.Timing", "exit", 20), f("com.acme.Shop", "buy", 30),
-                f("com.acme.Main", "main", 9)), FrameNames.clean(woven));
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("wovenStacks")
+    void wovenStacksAreCleaned(String what, List<Frame> woven, List<Frame> shown) {
+        assertEquals(shown, FrameNames.clean(woven));
     }
 
     @Test

@@ -1,0 +1,269 @@
+package org.dyper.samples.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.dyper.cli.Main;
+import org.dyper.samples.e2e.E2e.Run;
+import org.dyper.samples.hotspot.HotspotApp;
+import org.dyper.samples.hotspot.HotspotFacts;
+import org.dyper.testsupport.Await;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.Processes;
+import org.dyper.testsupport.Running;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@code dyper ui}'s JSON API against the hotspot sample under {@code dyper run}, on JDK 17 and 25: the JVM list,
+ * stacks of a window, measuring a method (exact counts equal to what the program says it did), measuring a second one
+ * in the same model, stopping, a pasted model with a mistake, a model of one's own, pinning, what the UI takes out
+ * when it ends, a process that ended, and attaching an unmonitored JVM.
+ */
+class UiApiEndToEndTest {
+    @TempDir
+    Path dir;
+    @TempDir
+    static Path shared;
+
+    static final Duration LINE = MonitorEndToEndTest.LINE;
+
+    private Path registry() throws Exception {
+        Path r = dir.resolve("registry");
+        if (!Files.isDirectory(r)) {
+            Files.createDirectories(r, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+        return r;
+    }
+
+    /** The hotspot sample under {@code dyper run} (no model: the monitor alone) on {@code jdk}. */
+    static Running underDyperRun(Jdk jdk, Path registry, Path cache) throws Exception {
+        MonitorEndToEndTest.runtimeJar();
+        return MonitorEndToEndTest.start(List.of(Processes.currentJava().toString(), "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "run", "--cache",
+                cache.resolve("cache").toString(), "--monitor", "dir=" + registry, "--", "-cp",
+                E2e.appClasses().toString(), HotspotApp.class.getName()), jdk.home().toString());
+    }
+
+    Run ctl(String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("ctl", "--dir", registry().toString()));
+        all.addAll(List.of(args));
+        return E2e.dyper(all.toArray(String[]::new));
+    }
+
+    /** The pid of the one monitored process (the program's JVM is a child of dyper run's). */
+    long monitored() throws Exception {
+        return Await.until("the program's registry entry", () -> ctl("who").out().trim(), s -> !s.isEmpty()
+                && !s.startsWith("No "), Await.MINUTE).lines().map(l -> Long.parseLong(l.split("\\s+")[0]))
+                .findFirst().orElseThrow();
+    }
+
+    /** The exact figures once they come from a REPORT taken after {@code afterMillis}. */
+    static Map<String, Object> exactAfter(Ui ui, long pid, long afterMillis) throws Exception {
+        return Await.until("exact figures taken after " + afterMillis, () -> ui.get("/api/jvms/" + pid + "/exact"),
+                a -> a.status() == 200 && ((Number) a.map().get("takenMillis")).longValue() > afterMillis,
+                Await.MINUTE).map();
+    }
+
+    @SuppressWarnings("unchecked")
+    static long calls(Map<String, Object> exact, String method) {
+        for (Map<String, Object> m : (List<Map<String, Object>>) exact.get("methods")) {
+            if (m.get("method").equals(method)) {
+                return ((Number) m.get("calls")).longValue();
+            }
+        }
+        return -1;
+    }
+
+    @SuppressWarnings("unchecked")
+    static long called(Map<String, Object> exact, String name) {
+        for (Map<String, Object> c : (List<Map<String, Object>>) exact.get("calls")) {
+            if (c.get("name").equals(name)) {
+                return ((Number) c.get("count")).longValue();
+            }
+        }
+        return -1;
+    }
+
+    /** A burst of n calls; returns when the program said it made them (epoch ms). */
+    static long burst(Running app, int line, int n, long total) throws Exception {
+        app.send("burst " + n);
+        assertEquals(HotspotFacts.burst(n, total), app.line(line, LINE));
+        return System.currentTimeMillis();
+    }
+
+    /**
+     * The CPU stacks since the start once the flight recorder samples (its first samples replace the thread dumps' of
+     * the first second) and Hot.work has {@link #ENOUGH} samples: enough for its 3:1 split between its callers to show.
+     */
+    @SuppressWarnings("unchecked")
+    static Ui.Answer hotStacks(Ui ui, long pid) throws Exception {
+        return Await.until(ENOUGH + " samples of Hot.work from the flight recorder", () -> ui.get("/api/jvms/" + pid
+                + "/stacks?view=CPU&window=start"), a -> a.status() == 200 && "JFR".equals(a.map().get("source"))
+                && ((List<List<Object>>) a.map().get("stacks")).stream().filter(s -> ((String) s.get(0)).endsWith(
+                ";" + HotspotFacts.HOT)).mapToLong(s -> ((Number) s.get(1)).longValue()).sum() >= ENOUGH,
+                Await.MINUTE);
+    }
+
+    static final int ENOUGH = 60;
+
+    static String measure(String method) {
+        return "{\"method\":\"" + method + "\"}";
+    }
+
+    @ParameterizedTest
+    @EnumSource(Jdk.class)
+    @SuppressWarnings("unchecked")
+    void everyEndpoint(Jdk jdk) throws Exception {
+        Running app = underDyperRun(jdk, registry(), shared);
+        Ui ui = null;
+        try {
+            assertEquals(HotspotFacts.READY, app.line(0, LINE));
+            long pid = monitored();
+            ui = Ui.start(registry(), shared);
+            Ui api = ui;
+            String jvm = "/api/jvms/" + pid;
+
+            Ui.Answer list = ui.get("/api/jvms");
+            assertEquals(200, list.status(), list.text());
+            Map<String, Object> entry = list.list("jvms").stream().filter(j -> ((Number) j.get("pid")).longValue()
+                    == pid).findFirst().orElseThrow(() -> new AssertionError(list.text()));
+            assertEquals(HotspotApp.class.getName(), entry.get("main"));
+            assertTrue(((String) entry.get("java")).matches(jdk.feature() + "(\\..*)?"), entry.toString());
+            assertEquals(List.of(), entry.get("patched"));
+            assertFalse(list.list("attachable").stream().anyMatch(j -> ((Number) j.get("pid")).longValue() == pid),
+                    "a monitored JVM is not offered for attaching");
+
+            // the hot method is the widest frame of its level, under its busier caller
+            Ui.Answer stacks = hotStacks(api, pid);
+            List<Object> heaviest = ((List<List<Object>>) stacks.map().get("stacks")).get(0);
+            assertTrue(((String) heaviest.get(0)).endsWith(HotspotFacts.LEFT + ";" + HotspotFacts.HOT), heaviest
+                    .toString());
+            assertEquals("SAMPLES", stacks.map().get("unit"));
+            assertEquals(-1L, ((Number) stacks.map().get("coveredMs")).longValue(), "since the start");
+            Ui.Answer collapsed = ui.get(jvm + "/stacks?view=CPU&window=start&format=collapsed");
+            assertTrue(collapsed.text().lines().allMatch(l -> l.matches("\\S+ \\d+")), collapsed.text());
+            Ui.Answer window = Await.until("a 10 s window of two REPORTs", () -> api.get(jvm + "/stacks?window=10s"),
+                    a -> ((Number) a.map().get("coveredMs")).longValue() > 0, Await.MINUTE);
+            assertTrue(((Number) window.map().get("total")).longValue() <= ((Number) stacks.map().get("total"))
+                    .longValue() + 10_000, window.text());
+            assertEquals(400, ui.get(jvm + "/stacks?window=2h").status());
+
+            app.send("pause");
+            assertEquals(HotspotFacts.PAUSED, app.line(1, LINE));
+            Ui.Answer in = ui.post(jvm + "/measure", measure(HotspotFacts.HOT));
+            assertEquals(200, in.status(), in.text());
+            assertEquals(List.of(HotspotFacts.HOT), in.map().get("measured"));
+            assertEquals("dyper-ui", in.map().get("model"));
+            assertEquals(1L, ((Number) in.map().get("classes")).longValue(), in.text());
+            Map<String, Object> exact = exactAfter(ui, pid, burst(app, 2, 1000, 1000));
+            assertEquals(1000, calls(exact, HotspotFacts.HOT), exact.toString());
+            assertEquals(1000L * HotspotFacts.MIX_CALLS, called(exact, HotspotFacts.MIX), exact.toString());
+
+            // a second method: one model with both, replaced in one step
+            Ui.Answer both = ui.post(jvm + "/measure", measure(HotspotFacts.LEFT));
+            assertEquals(200, both.status(), both.text());
+            assertEquals(List.of(HotspotFacts.HOT, HotspotFacts.LEFT), both.map().get("measured"));
+            exact = exactAfter(ui, pid, burst(app, 3, 10, 1010));
+            assertEquals(1010, calls(exact, HotspotFacts.HOT), exact.toString());
+            assertEquals(HotspotFacts.left(10), calls(exact, HotspotFacts.LEFT), exact.toString());
+
+            Ui.Answer one = ui.delete(jvm + "/measure", measure(HotspotFacts.HOT));
+            assertEquals(List.of(HotspotFacts.LEFT), one.map().get("measured"), one.text());
+            Ui.Answer none = ui.delete(jvm + "/measure?method=" + HotspotFacts.LEFT, "");
+            assertEquals(200, none.status(), none.text());
+            assertEquals(List.of(), none.map().get("measured"));
+            assertFalse(ctl(Long.toString(pid), "instrumented").out().contains(" in since "), "nothing is in");
+            exact = exactAfter(ui, pid, burst(app, 4, 10, 1020));
+            assertEquals(1010, calls(exact, HotspotFacts.HOT), "stopped: " + exact);
+            assertEquals(HotspotFacts.left(10), calls(exact, HotspotFacts.LEFT), "stopped: " + exact);
+
+            assertEquals(400, ui.post(jvm + "/measure", "{\"method\":\"no method\"}").status());
+            assertEquals(404, ui.get("/api/jvms/999999999/exact").status());
+            Ui.Answer bad = ui.post(jvm + "/model", "{\"model\":\"<MODEL NAME='m'>\\n  <FOR CLAS='x'/></MODEL>\"}");
+            assertEquals(422, bad.status(), bad.text());
+            assertEquals("2:3: FOR: unknown attribute CLAS (allowed: CLASS, METHOD, UPDATE)",
+                    ((List<String>) bad.map().get("problems")).get(0), bad.text());
+            Ui.Answer mine = ui.post(jvm + "/model", "{\"model\":\"<MODEL NAME='mine'><FOR CLASS='"
+                    + "org.dyper.samples.hotspot.Right' METHOD='call'><PATCH WHAT='ENTER' MODE='COUNT'/></FOR>"
+                    + "</MODEL>\"}");
+            assertEquals(200, mine.status(), mine.text());
+            Ui.Answer refused = ui.post(jvm + "/measure", measure(HotspotFacts.HOT));
+            assertEquals(409, refused.status(), refused.text());
+            assertEquals("model 'mine' (applied from the UI) is in: one model at a time; remove it first",
+                    refused.map().get("error"));
+            Ui.Answer out = ui.delete(jvm + "/model", "");
+            assertEquals("model 'mine' removed", out.map().get("message"), out.text());
+
+            // what the UI inserted comes out when it ends
+            assertEquals(200, ui.post(jvm + "/measure", measure(HotspotFacts.HOT)).status());
+            assertEquals(143, ui.stop());
+            assertTrue(ui.process.stderr().contains("dyper: ui: model 'dyper-ui' taken out of process " + pid),
+                    ui.process.stderr());
+            assertFalse(ctl(Long.toString(pid), "instrumented").out().contains(" in since "), "taken out");
+            ui.close();
+
+            // unless pinned
+            ui = Ui.start(registry(), shared);
+            assertEquals(200, ui.post(jvm + "/measure", measure(HotspotFacts.HOT)).status());
+            assertEquals(Map.of("pid", pid, "pinned", true), ui.post(jvm + "/pin", "{\"pinned\":true}").map());
+            assertEquals(143, ui.stop());
+            assertTrue(ui.process.stderr().contains("dyper: ui: model 'dyper-ui' stays in process " + pid
+                    + " (pinned)"), ui.process.stderr());
+            assertTrue(ctl(Long.toString(pid), "instrumented").out().contains("model dyper-ui (patch "), "pinned");
+            ui.close();
+
+            // a process that ends is said to have ended
+            ui = Ui.start(registry(), shared);
+            assertEquals(200, ui.get(jvm).status());
+            app.send("quit");
+            assertEquals(0, app.awaitExit(LINE), app.stderr());
+            Ui.Answer ended = ui.get(jvm + "/exact");
+            assertEquals(410, ended.status(), ended.text());
+            assertEquals("process " + pid + " (" + HotspotApp.class.getName() + ") ended", ended.map().get("error"));
+        } finally {
+            if (ui != null) {
+                ui.close();
+            }
+            app.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Jdk.class)
+    void attachesAnUnmonitoredJvm(Jdk jdk) throws Exception {
+        MonitorEndToEndTest.runtimeJar();
+        List<String> cmd = new ArrayList<>(List.of(jdk.java().toString()));
+        if (jdk.feature() >= 21) {
+            cmd.add("-XX:+EnableDynamicAgentLoading");
+        }
+        cmd.addAll(List.of("-cp", E2e.appClasses().toString(), HotspotApp.class.getName()));
+        Running app = Processes.start(cmd);
+        try (Ui ui = Ui.start(registry(), shared)) {
+            assertEquals(HotspotFacts.READY, app.line(0, LINE));
+            long pid = app.pid();
+            Await.until("process " + pid + " among the attachable JVMs", () -> ui.get("/api/jvms"),
+                    a -> a.list("attachable").stream().anyMatch(j -> ((Number) j.get("pid")).longValue() == pid),
+                    Await.MINUTE);
+            Ui.Answer attached = ui.post("/api/jvms/" + pid + "/attach", "{}");
+            assertEquals(200, attached.status(), attached.text());
+            assertEquals(Map.of("pid", pid, "main", HotspotApp.class.getName(), "monitored", true), attached.map());
+            Ui.Answer list = ui.get("/api/jvms");
+            assertTrue(list.list("jvms").stream().anyMatch(j -> ((Number) j.get("pid")).longValue() == pid),
+                    list.text());
+            app.send("quit");
+            assertEquals(0, app.awaitExit(LINE), app.stderr());
+        } finally {
+            app.close();
+        }
+    }
+}

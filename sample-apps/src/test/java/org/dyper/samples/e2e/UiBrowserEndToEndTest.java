@@ -1,0 +1,177 @@
+package org.dyper.samples.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.dyper.cli.report.Browser;
+import org.dyper.samples.hotspot.HotspotApp;
+import org.dyper.samples.hotspot.HotspotFacts;
+import org.dyper.testsupport.Await;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.Processes;
+import org.dyper.testsupport.Running;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
+
+/**
+ * {@code dyper ui} in headless Chromium, as a person uses it: the hotspot sample under {@code dyper run} is listed
+ * and opened, its hot method is the widest frame of its level, a click and "Measure exactly" bring its exact call
+ * count, equal to what the program says it made; Stop freezes the count and takes the patch out; a model with a
+ * mistake shows its line and column; an unmonitored JVM is attached from the page. Screenshots go to
+ * {@code target/ui-screenshots/}.
+ */
+class UiBrowserEndToEndTest {
+    static final Path ARTIFACTS = Path.of("target", "ui-screenshots");
+    static final Duration LINE = MonitorEndToEndTest.LINE;
+    @TempDir
+    Path dir;
+
+    private Browser browser;
+
+    private void screenshot(String name) throws Exception {
+        Files.createDirectories(ARTIFACTS);
+        Files.copy(browser.driver.getScreenshotAs(OutputType.FILE).toPath(), ARTIFACTS.resolve(name),
+                StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private String data(String key) {
+        Object v = browser.js("return document.body.dataset[arguments[0]] || ''", key);
+        return v == null ? "" : v.toString();
+    }
+
+    private static double num(Map<String, Object> f, String key) {
+        return ((Number) f.get(key)).doubleValue();
+    }
+
+    /** The widest frame at the depth where {@code name} is drawn, or null. */
+    private Map<String, Object> widestAtLevelOf(String name) {
+        List<Map<String, Object>> frames = browser.frames();
+        Map<String, Object> hot = frames.stream().filter(f -> f.get("name").equals(name) && !(Boolean) f.get("faded"))
+                .max(Comparator.comparingDouble(f -> num(f, "width"))).orElse(null);
+        if (hot == null) {
+            return null;
+        }
+        return frames.stream().filter(f -> num(f, "depth") == num(hot, "depth") && !(Boolean) f.get("faded"))
+                .max(Comparator.comparingDouble(f -> num(f, "width"))).orElse(null);
+    }
+
+    private void click(Map<String, Object> f) {
+        WebElement canvas = browser.driver.findElement(By.id("flame"));
+        int x = (int) Math.round(num(f, "x") + num(f, "width") / 2 - canvas.getRect().getWidth() / 2.0);
+        int y = (int) Math.round(num(f, "y") + num(f, "height") / 2 - canvas.getRect().getHeight() / 2.0);
+        new Actions(browser.driver).moveToElement(canvas, x, y).click().perform();
+    }
+
+    private String calls() {
+        return browser.driver.findElement(By.id("measure-figures")).getAttribute("data-calls");
+    }
+
+    /** Waits for two refreshes of the page that began after now, so what it shows is newer than anything before. */
+    private void twoRefreshes() {
+        long now = Long.parseLong(data("refreshed").isEmpty() ? "0" : data("refreshed"));
+        Await.until("two more refreshes of the page", () -> Long.parseLong(data("refreshed")) >= now + 2,
+                Await.MINUTE);
+    }
+
+    @Test
+    void findMeasureStopAndAttach() throws Exception {
+        Path registry = dir.resolve("registry");
+        Files.createDirectories(registry, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
+                "rwx------")));
+        browser = Browser.start(dir.resolve("profile"));
+        Running app = UiApiEndToEndTest.underDyperRun(Jdk.JDK17, registry, dir);
+        Running plain = null;
+        try (Ui ui = Ui.start(registry, dir)) {
+            assertEquals(HotspotFacts.READY, app.line(0, LINE));
+            long pid = Long.parseLong(Await.until("the program's registry entry", () -> E2e.dyper("ctl", "--dir",
+                    registry.toString(), "who").out().trim(), s -> !s.isEmpty() && !s.startsWith("No "),
+                    Await.MINUTE).split("\\s+")[0]);
+
+            browser.driver.get(ui.url);
+            assertEquals(ui.base() + "/", browser.driver.getCurrentUrl(), "the token left the address");
+            Await.until("process " + pid + " listed", () -> !browser.driver.findElements(
+                    By.cssSelector("button[data-open='" + pid + "']")).isEmpty(), Await.MINUTE);
+            screenshot("ui-jvms.png");
+            browser.driver.findElement(By.cssSelector("button[data-open='" + pid + "']")).click();
+            Await.until("the flame graph", () -> "true".equals(data("ready")), Await.MINUTE);
+            browser.driver.findElement(By.cssSelector("#window option[value='start']")).click();
+            UiApiEndToEndTest.hotStacks(ui, pid);
+            Map<String, Object> widest = Await.until("Hot.work, the widest frame of its level",
+                    () -> widestAtLevelOf(HotspotFacts.HOT), f -> f != null && f.get("name").equals(HotspotFacts.HOT),
+                    Await.MINUTE);
+            screenshot("ui-flame.png");
+
+            app.send("pause");
+            assertEquals(HotspotFacts.PAUSED, app.line(1, LINE));
+            twoRefreshes();
+            click(widestAtLevelOf(HotspotFacts.HOT));
+            assertEquals(HotspotFacts.HOT, browser.driver.findElement(By.id("measure-name")).getText());
+            browser.driver.findElement(By.id("measure")).click();
+            Await.until("the measured method's Stop button", () -> !browser.driver.findElements(
+                    By.cssSelector("button[data-stop='" + HotspotFacts.HOT + "']")).isEmpty(), Await.MINUTE);
+            app.send("burst 1000");
+            assertEquals(HotspotFacts.burst(1000, 1000), app.line(2, LINE));
+            String seen = Await.until("the exact count of Hot.work", this::calls, "1000"::equals, Await.MINUTE);
+            assertEquals("1000", seen);
+            WebElement row = browser.driver.findElement(By.cssSelector("#exact tr[data-method='" + HotspotFacts.HOT
+                    + "'] td.calls"));
+            assertEquals("1,000", row.getText());
+            screenshot("ui-measured.png");
+
+            browser.driver.findElement(By.cssSelector("button[data-stop='" + HotspotFacts.HOT + "']")).click();
+            Await.until("Stop taken", () -> browser.driver.findElements(
+                    By.cssSelector("button[data-stop='" + HotspotFacts.HOT + "']")).isEmpty(), Await.MINUTE);
+            assertFalse(E2e.dyper("ctl", "--dir", registry.toString(), Long.toString(pid), "instrumented").out()
+                    .contains(" in since "), "nothing is in");
+            app.send("burst 500");
+            assertEquals(HotspotFacts.burst(500, 1500), app.line(3, LINE));
+            twoRefreshes();
+            assertEquals("1000", calls(), "the count stopped growing");
+
+            browser.driver.findElement(By.id("model-text")).sendKeys("<MODEL NAME='m'>\n  <FOR CLAS='x'/></MODEL>");
+            browser.driver.findElement(By.id("apply-model")).click();
+            String first = Await.until("the model's problems", () -> browser.driver.findElements(
+                    By.cssSelector("#model-errors li")).stream().map(WebElement::getText).findFirst().orElse(""),
+                    s -> !s.isEmpty(), Await.MINUTE);
+            assertEquals("2:3: FOR: unknown attribute CLAS (allowed: CLASS, METHOD, UPDATE)", first);
+            screenshot("ui-model-error.png");
+
+            plain = Processes.start(List.of(Processes.currentJava().toString(), "-cp", E2e.appClasses().toString(),
+                    HotspotApp.class.getName()));
+            assertEquals(HotspotFacts.READY, plain.line(0, LINE));
+            long other = plain.pid();
+            browser.driver.findElement(By.id("back")).click();
+            Await.until("process " + other + " offered for attaching", () -> !browser.driver.findElements(
+                    By.cssSelector("button[data-attach='" + other + "']")).isEmpty(), Await.MINUTE);
+            browser.driver.findElement(By.cssSelector("button[data-attach='" + other + "']")).click();
+            Await.until("process " + other + " listed as monitored", () -> !browser.driver.findElements(
+                    By.cssSelector("button[data-open='" + other + "']")).isEmpty(), Await.MINUTE);
+            screenshot("ui-attached.png");
+            assertTrue(Files.isRegularFile(registry.resolve(other + ".monitor")));
+            plain.send("quit");
+            assertEquals(0, plain.awaitExit(LINE), plain.stderr());
+            app.send("quit");
+            assertEquals(0, app.awaitExit(LINE), app.stderr());
+        } finally {
+            if (plain != null) {
+                plain.close();
+            }
+            app.close();
+            browser.close();
+        }
+    }
+}

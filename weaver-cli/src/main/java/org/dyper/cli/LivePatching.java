@@ -1,0 +1,104 @@
+package org.dyper.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.dyper.patch.ModeCatalog;
+import org.dyper.patch.build.WeaveException;
+import org.dyper.patch.build.Weaver;
+import org.dyper.patch.model.ForSpec;
+import org.dyper.patch.model.InvalidInputException;
+import org.dyper.patch.model.Model;
+import org.dyper.patch.runtime.PatchService;
+import org.dyper.runtime.monitor.MonitorEntry;
+import org.dyper.runtime.monitor.MonitorReply;
+import org.dyper.runtime.wire.WireClient;
+import org.dyper.runtime.wire.Xml;
+import org.w3c.dom.Element;
+
+/**
+ * The one path that patches a running program: fetch the classes a model names through the process's monitor, make
+ * the patched class files with the DYPATCH service in this process (cached), send INSTRUMENT. {@code dyper ctl PID
+ * instrument} and {@code dyper ui} both go through here; INSERT='FALSE' takes a model out again.
+ */
+public final class LivePatching {
+    private LivePatching() {
+    }
+
+    /** What an INSTRUMENT that went in says: its PATCH reply, the service's warnings, and where the files came from. */
+    public record Inserted(String model, Element reply, List<String> warnings, boolean cached, Path dir) {
+    }
+
+    /**
+     * Inserts {@code model} (its FORs; a model of the same name replaces the one in, in one step) into the process of
+     * {@code entry}, every monitor call under {@code timeoutMillis}. A refusal is a {@link CommandFailure} with the
+     * monitor's reason.
+     */
+    public static Inserted insert(MonitorEntry entry, ModeCatalog catalog, Model model, Path cacheRoot,
+            int timeoutMillis) throws CommandFailure, IOException, InvalidInputException, WeaveException {
+        List<ForSpec> fors = new ArrayList<>(model.fors());
+        Path patches = cacheRoot.resolve("patch");
+        Path classes = cacheRoot.resolve("classes").resolve(entry.pid() + "-" + Thread.currentThread().getId());
+        try (WireClient c = connect(entry, timeoutMillis)) {
+            MonitorTargets.Found found = MonitorTargets.fetch(c, fors.stream().map(ForSpec::className).toList(),
+                    classes);
+            PatchService service = new PatchService(catalog, found.targets(), patches);
+            service.model(model);
+            PatchService.Patched patched = service.patch(model.name(), true, List.of());
+            // the patch set in its one form, with the classes it changes and the runtime jars the woven code needs
+            String message = "<MODEL NAME='" + MonitorReply.escape(model.name()) + "' INSERT='TRUE'>"
+                    + patched.files().patchedOnly().withRuntime(Weaver.runtimeClasspath()).toXml() + "</MODEL>";
+            Element reply = Xml.child(answer(entry.pid(), c.command("INSTRUMENT", message)), "PATCH");
+            return new Inserted(model.name(), reply, patched.warnings(), patched.cached(), patched.dir());
+        } finally {
+            Weaver.deleteTree(classes);
+        }
+    }
+
+    /** Takes model {@code name} out (null: the one that is in); returns the PATCH reply. */
+    public static Element remove(MonitorEntry entry, String name, int timeoutMillis) throws CommandFailure,
+            IOException {
+        try (WireClient c = connect(entry, timeoutMillis)) {
+            String model = name;
+            if (model == null) {
+                for (Element m : Xml.children(Xml.child(answer(entry.pid(), c.command("INSTRUMENTED", null)),
+                        "PATCHES"), "MODEL")) {
+                    if ("true".equals(m.getAttribute("ACTIVE"))) {
+                        model = m.getAttribute("NAME");
+                    }
+                }
+                if (model == null) {
+                    throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + entry.pid()
+                            + " has no model instrumented");
+                }
+            }
+            return Xml.child(answer(entry.pid(), c.command("INSTRUMENT", "<MODEL NAME='" + MonitorReply.escape(model)
+                    + "' INSERT='FALSE'/>")), "PATCH");
+        }
+    }
+
+    /** A connection to a monitor whose every read and write has a deadline. */
+    public static WireClient connect(MonitorEntry entry, int timeoutMillis) throws CommandFailure, IOException {
+        try {
+            WireClient c = entry.connect(false);
+            c.timeout(timeoutMillis);
+            return c;
+        } catch (java.net.ConnectException e) {
+            throw new CommandFailure(ExitCode.NO_PROCESS, "process " + entry.pid() + " does not answer on "
+                    + entry.endpoint());
+        }
+    }
+
+    /** The reply's root; an ERROR in it is a failure naming the process. */
+    public static Element answer(long pid, String reply) throws CommandFailure, IOException {
+        return Reply.of(reply, "from process " + pid).orFail(pid);
+    }
+
+    /** Loads the monitor into process {@code pid} with the attach API; returns its registry entry. */
+    public static MonitorEntry attach(Path registry, long pid, String options) throws CommandFailure, IOException {
+        new Ctl(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), System.err, registry)
+                .attach(pid, options, Weaver.runtimeClasspath().get(0));
+        return MonitorEntry.of(registry, pid);
+    }
+}

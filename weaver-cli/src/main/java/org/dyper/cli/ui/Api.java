@@ -1,0 +1,688 @@
+package org.dyper.cli.ui;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.dyper.cli.CommandFailure;
+import org.dyper.cli.ExitCode;
+import org.dyper.cli.LivePatching;
+import org.dyper.patch.ModeCatalog;
+import org.dyper.patch.build.WeaveException;
+import org.dyper.patch.model.InvalidInputException;
+import org.dyper.patch.model.Model;
+import org.dyper.patch.model.Problem;
+import org.dyper.patch.xml.ModelReader;
+import org.dyper.runtime.monitor.MonitorEntry;
+import org.dyper.runtime.monitor.MonitorReply;
+import org.dyper.runtime.report.HtmlReport;
+import org.dyper.runtime.wire.RegistryFiles;
+import org.dyper.runtime.wire.WireClient;
+import org.dyper.runtime.wire.Xml;
+import org.w3c.dom.Element;
+
+/**
+ * The JSON API under {@code /api/} (docs/ui.md) and the page at {@code /}. Every call to a monitor goes through the
+ * monitor's own protocol with its token and a deadline; patching goes through {@link LivePatching}, the path
+ * {@code dyper ctl PID instrument} takes.
+ */
+final class Api {
+    /** A request as the server hands it on, after its checks. */
+    record Request(String method, String path, String query, String body) {
+        String param(String name, String otherwise) {
+            String v = UiServer.query(query, name);
+            return v == null || v.isEmpty() ? otherwise : v;
+        }
+    }
+
+    /** Where a response goes. */
+    interface Reply {
+        void send(int status, String type, byte[] body, List<String[]> headers) throws IOException;
+    }
+
+    /** A request that fails with an HTTP status and a message for the page (and problems for a model). */
+    static final class Failure extends Exception {
+        final int status;
+        final List<String> problems;
+
+        Failure(int status, String message) {
+            this(status, message, List.of());
+        }
+
+        Failure(int status, String message, List<String> problems) {
+            super(message, null, false, false);
+            this.status = status;
+            this.problems = problems;
+        }
+    }
+
+    /** How long a REPORT is reused by the requests of one refresh (the page asks for stacks and figures at once). */
+    static final long FRESH_MILLIS = 900;
+    static final int REPORT_MILLIS = 15_000;
+    static final int QUICK_MILLIS = 3_000;
+    static final int PATCH_MILLIS = 120_000;
+    private static final Pattern JVM = Pattern.compile("/api/jvms/(\\d{1,10})(/[a-z.]+)?");
+    private static final Pattern METHOD = Pattern.compile("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)+");
+
+    private final Path dir;
+    private final Path cache;
+    private final Page page;
+    private final Map<Long, Target> targets = new HashMap<>();
+
+    Api(Path dir, Path cache, Page page) {
+        this.dir = dir;
+        this.cache = cache;
+        this.page = page;
+    }
+
+    void serve(Request r, Reply reply) throws IOException {
+        try {
+            if (r.path().equals("/") && r.method().equals("GET")) {
+                Page.Rendered p = page.render();
+                reply.send(200, "text/html; charset=utf-8", p.html().getBytes(StandardCharsets.UTF_8),
+                        List.<String[]>of(new String[] {"Content-Security-Policy", p.policy()}));
+                return;
+            }
+            Object body = route(r);
+            if (body instanceof Download d) {
+                reply.send(200, d.type(), d.bytes(), List.<String[]>of(new String[] {"Content-Disposition",
+                        "attachment; filename=\"" + d.name() + "\""}));
+                return;
+            }
+            json(reply, 200, body);
+        } catch (Failure f) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("error", f.getMessage());
+            if (!f.problems.isEmpty()) {
+                m.put("problems", f.problems);
+            }
+            json(reply, f.status, m);
+        }
+    }
+
+    private static void json(Reply reply, int status, Object body) throws IOException {
+        reply.send(status, "application/json; charset=utf-8", Json.write(body).getBytes(StandardCharsets.UTF_8),
+                List.of());
+    }
+
+    record Download(String name, String type, byte[] bytes) {
+    }
+
+    private Object route(Request r) throws Failure {
+        if (r.path().equals("/api/jvms")) {
+            only(r, "GET");
+            return jvms();
+        }
+        Matcher m = JVM.matcher(r.path());
+        if (!m.matches()) {
+            throw new Failure(404, "no such address: " + r.path() + " (the API is under /api/jvms, docs/ui.md)");
+        }
+        long pid = Long.parseLong(m.group(1));
+        String what = m.group(2) == null ? "" : m.group(2);
+        switch (what) {
+            case "" -> {
+                only(r, "GET");
+                return summary(target(pid));
+            }
+            case "/stacks" -> {
+                only(r, "GET");
+                return stacks(target(pid), r);
+            }
+            case "/exact" -> {
+                only(r, "GET");
+                return exact(target(pid));
+            }
+            case "/measure" -> {
+                only(r, "POST", "DELETE");
+                return measure(target(pid), r);
+            }
+            case "/model" -> {
+                only(r, "POST", "DELETE");
+                return r.method().equals("POST") ? applyModel(target(pid), r) : removeModel(target(pid));
+            }
+            case "/pin" -> {
+                only(r, "POST");
+                Target t = target(pid);
+                synchronized (t.patching) {
+                    t.pinned = Boolean.TRUE.equals(object(r).get("pinned"));
+                }
+                return Map.of("pid", pid, "pinned", t.pinned);
+            }
+            case "/detail" -> {
+                only(r, "POST");
+                boolean on = Boolean.TRUE.equals(object(r).get("on"));
+                command(target(pid), "SET", "<VAR NAME='DETAIL' VALUE='" + on + "'/>", QUICK_MILLIS);
+                return Map.of("pid", pid, "detail", on);
+            }
+            case "/attach" -> {
+                only(r, "POST");
+                return attach(pid);
+            }
+            case "/report.html", "/report.xml" -> {
+                only(r, "GET");
+                return save(target(pid), what.endsWith("html"));
+            }
+            default -> throw new Failure(404, "no such address: " + r.path() + " (docs/ui.md lists the API)");
+        }
+    }
+
+    private static void only(Request r, String... methods) throws Failure {
+        for (String m : methods) {
+            if (m.equals(r.method())) {
+                return;
+            }
+        }
+        throw new Failure(405, r.method() + " is not allowed on " + r.path() + " (" + String.join(", ", methods) + ")");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> object(Request r) throws Failure {
+        try {
+            Object o = Json.parse(r.body() == null || r.body().isBlank() ? "{}" : r.body());
+            if (o instanceof Map<?, ?> map) {
+                return (Map<String, Object>) map;
+            }
+            throw new Failure(400, "the request body must be a JSON object");
+        } catch (Json.BadJson e) {
+            throw new Failure(400, e.getMessage());
+        }
+    }
+
+    private synchronized Target known(long pid) {
+        return targets.computeIfAbsent(pid, Target::new);
+    }
+
+    /** The process's state, once its registry entry is there. */
+    private Target target(long pid) throws Failure {
+        entry(known(pid));
+        return known(pid);
+    }
+
+    private MonitorEntry entry(Target t) throws Failure {
+        try {
+            MonitorEntry e = MonitorEntry.of(dir, t.pid);
+            t.main = e.mainClass();
+            return e;
+        } catch (IOException e) {
+            if (t.main != null) {
+                throw new Failure(410, "process " + t.pid + " (" + t.main + ") ended");
+            }
+            throw new Failure(404, "no monitored process " + t.pid + " in " + dir + " (attach it first)");
+        }
+    }
+
+    /** One command to a process's monitor under a deadline; an ERROR reply is a 409 with its text. */
+    private Element command(Target t, String command, String data, int millis) throws Failure {
+        MonitorEntry e = entry(t);
+        try (WireClient c = LivePatching.connect(e, millis)) {
+            return LivePatching.answer(t.pid, c.command(command, data));
+        } catch (CommandFailure f) {
+            throw failure(t, f);
+        } catch (WireClient.Ended ended) {
+            throw new Failure(410, "process " + t.pid + " (" + t.main + ") ended");
+        } catch (IOException io) {
+            throw new Failure(502, "process " + t.pid + ": " + command + " failed: " + io.getMessage());
+        }
+    }
+
+    private Failure failure(Target t, CommandFailure f) {
+        return new Failure(f.code == ExitCode.NO_PROCESS ? 502 : 409, f.getMessage());
+    }
+
+    /** The newest REPORT, taken now unless one younger than {@link #FRESH_MILLIS} is there. */
+    private Element report(Target t) throws Failure {
+        synchronized (t.snapshots) {
+            long now = System.currentTimeMillis();
+            if (t.snapshots.latest() != null && now - t.fetchedMillis < FRESH_MILLIS && t.lastReport != null) {
+                return t.lastReport;
+            }
+            Element reply = command(t, "REPORT", "<REPORT TYPE='ALL'/>", REPORT_MILLIS);
+            Element report = Xml.child(reply, "MONITOR_REPORT");
+            if (report == null) {
+                throw new Failure(502, "process " + t.pid + " answered REPORT without a MONITOR_REPORT");
+            }
+            t.fetchedMillis = System.currentTimeMillis();
+            t.snapshots.add(report, t.fetchedMillis);
+            t.lastReport = report;
+            return report;
+        }
+    }
+
+    /** Every monitored process of the registry, and the JVMs of this user that could be attached. */
+    private Object jvms() throws Failure {
+        List<MonitorEntry> entries;
+        try {
+            entries = MonitorEntry.list(dir, true);
+        } catch (IOException e) {
+            throw new Failure(500, "cannot read the registry " + dir + ": " + e.getMessage());
+        }
+        List<Object> monitored = new ArrayList<>();
+        java.util.Set<String> pids = new java.util.HashSet<>();
+        long now = System.currentTimeMillis();
+        for (MonitorEntry e : entries) {
+            pids.add(Long.toString(e.pid()));
+            Target t = known(e.pid());
+            t.main = e.mainClass();
+            Map<String, Object> j = new LinkedHashMap<>();
+            j.put("pid", e.pid());
+            j.put("main", e.mainClass());
+            j.put("startMillis", e.startMillis());
+            j.put("uptimeMs", Math.max(0, now - e.startMillis()));
+            j.put("java", java(e));
+            j.put("monitored", true);
+            try {
+                j.put("patched", patched(t, QUICK_MILLIS));
+            } catch (Failure f) {
+                j.put("error", f.getMessage());
+            }
+            synchronized (t.patching) {
+                j.put("measured", List.copyOf(t.measured));
+                j.put("pinned", t.pinned);
+            }
+            monitored.add(j);
+        }
+        pids.add(Long.toString(ProcessHandle.current().pid()));
+        List<Object> attachable = new ArrayList<>();
+        for (com.sun.tools.attach.VirtualMachineDescriptor d : com.sun.tools.attach.VirtualMachine.list()) {
+            if (!pids.contains(d.id())) {
+                String name = d.displayName() == null ? "" : d.displayName().split(" ")[0];
+                attachable.add(Map.of("pid", Long.parseLong(d.id()), "main", name, "monitored", false));
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("dir", dir.toString());
+        out.put("jvms", monitored);
+        out.put("attachable", attachable);
+        return out;
+    }
+
+    private static String java(MonitorEntry e) {
+        try {
+            return RegistryFiles.read(e.file()).getOrDefault("java", "");
+        } catch (IOException x) {
+            return "";
+        }
+    }
+
+    /** The models in the process (INSTRUMENTED): name, since when, classes, and whether the UI inserted it. */
+    private List<Object> patched(Target t, int millis) throws Failure {
+        Element patches = Xml.child(command(t, "INSTRUMENTED", null, millis), "PATCHES");
+        List<Object> out = new ArrayList<>();
+        for (Element m : Xml.children(patches, "MODEL")) {
+            if (!"true".equals(m.getAttribute("ACTIVE"))) {
+                continue;
+            }
+            Map<String, Object> j = new LinkedHashMap<>();
+            j.put("model", m.getAttribute("NAME"));
+            j.put("since", m.getAttribute("SINCE"));
+            j.put("classes", Xml.children(m, "CLASS").stream().map(c -> c.getAttribute("NAME")).toList());
+            j.put("sites", Xml.children(m, "SITE").size());
+            synchronized (t.patching) {
+                j.put("byUi", m.getAttribute("NAME").equals(t.inserted));
+            }
+            out.add(j);
+        }
+        return out;
+    }
+
+    /** One process: uptime, JDK, what is patched, threads, GC pauses, detailing and Dyper's own cost. */
+    private Object summary(Target t) throws Failure {
+        MonitorEntry e = entry(t);
+        Element report = report(t);
+        Map<String, Object> j = new LinkedHashMap<>();
+        j.put("pid", t.pid);
+        j.put("main", e.mainClass());
+        j.put("java", java(e));
+        j.put("uptimeMs", Math.max(0, System.currentTimeMillis() - e.startMillis()));
+        j.put("patched", patched(t, QUICK_MILLIS));
+        synchronized (t.patching) {
+            j.put("measured", List.copyOf(t.measured));
+            j.put("inserted", t.inserted);
+            j.put("pinned", t.pinned);
+        }
+        Element cpu = Xml.child(report, "CPU");
+        if (cpu != null) {
+            j.put("sampler", cpu.getAttribute("SOURCE") + (cpu.hasAttribute("EVENT") ? " " + cpu.getAttribute("EVENT")
+                    : ""));
+            j.put("monitorCpuNs", number(cpu, "MONITOR_CPU_NS"));
+            j.put("dyperSamples", number(cpu, "DYPER_SAMPLES"));
+            j.put("samples", number(cpu, "SAMPLES"));
+        }
+        j.put("threads", Summary.threads(report));
+        j.put("gc", Summary.gc(report));
+        j.put("detail", Summary.detail(report));
+        return j;
+    }
+
+    static long number(Element e, String attribute) {
+        try {
+            return Long.parseLong(e.getAttribute(attribute));
+        } catch (NumberFormatException x) {
+            return 0;
+        }
+    }
+
+    /** {@code 10s}, {@code 1m}, {@code start}. */
+    static long windowMillis(String w) throws Failure {
+        return switch (w) {
+            case "start" -> -1;
+            case "10s" -> 10_000;
+            case "1m", "60s" -> 60_000;
+            default -> throw new Failure(400, "window must be 10s, 1m or start, not '" + w + "'");
+        };
+    }
+
+    private Object stacks(Target t, Request r) throws Failure {
+        String view = r.param("view", "CPU").toUpperCase(java.util.Locale.ROOT);
+        String window = r.param("window", "10s");
+        long millis = windowMillis(window);
+        String thread = r.param("thread", "");
+        report(t);
+        Snapshots.Window w = t.snapshots.window(view, thread, millis);
+        Snapshots.Snapshot latest = t.snapshots.latest();
+        if (w == null) {
+            if (latest != null && !latest.views().containsKey(view)) {
+                Map<String, Object> j = new LinkedHashMap<>();
+                j.put("pid", t.pid);
+                j.put("view", view);
+                j.put("views", List.copyOf(latest.views().keySet()));
+                j.put("note", "no " + view + " events yet (views now: " + String.join(", ", latest.views().keySet())
+                        + ")");
+                j.put("stacks", List.of());
+                j.put("total", 0);
+                return j;
+            }
+            throw new Failure(502, "process " + t.pid + " gave no stacks");
+        }
+        List<Map.Entry<String, Long>> sorted = Snapshots.sorted(w.paths());
+        if (r.param("format", "json").equals("collapsed")) {
+            StringBuilder s = new StringBuilder();
+            sorted.forEach(e -> s.append(e.getKey()).append(' ').append(e.getValue()).append('\n'));
+            return new Download("dyper-" + t.pid + "-" + view + ".collapsed", "text/plain; charset=utf-8",
+                    s.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        Map<String, Object> j = new LinkedHashMap<>();
+        j.put("pid", t.pid);
+        j.put("view", view);
+        j.put("unit", w.view().unit());
+        j.put("source", w.view().source());
+        j.put("window", window);
+        j.put("coveredMs", w.coveredMillis());
+        j.put("note", w.note());
+        j.put("thread", thread);
+        j.put("takenMillis", latest.millis());
+        j.put("views", List.copyOf(latest.views().keySet()));
+        j.put("total", Snapshots.sum(w.paths()));
+        List<Object> threads = new ArrayList<>();
+        w.view().threadNames().forEach((id, name) -> threads.add(Map.of("id", id, "name", name)));
+        j.put("threads", threads);
+        List<Object> stacks = new ArrayList<>(sorted.size());
+        sorted.forEach(e -> stacks.add(List.of(e.getKey(), e.getValue())));
+        j.put("stacks", stacks);
+        return j;
+    }
+
+    private Object exact(Target t) throws Failure {
+        Element report = report(t);
+        java.util.Set<String> measured;
+        synchronized (t.patching) {
+            measured = new java.util.LinkedHashSet<>(t.measured);
+        }
+        Map<String, Object> j = new LinkedHashMap<>();
+        j.put("pid", t.pid);
+        j.put("takenMillis", t.fetchedMillis);
+        j.putAll(Exact.of(report, measured));
+        return j;
+    }
+
+    /** The model measuring {@code methods}: exact timing at ENTER and EXIT, and a count of every call they make. */
+    static String measureModel(java.util.Collection<String> methods) {
+        StringBuilder x = new StringBuilder("<MODEL NAME='" + Target.MODEL + "'>");
+        for (String m : methods) {
+            int dot = m.lastIndexOf('.');
+            x.append("<FOR CLASS='").append(MonitorReply.escape(m.substring(0, dot))).append("' METHOD='")
+                    .append(MonitorReply.escape(m.substring(dot + 1))).append("'><PATCH WHAT='ENTER' MODE='TIME_ENTER'/>")
+                    .append("<PATCH WHAT='EXIT' MODE='TIME_EXIT'/><PATCH WHAT='CALL' MODE='COUNT_CALLS'/></FOR>");
+        }
+        return x.append("</MODEL>").toString();
+    }
+
+    /** POST adds a method to the measured ones, DELETE takes it out: the model goes in again (or out) in one step. */
+    private Object measure(Target t, Request r) throws Failure {
+        Object given = r.method().equals("POST") || r.body() != null && !r.body().isBlank()
+                ? object(r).get("method") : r.param("method", null);
+        if (!(given instanceof String method) || !METHOD.matcher(method).matches()) {
+            throw new Failure(400, "say which method as {\"method\": \"pkg.Class.method\"}, not " + Json.write(given));
+        }
+        if (method.contains("$$Lambda") || method.contains("$$")) {
+            throw new Failure(422, method + ": a hidden class (a lambda) cannot be patched; measure the method that "
+                    + "calls it");
+        }
+        long start = System.nanoTime();
+        MonitorEntry e = entry(t);
+        synchronized (t.patching) {
+            java.util.LinkedHashSet<String> wanted = new java.util.LinkedHashSet<>(t.measured);
+            boolean add = r.method().equals("POST");
+            if (add ? !wanted.add(method) : !wanted.remove(method)) {
+                return measureReply(t, add ? method + " is measured already" : method + " was not measured", null,
+                        List.of(), start);
+            }
+            if (t.inserted != null && !t.inserted.equals(Target.MODEL)) {
+                throw new Failure(409, "model '" + t.inserted + "' (applied from the UI) is in: one model at a time; "
+                        + "remove it first");
+            }
+            try {
+                if (wanted.isEmpty()) {
+                    Element reply = LivePatching.remove(e, Target.MODEL, PATCH_MILLIS);
+                    t.measured.clear();
+                    t.inserted = null;
+                    return measureReply(t, "nothing measured now: model '" + Target.MODEL + "' removed", reply,
+                            List.of(), start);
+                }
+                Model model = ModelReader.read(Target.MODEL, new ByteArrayInputStream(measureModel(wanted)
+                        .getBytes(StandardCharsets.UTF_8)));
+                LivePatching.Inserted in = LivePatching.insert(e, ModeCatalog.load(List.of()), model, cache,
+                        PATCH_MILLIS);
+                t.measured.clear();
+                t.measured.addAll(wanted);
+                t.inserted = Target.MODEL;
+                return measureReply(t, add ? "measuring " + method : "stopped measuring " + method, in.reply(),
+                        in.warnings(), start);
+            } catch (CommandFailure f) {
+                throw failure(t, f);
+            } catch (InvalidInputException x) {
+                throw new Failure(422, "the model for " + method + " is not valid", problems(x));
+            } catch (WeaveException x) {
+                throw new Failure(422, "weaving " + method + " failed: " + x.getMessage());
+            } catch (WireClient.Ended x) {
+                throw new Failure(410, "process " + t.pid + " (" + t.main + ") ended");
+            } catch (IOException x) {
+                throw new Failure(502, "process " + t.pid + ": " + x.getMessage());
+            }
+        }
+    }
+
+    private static Map<String, Object> measureReply(Target t, String what, Element reply, List<String> warnings,
+            long start) {
+        Map<String, Object> j = new LinkedHashMap<>();
+        j.put("pid", t.pid);
+        j.put("message", what);
+        j.put("measured", List.copyOf(t.measured));
+        j.put("model", t.inserted);
+        j.put("warnings", warnings);
+        if (reply != null) {
+            j.put("classes", number(reply, "CLASSES"));
+            j.put("pending", number(reply, "PENDING"));
+            j.put("jvmNanos", number(reply, "NANOS"));
+        }
+        j.put("millis", (System.nanoTime() - start) / 1_000_000);
+        return j;
+    }
+
+    /** {@code line:col: ELEMENT: message} per problem (the file is the text the user pasted). */
+    static List<String> problems(InvalidInputException e) {
+        List<String> out = new ArrayList<>();
+        for (Problem p : e.problems()) {
+            out.add(p.at().line() + ":" + p.at().column() + ": " + (p.warning() ? "warning: " : "") + p.element()
+                    + ": " + p.message());
+        }
+        return out;
+    }
+
+    /** A model (and modes) pasted into the page: checked, then inserted as the process's one run-time model. */
+    private Object applyModel(Target t, Request r) throws Failure {
+        Map<String, Object> body = object(r);
+        if (!(body.get("model") instanceof String xml) || xml.isBlank()) {
+            throw new Failure(400, "send {\"model\": \"<MODEL ...>\", \"modes\": \"<DYPATCH>...\" (optional)}");
+        }
+        String modes = body.get("modes") instanceof String s && !s.isBlank() ? s : null;
+        long start = System.nanoTime();
+        MonitorEntry e = entry(t);
+        Path modeFile = null;
+        try {
+            ModeCatalog catalog;
+            List<Problem> problems = new ArrayList<>();
+            Model model = null;
+            try {
+                model = ModelReader.read("model", new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+            } catch (InvalidInputException x) {
+                problems.addAll(x.problems());
+            }
+            catalog = ModeCatalog.load(List.of());
+            if (modes != null) {
+                modeFile = Files.createTempFile("dyper-ui-modes-p" + ProcessHandle.current().pid() + "-", ".xml");
+                Files.writeString(modeFile, modes);
+                try {
+                    catalog = ModeCatalog.load(List.of(modeFile));
+                } catch (InvalidInputException x) {
+                    problems.addAll(x.problems());
+                }
+            }
+            if (!problems.isEmpty()) {
+                throw new Failure(422, problems.size() + " problem(s); nothing was applied",
+                        problems(new InvalidInputException(problems)));
+            }
+            synchronized (t.patching) {
+                if (t.inserted != null && !t.inserted.equals(model.name())) {
+                    throw new Failure(409, "model '" + t.inserted + "' is in (inserted from the UI): one model at a "
+                            + "time; stop it first");
+                }
+                LivePatching.Inserted in = LivePatching.insert(e, catalog, model, cache, PATCH_MILLIS);
+                t.inserted = model.name();
+                if (!model.name().equals(Target.MODEL)) {
+                    t.measured.clear();
+                }
+                Map<String, Object> j = measureReply(t, "model '" + model.name() + "' is in", in.reply(),
+                        in.warnings(), start);
+                return j;
+            }
+        } catch (CommandFailure f) {
+            throw failure(t, f);
+        } catch (InvalidInputException x) {
+            throw new Failure(422, "the model is not valid", problems(x));
+        } catch (WeaveException x) {
+            throw new Failure(422, "weaving the model failed: " + x.getMessage());
+        } catch (IOException x) {
+            throw new Failure(502, "process " + t.pid + ": " + x.getMessage());
+        } finally {
+            if (modeFile != null) {
+                try {
+                    Files.deleteIfExists(modeFile);
+                } catch (IOException ignored) {
+                    // a temporary file the next run's clean-up finds
+                }
+            }
+        }
+    }
+
+    private Object removeModel(Target t) throws Failure {
+        long start = System.nanoTime();
+        MonitorEntry e = entry(t);
+        synchronized (t.patching) {
+            try {
+                Element reply = LivePatching.remove(e, t.inserted, PATCH_MILLIS);
+                String name = reply.getAttribute("MODEL");
+                if (name.equals(t.inserted)) {
+                    t.inserted = null;
+                    t.measured.clear();
+                }
+                return measureReply(t, "model '" + name + "' removed", reply, List.of(), start);
+            } catch (CommandFailure f) {
+                throw failure(t, f);
+            } catch (IOException x) {
+                throw new Failure(502, "process " + t.pid + ": " + x.getMessage());
+            }
+        }
+    }
+
+    private Object attach(long pid) throws Failure {
+        try {
+            MonitorEntry e = LivePatching.attach(dir, pid, null);
+            known(pid).main = e.mainClass();
+            return Map.of("pid", pid, "main", e.mainClass(), "monitored", true);
+        } catch (CommandFailure f) {
+            throw new Failure(409, f.getMessage());
+        } catch (IOException x) {
+            throw new Failure(502, "attach to process " + pid + ": " + x.getMessage());
+        }
+    }
+
+    /** The self-contained HTML report (or the XML) of the process's REPORT now. */
+    private Object save(Target t, boolean html) throws Failure {
+        Element reply = command(t, "REPORT", "<REPORT TYPE='ALL'/>", REPORT_MILLIS);
+        String xml = Xml.serialize(reply);
+        if (!html) {
+            return new Download("dyper-" + t.pid + ".xml", "application/xml; charset=utf-8",
+                    xml.getBytes(StandardCharsets.UTF_8));
+        }
+        try {
+            String label = "process " + t.pid + " (" + t.main + ")";
+            String page = HtmlReport.page(HtmlReport.read(label, xml), "Dyper: " + label);
+            return new Download("dyper-" + t.pid + ".html", "text/html; charset=utf-8",
+                    page.getBytes(StandardCharsets.UTF_8));
+        } catch (org.dyper.runtime.report.BadReportException x) {
+            throw new Failure(502, "process " + t.pid + ": " + String.join("; ", x.problems()));
+        }
+    }
+
+    /**
+     * When the UI ends: takes out what it inserted into each process, unless pinned; returns one line per process
+     * for the terminal.
+     */
+    List<String> close() {
+        List<Target> all;
+        synchronized (this) {
+            all = List.copyOf(targets.values());
+        }
+        List<String> lines = new ArrayList<>();
+        for (Target t : all) {
+            synchronized (t.patching) {
+                if (t.inserted == null) {
+                    continue;
+                }
+                if (t.pinned) {
+                    lines.add("dyper: ui: model '" + t.inserted + "' stays in process " + t.pid + " (pinned)");
+                    continue;
+                }
+                try {
+                    LivePatching.remove(MonitorEntry.of(dir, t.pid), t.inserted, REPORT_MILLIS);
+                    lines.add("dyper: ui: model '" + t.inserted + "' taken out of process " + t.pid);
+                    t.inserted = null;
+                    t.measured.clear();
+                } catch (CommandFailure | IOException e) {
+                    lines.add("dyper: ui: could not take model '" + t.inserted + "' out of process " + t.pid + ": "
+                            + e.getMessage());
+                }
+            }
+        }
+        return lines;
+    }
+}

@@ -1,0 +1,32 @@
+package org.dyper.cli.ui;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * What the UI knows of one process: its stacks over time, the methods measured in it (one run-time model,
+ * {@link #MODEL}), a model the user applied, and whether what the UI inserted stays when the UI ends.
+ */
+final class Target {
+    /** The run-time model of the methods measured from the UI: one model, replaced in one step as methods come and go. */
+    static final String MODEL = "dyper-ui";
+
+    final long pid;
+    final Snapshots snapshots = new Snapshots();
+    /** Guards the patch state below; held while a model goes in or out (never while a REPORT is taken). */
+    final Object patching = new Object();
+    final Set<String> measured = new LinkedHashSet<>();
+    /** The name of the model in the process that the UI inserted ({@link #MODEL} or the user's), or null. */
+    String inserted;
+    boolean pinned;
+    /** The main class, once known: a process that ended is named by it. */
+    volatile String main;
+    /** When the last REPORT was taken (epoch ms), guarded by {@link #snapshots}. */
+    long fetchedMillis;
+    /** The newest MONITOR_REPORT (guarded by {@link #snapshots}). */
+    org.w3c.dom.Element lastReport;
+
+    Target(long pid) {
+        this.pid = pid;
+    }
+}

@@ -1,0 +1,423 @@
+/*
+ * dyper ui: the live page. Lists the JVMs, shows one JVM's flame graph of a recent window (refreshed without losing
+ * the zoom or the search), measures a clicked method exactly through the API, and applies pasted models. Everything
+ * it shows comes from the JSON API under /api/ (docs/ui.md), which scripts can use too.
+ */
+"use strict";
+(function (D) {
+  const F = D.fmt;
+  const $ = id => document.getElementById(id);
+  const REFRESH_MS = 2000;
+  const VIEWS = ["CPU", "WALL", "LOCK", "ALLOC"];
+  const state = { pid: null, view: "CPU", window: "10s", thread: "", zoomPath: null, selected: null,
+    measured: [], exact: new Map(), timer: null, jvmTimer: null, busy: false };
+  let flame = null;
+
+  function status(text, bad) {
+    const s = $("status");
+    s.textContent = text || "";
+    s.className = bad ? "bad" : "";
+  }
+
+  /** fetch with a deadline; a JSON error body becomes an Error with the server's message (and problems). */
+  async function api(method, path, body) {
+    const ctl = new AbortController();
+    const timer = setTimeout(() => ctl.abort(), method === "GET" ? 20000 : 130000);
+    try {
+      const r = await fetch(path, { method, signal: ctl.signal, credentials: "same-origin",
+        headers: body ? { "Content-Type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined });
+      const text = await r.text();
+      let json = null;
+      try { json = JSON.parse(text); } catch (e) { /* below */ }
+      if (!r.ok) {
+        const err = new Error(json && json.error ? json.error : r.status + " " + text.trim());
+        err.status = r.status;
+        err.problems = json && json.problems ? json.problems : [];
+        throw err;
+      }
+      return json;
+    } catch (e) {
+      if (e.name === "AbortError") throw new Error(method + " " + path + ": no answer within the time limit");
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function cell(text, cls) {
+    const td = document.createElement("td");
+    if (cls) td.className = cls;
+    if (text instanceof Node) td.appendChild(text); else td.textContent = text;
+    return td;
+  }
+
+  function button(label, action, attrs) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    Object.entries(attrs || {}).forEach(([k, v]) => b.setAttribute(k, v));
+    b.addEventListener("click", action);
+    return b;
+  }
+
+  function uptime(ms) {
+    const s = Math.floor(ms / 1000);
+    if (s < 120) return s + " s";
+    if (s < 7200) return Math.floor(s / 60) + " min";
+    return (s / 3600).toFixed(1) + " h";
+  }
+
+  // ---- the list of JVMs
+
+  async function loadJvms() {
+    let list;
+    try {
+      list = await api("GET", "/api/jvms");
+    } catch (e) {
+      status("JVM list: " + e.message, true);
+      return;
+    }
+    const body = $("jvms").tBodies[0];
+    body.replaceChildren();
+    list.jvms.forEach(j => {
+      const tr = document.createElement("tr");
+      tr.dataset.pid = j.pid;
+      const patched = j.error ? j.error : (j.patched || []).map(p => p.model + (p.byUi ? " (from this UI)" : ""))
+        .join(", ") || "-";
+      tr.append(cell(String(j.pid)), cell(j.main, "text"), cell(uptime(j.uptimeMs)), cell(j.java),
+        cell(patched, "text"), cell(button("Open", () => openJvm(j.pid, j.main), { "data-open": j.pid })));
+      body.appendChild(tr);
+    });
+    $("jvms-empty").hidden = list.jvms.length > 0;
+    const att = $("attachable").tBodies[0];
+    att.replaceChildren();
+    list.attachable.forEach(j => {
+      const tr = document.createElement("tr");
+      tr.dataset.pid = j.pid;
+      tr.append(cell(String(j.pid)), cell(j.main, "text"), cell(button("Attach", () => attach(j.pid),
+        { "data-attach": j.pid })));
+      att.appendChild(tr);
+    });
+    document.body.dataset.jvms = list.jvms.map(j => j.pid).join(",");
+  }
+
+  async function attach(pid) {
+    status("attaching to process " + pid + " …");
+    try {
+      const r = await api("POST", "/api/jvms/" + pid + "/attach", {});
+      status("process " + pid + " (" + r.main + ") is monitored now");
+    } catch (e) {
+      status("attach " + pid + ": " + e.message, true);
+    }
+    loadJvms();
+  }
+
+  // ---- one JVM
+
+  /** Collapsed stacks -> the flame graph's pre-order tree (children by name). */
+  function treeOf(stacks, unit) {
+    const names = [], ids = new Map();
+    const root = { kids: new Map(), w: 0 };
+    let total = 0;
+    for (const [path, w] of stacks) {
+      total += w;
+      let node = root;
+      for (const frame of path.split(";")) {
+        let id = ids.get(frame);
+        if (id === undefined) { id = names.length; names.push(frame); ids.set(frame, id); }
+        let k = node.kids.get(id);
+        if (!k) { k = { id, kids: new Map(), w: 0 }; node.kids.set(id, k); }
+        k.w += w;
+        node = k;
+      }
+    }
+    const f = [], d = [], ws = [];
+    const walk = (node, depth) => {
+      const kids = Array.from(node.kids.values()).sort((a, b) => (names[a.id] < names[b.id] ? -1 : 1));
+      for (const k of kids) { f.push(k.id); d.push(depth); ws.push(k.w); walk(k, depth + 1); }
+    };
+    walk(root, 0);
+    return { names, unit, total, f: Int32Array.from(f), d: Int32Array.from(d), w: Float64Array.from(ws) };
+  }
+
+  function pathOf(tree, node) {
+    const p = [];
+    for (let i = node; i >= 0; i = tree.parent[i]) p.unshift(tree.names[tree.f[i]]);
+    return p;
+  }
+
+  function nodeOfPath(tree, path) {
+    let node = -1;
+    for (let depth = 0; depth < path.length; depth++) {
+      let found = -1;
+      const from = node < 0 ? 0 : node + 1, to = node < 0 ? tree.f.length : tree.end[node];
+      for (let i = from; i < to; i = tree.end[i]) {
+        if (tree.d[i] === depth && tree.names[tree.f[i]] === path[depth]) { found = i; break; }
+      }
+      if (found < 0) return -1;
+      node = found;
+    }
+    return node;
+  }
+
+  function methodOf(frame) {
+    return frame.charAt(0) === "[" ? null : frame;
+  }
+
+  async function openJvm(pid, main) {
+    state.pid = pid;
+    state.zoomPath = null;
+    state.selected = null;
+    $("jvms-section").hidden = true;
+    $("jvm-section").hidden = false;
+    $("jvm-title").textContent = "Process " + pid + " (" + main + ")";
+    $("save-html").href = "/api/jvms/" + pid + "/report.html";
+    $("save-xml").href = "/api/jvms/" + pid + "/report.xml";
+    $("measure-box").hidden = true;
+    document.body.dataset.pid = pid;
+    await refresh();
+    clearInterval(state.timer);
+    state.timer = setInterval(() => { if (!$("paused").checked) refresh(); }, REFRESH_MS);
+  }
+
+  function back() {
+    clearInterval(state.timer);
+    state.pid = null;
+    $("jvm-section").hidden = true;
+    $("jvms-section").hidden = false;
+    loadJvms();
+  }
+
+  async function refresh() {
+    if (state.pid === null) return;
+    if (state.busy) { state.again = true; return; }
+    state.busy = true;
+    state.again = false;
+    const pid = state.pid;
+    try {
+      const q = "view=" + state.view + "&window=" + state.window + (state.thread ? "&thread=" + state.thread : "");
+      const [stacks, exact, summary] = await Promise.all([api("GET", "/api/jvms/" + pid + "/stacks?" + q),
+        api("GET", "/api/jvms/" + pid + "/exact"), api("GET", "/api/jvms/" + pid)]);
+      if (pid !== state.pid) return;
+      showStacks(stacks);
+      showExact(exact);
+      showSummary(summary);
+      status("");
+      document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
+    } catch (e) {
+      status("process " + pid + ": " + e.message, true);
+      if (e.status === 410) { clearInterval(state.timer); document.body.dataset.ended = String(pid); }
+    } finally {
+      state.busy = false;
+      if (state.again) refresh();
+    }
+  }
+
+  function showStacks(s) {
+    const views = $("views");
+    if (!views.childElementCount) {
+      VIEWS.forEach(v => views.appendChild(button(v, () => { state.view = v; state.zoomPath = null; refresh(); },
+        { "data-view": v, role: "tab" })));
+    }
+    views.querySelectorAll("button").forEach(b => {
+      b.setAttribute("aria-selected", b.dataset.view === state.view);
+      b.disabled = !(s.views || []).includes(b.dataset.view);
+    });
+    const sel = $("thread"), keep = state.thread;
+    sel.replaceChildren(new Option("all threads", ""));
+    (s.threads || []).forEach(t => sel.appendChild(new Option(t.name + " #" + t.id, t.id)));
+    sel.value = keep;
+    const tree = treeOf(s.stacks, s.unit || "SAMPLES");
+    D.flameTools.prepare(tree);
+    flame.show(tree);
+    if (state.zoomPath) {
+      const node = nodeOfPath(tree, state.zoomPath);
+      if (node >= 0) flame.zoomTo(node);
+    }
+    runSearch();
+    $("flame-info").textContent = s.view + ": " + F.weight(s.total, s.unit) + " in the "
+      + (s.window === "start" ? "run so far" : s.window === "10s" ? "last 10 s" : "last minute")
+      + (s.source ? ", sampled by " + s.source : "") + ". " + (s.note || "") + (s.total ? "" : " No events in this window.");
+    topMethods(tree);
+    document.body.dataset.ready = "true";
+  }
+
+  function runSearch() {
+    const q = $("search").value;
+    const r = flame.search(q);
+    const out = $("search-share");
+    if (!r) { out.textContent = ""; return; }
+    if (r.error) { out.textContent = "bad regex: " + r.error; return; }
+    out.textContent = r.frames + " frame(s) match: " + F.pct(r.share) + " of all";
+  }
+
+  /** Self and total per method over the window's tree (total counts a method once per path). */
+  function topMethods(tree) {
+    const self = new Map(), total = new Map(), n = tree.f.length;
+    for (let i = 0; i < n; i++) {
+      const name = tree.names[tree.f[i]];
+      let kids = 0;
+      for (let k = i + 1; k < tree.end[i]; k = tree.end[k]) kids += tree.w[k];
+      self.set(name, (self.get(name) || 0) + tree.w[i] - kids);
+      let nested = false;
+      for (let p = tree.parent[i]; p >= 0; p = tree.parent[p]) if (tree.f[p] === tree.f[i]) { nested = true; break; }
+      if (!nested) total.set(name, (total.get(name) || 0) + tree.w[i]);
+    }
+    const rows = Array.from(total.keys()).sort((a, b) => (self.get(b) - self.get(a)) || (total.get(b) - total.get(a)))
+      .slice(0, 20);
+    const body = $("top").tBodies[0];
+    body.replaceChildren();
+    rows.forEach(name => {
+      const tr = document.createElement("tr");
+      tr.append(cell(name, "method"), cell(F.weight(self.get(name), tree.unit)), cell(F.weight(total.get(name), tree.unit)));
+      body.appendChild(tr);
+    });
+  }
+
+  function showExact(x) {
+    state.exact = new Map(x.methods.map(m => [m.method, m]));
+    const body = $("exact").tBodies[0];
+    body.replaceChildren();
+    x.methods.forEach(m => {
+      const tr = document.createElement("tr");
+      tr.dataset.method = m.method;
+      tr.append(cell(m.method, "method"), cell(F.count(m.calls), "calls"), cell(F.duration(m.totalNs)),
+        cell(F.duration(m.meanNs)), cell(F.duration(m.p50Ns)), cell(F.duration(m.p99Ns)), cell(F.duration(m.maxNs)),
+        cell(m.measured ? button("Stop", () => stop(m.method), { "data-stop": m.method }) : ""));
+      body.appendChild(tr);
+    });
+    $("exact-calls").textContent = x.calls.length ? "Calls the measured methods made (counted where they are made): "
+      + x.calls.map(c => c.name + " × " + F.count(c.count)).join(", ") : "";
+    showSelected();
+    if (flame.tree) flame.draw();
+  }
+
+  function showSummary(s) {
+    state.measured = s.measured;
+    $("jvm-facts").textContent = "JDK " + s.java + ", up " + uptime(s.uptimeMs) + ". Patched: "
+      + ((s.patched || []).map(p => p.model + " (" + p.classes.length + " class(es))").join(", ") || "nothing")
+      + (s.sampler ? ". Sampler: " + s.sampler : "") + ".";
+    $("pinned").checked = !!s.pinned;
+    $("detail").checked = s.detail && s.detail.state !== "OFF";
+    $("detail-state").textContent = s.detail ? s.detail.state + ((s.detail.patched || []).length
+      ? ": " + s.detail.patched.map(p => p.method + " × " + p.calls).join(", ") : "")
+      + ((s.detail.waiting || []).length ? " (" + s.detail.waiting.join("; ") + ")" : "") : "";
+    const body = $("threads").tBodies[0];
+    body.replaceChildren();
+    (s.threads || []).forEach(t => {
+      const tr = document.createElement("tr");
+      tr.append(cell(t.id), cell(t.name, "text"), cell(t.cpuNs >= 0 ? F.duration(t.cpuNs) : "-"),
+        cell(t.mostly || "-", "text"), cell(t.blocked === undefined ? "-" : F.count(t.blocked)),
+        cell(t.waited === undefined ? "-" : F.count(t.waited)));
+      body.appendChild(tr);
+    });
+    const gc = s.gc || {};
+    $("gc").textContent = gc.collections !== undefined ? "GC: " + gc.collections + " collection(s), "
+      + F.duration(gc.pauseNs) + " paused in all, the longest " + F.duration(gc.longestPauseNs) + "." : "";
+    $("cost").textContent = "Dyper's own cost in this JVM: " + F.duration(s.monitorCpuNs || 0)
+      + " of CPU in the monitor's threads; " + (s.dyperSamples || 0) + " sample(s) in Dyper's code.";
+  }
+
+  function showSelected() {
+    const box = $("measure-box");
+    const name = state.selected;
+    if (!name) { box.hidden = true; return; }
+    box.hidden = false;
+    $("measure-name").textContent = name;
+    const measured = state.measured.includes(name);
+    $("measure").hidden = measured;
+    $("stop-selected").hidden = !measured;
+    const m = state.exact.get(name);
+    $("measure-figures").textContent = m ? F.count(m.calls) + " calls, total " + F.duration(m.totalNs) + ", mean "
+      + F.duration(m.meanNs) + ", p50 < " + F.duration(m.p50Ns) + ", p99 < " + F.duration(m.p99Ns) : "";
+    $("measure-figures").dataset.calls = m ? String(m.calls) : "";
+  }
+
+  async function measure() {
+    const name = state.selected;
+    if (!name) return;
+    status("measuring " + name + " …");
+    try {
+      const r = await api("POST", "/api/jvms/" + state.pid + "/measure", { method: name });
+      status(r.message + " (" + r.millis + " ms)" + (r.warnings.length ? "; " + r.warnings.join("; ") : ""));
+      state.measured = r.measured;
+    } catch (e) {
+      status(name + ": " + e.message, true);
+    }
+    refresh();
+  }
+
+  async function stop(name) {
+    status("stopping " + name + " …");
+    try {
+      const r = await api("DELETE", "/api/jvms/" + state.pid + "/measure", { method: name });
+      status(r.message);
+      state.measured = r.measured;
+    } catch (e) {
+      status(name + ": " + e.message, true);
+    }
+    refresh();
+  }
+
+  async function applyModel() {
+    const list = $("model-errors");
+    list.replaceChildren();
+    status("applying the model …");
+    try {
+      const r = await api("POST", "/api/jvms/" + state.pid + "/model", { model: $("model-text").value,
+        modes: $("modes-text").value });
+      status(r.message + (r.warnings.length ? "; " + r.warnings.join("; ") : ""));
+    } catch (e) {
+      status(e.message, true);
+      e.problems.forEach(p => { const li = document.createElement("li"); li.textContent = p; list.appendChild(li); });
+    }
+    refresh();
+  }
+
+  async function removeModel() {
+    try {
+      const r = await api("DELETE", "/api/jvms/" + state.pid + "/model");
+      status(r.message);
+    } catch (e) {
+      status(e.message, true);
+    }
+    refresh();
+  }
+
+  function setup() {
+    flame = new D.Flame($("flame"), $("tooltip"), {
+      select(node) {
+        const t = flame.tree;
+        state.zoomPath = pathOf(t, node);
+        state.selected = methodOf(t.names[t.f[node]]);
+        showSelected();
+        runSearch();
+      },
+      exact(name) { return state.measured.includes(name); },
+    });
+    D.flame = flame;
+    D.ui = { state, refresh, loadJvms };
+    $("back").addEventListener("click", back);
+    $("reset").addEventListener("click", () => { state.zoomPath = null; flame.reset(); runSearch(); });
+    $("search").addEventListener("input", runSearch);
+    $("thread").addEventListener("change", () => { state.thread = $("thread").value; state.zoomPath = null; refresh(); });
+    $("window").addEventListener("change", () => { state.window = $("window").value; refresh(); });
+    $("measure").addEventListener("click", measure);
+    $("stop-selected").addEventListener("click", () => stop(state.selected));
+    $("apply-model").addEventListener("click", applyModel);
+    $("remove-model").addEventListener("click", removeModel);
+    $("pinned").addEventListener("change", async () => {
+      try { await api("POST", "/api/jvms/" + state.pid + "/pin", { pinned: $("pinned").checked }); }
+      catch (e) { status(e.message, true); }
+    });
+    $("detail").addEventListener("change", async () => {
+      try { await api("POST", "/api/jvms/" + state.pid + "/detail", { on: $("detail").checked }); }
+      catch (e) { status(e.message, true); }
+    });
+    document.addEventListener("keydown", e => { if (e.key === "Escape") $("reset").click(); });
+    loadJvms().then(() => { document.body.dataset.listed = "true"; });
+    state.jvmTimer = setInterval(() => { if (state.pid === null) loadJvms(); }, 3000);
+  }
+
+  setup();
+})(window.Dyper);
