@@ -22,7 +22,8 @@ import org.dyper.patch.scan.MethodInfo;
  * bound by a pointcut or read directly, and every mode call wrapped so that a failure is counted and never reaches
  * the application. All problems found are reported together. The steps, in order: {@link Planner} (FORs to methods and
  * patches), {@link JoinPointGroups} (a method's join points), {@link ModeCalls} (mode calls by phase),
- * {@link AdviceWriter} (advice), {@link BytecodeWrappers} (what AspectJ cannot express) and {@link AspectFiles}.
+ * {@link AdviceWriter} (advice), {@link BytecodeWrappers} (what AspectJ cannot express), {@link PlainCalls} (ENTER
+ * patches as calls of shared wrappers, no advice) and {@link AspectFiles}.
  */
 public final class Generator {
     /** The package under which each generation of aspects gets a package of its own. */
