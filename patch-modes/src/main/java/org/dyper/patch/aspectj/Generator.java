@@ -149,7 +149,7 @@ public final class Generator {
             options.add("-Xjoinpoints:" + ctx.joinpoints);
         }
         return new GeneratedCode(aspects, AspectFiles.aopXml(aspects.keySet(), woven, options), ctx.ids.table(),
-                woven, ctx.ids.size(), advice.size() + ctx.wrappers.size() + plainMethods, ctx.log.warnings(), options, ctx.bytecode,
-                advised, index);
+                woven, ctx.ids.size(), advice.size() + ctx.wrappers.size() + plainMethods, ctx.log.warnings(), options,
+                ctx.bytecode, advised, index);
     }
 }

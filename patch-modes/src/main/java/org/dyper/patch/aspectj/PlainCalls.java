@@ -74,9 +74,9 @@ final class PlainCalls {
     }
 
     /**
-     * Applies {@code uses} (which {@link #fits}) at the entry of {@code m}, adding its class to {@code woven}; each patch
-     * is counted as matched and applied or skipped, as for advice. Returns false, having done nothing, when the entry
-     * cannot be placed (see {@link MethodCode#entry}): then the caller writes advice.
+     * Applies {@code uses} (which {@link #fits}) at the entry of {@code m}, adding its class to {@code woven}; each
+     * patch is counted as matched and applied or skipped, as for advice. Returns false, having done nothing, when the
+     * entry cannot be placed (see {@link MethodCode#entry}): then the caller writes advice.
      */
     boolean apply(MethodInfo m, List<PlannedPatch> uses, Set<String> woven) {
         MethodCode.Entry entry = entry(m);

@@ -103,9 +103,10 @@ public final class AjcBatches {
                         args.add(f.toString());
                     }
                     String what = batches.size() == 1 ? "weaving " + b.classes.size() + " class(es)"
-                            : "weaving batch " + (i + 1) + " of " + batches.size() + " (" + b.classes.size() + " class(es))";
-                    // ajc's lint where the batch holds every class its aspects advise (batches are made so): advice that
-                    // matched nothing comes back as a warning naming the patch
+                            : "weaving batch " + (i + 1) + " of " + batches.size() + " (" + b.classes.size()
+                            + " class(es))";
+                    // ajc's lint where the batch holds every class its aspects advise (batches are made so): advice
+                    // that matched nothing comes back as a warning naming the patch
                     Ajc.Result result = Ajc.run(args, what, !b.classes.isEmpty());
                     warnings.addAll(result.warnings());
                     unapplied.addAll(unapplied(code, result));
