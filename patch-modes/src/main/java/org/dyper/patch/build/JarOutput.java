@@ -28,7 +28,7 @@ import org.dyper.runtime.io.AtomicWrite;
  * longer verify, and a half-valid signature makes the JVM refuse the jar); the input is never opened with
  * verification on. The jar is written to a temporary file in the output's folder and renamed over the output only when
  * complete ({@link AtomicWrite}), so a failure leaves nothing half-written; it gets the input jar's permissions, or the
- * umask's for a folder.
+ * umask's for a folder. A plain jar's unchanged entries are copied compressed as they are ({@link RawJarCopy}).
  */
 final class JarOutput {
     private JarOutput() {}
