@@ -30,7 +30,9 @@ final class MonitorOnly {
     /** Refuses, naming it, an option that needs a model (IllegalArgumentException); part of reading the options. */
     static void check(CommandLine line) {
         for (String[] o : NEED_A_MODEL) {
-            if (line.hasOption(o[0]) && !(o[0].equals("report") && line.hasOption("detail"))) {
+            // --report none asks for nothing, which is what a run without a model gives anyway
+            boolean reportAllowed = line.hasOption("detail") || "none".equals(line.getOptionValue("report"));
+            if (line.hasOption(o[0]) && !(o[0].equals("report") && reportAllowed)) {
                 throw new IllegalArgumentException("--" + o[0] + " needs --model FILE (" + o[1] + ")");
             }
         }

@@ -64,7 +64,8 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
                 try {
                     MonitorOnly.check(line);
                     command = MonitorOnly.command(TargetJdk.java(context.env()), monitor,
-                            line.getOptionValue("report"), line.getOptionValue("xml"), html, javaArgs);
+                            line.hasOption("detail") ? line.getOptionValue("report") : null, line.getOptionValue("xml"),
+                            html, javaArgs);
                 } catch (IllegalArgumentException e) {
                     throw new UsageError(e.getMessage());
                 }

@@ -8,6 +8,7 @@ import java.util.List;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.dyper.patch.aspectj.GeneratedCode;
+import org.dyper.patch.build.Ajc;
 import org.dyper.patch.build.Generation;
 import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.build.Weaver;
@@ -55,6 +56,8 @@ final class WeaveCommand implements CliCommand<WeaveCommand.Parsed> {
             Files.createDirectories(parent);  // before the long work, so a path that cannot be made fails first
         }
         long start = System.nanoTime();
+        // ajc's start-up on another core while the model is read and the jar scanned
+        Ajc.warmUp();
         context.err().println("dyper: generating aspects for " + p.input() + " ...");
         Generation generation = Generation.of(p.inputs(), false);
         context.err().println("dyper: weaving " + generation.code().wovenClasses().size() + " patched class(es) with "

@@ -120,7 +120,8 @@ class PatchdTest {
         assertTrue(Files.size(Path.of(tally.getAttribute("PATCH"))) > 0);
         assertFalse(classes.get(1).hasAttribute("PATCH"), "the model patches nothing in App");
         String pkg = "org.dyper.generated.r" + first.getAttribute("ID") + ".";
-        assertEquals(List.of(pkg + "DyperPatches1", pkg + "DyperSites"), Xml.children(first, "ASPECT").stream()
+        // COUNT at ENTER: the plain way's shared wrapper (docs/bytecode-pass.md)
+        assertEquals(List.of(pkg + "DyperPlain1", pkg + "DyperSites"), Xml.children(first, "ASPECT").stream()
                 .map(a -> a.getAttribute("NAME")).toList(), "the generated classes, in the patch's own package");
         Path patched = Path.of(tally.getAttribute("PATCH"));
         long written = Files.getLastModifiedTime(patched).toMillis();

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.acme.cli.App;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -15,6 +16,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.dyper.patch.launch.LaunchWeaving;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code dyper run}: the program's output and exit code pass through, the aspects are cached, every way to weave. */
 class RunCommandTest extends CliFixture {
@@ -77,6 +80,21 @@ class RunCommandTest extends CliFixture {
         assertEquals(Map.of(ADD, "5"), counts(report));
     }
 
+    /**
+     * The weaver agent on a multi-release jar: the running JDK loads the versioned copy, which the replace agent would
+     * not take for the class the plain way's calls were planned for; such classes keep AspectJ advice there.
+     */
+    @Test
+    void runWithTheWeaverAgentCountsTheClassAMultiReleaseJarGivesTheRunningJdk() throws Exception {
+        Path app = multiReleaseJar(dir.resolve("mr-agent-app.jar"));
+        Path report = dir.resolve("mr-agent-report.xml");
+        Child run = cli(List.of("run", "--weaver-agent", "--model", model.toString(), "--cache",
+                dir.resolve("mr-agent-cache").toString(), "--no-monitor", "--report", "none", "--xml",
+                report.toString(), "--", "-jar", app.toString()));
+        assertEquals(new Child(0, "total 15\n", run.err()), run);
+        assertTrue(run.err().lines().noneMatch(l -> l.contains("is not the class Dyper prepared")), run.err());
+        assertEquals(Map.of(ADD, "5"), counts(report));
+    }
 
     @Test
     void runWithTheWeaverAgentWeavesAsClassesLoad() throws Exception {
@@ -118,12 +136,19 @@ class RunCommandTest extends CliFixture {
                 + "report that says nothing: " + run.err());
     }
 
-    @Test
-    void runWithoutAModelRunsTheProgramUnderTheMonitorAlone() throws Exception {
+    /** Without a model; {@code --report none} asks for nothing more, so it is taken and changes nothing. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"no report option", "--report none"})
+    void runWithoutAModelRunsTheProgramUnderTheMonitorAlone(String report) throws Exception {
         Path app = dir.resolve("plain-app.jar");
         jar(app, "com.acme.cli.App", Map.of());
-        Path registry = Files.createDirectories(dir.resolve("plain-registry"));
-        Child run = cli(List.of("run", "--verbose", "--monitor", "dir=" + registry, "--", "-jar", app.toString(), "x"));
+        Path registry = Files.createDirectories(dir.resolve("plain-registry-" + report.length()));
+        List<String> args = new ArrayList<>(List.of("run", "--verbose", "--monitor", "dir=" + registry));
+        if (report.startsWith("--")) {
+            args.addAll(List.of(report.split(" ")));
+        }
+        args.addAll(List.of("--", "-jar", app.toString(), "x"));
+        Child run = cli(args);
         assertEquals(7, run.code(), run.err());
         assertEquals("total 15\nargs x\n", run.out());
         List<String> err = run.err().lines().toList();

@@ -39,7 +39,7 @@ class WeaveCommandTest extends CliFixture {
             assertEquals("hello\n", read(jar, "com/acme/cli/greeting.txt"));
             assertEquals("com.acme.cli.App", jar.getManifest().getMainAttributes().getValue(Attributes.Name.MAIN_CLASS));
             assertNull(jar.getEntry("META-INF/TEST.SF"));
-            assertTrue(Pattern.compile("<aspect name=\"org\\.dyper\\.generated\\.g[0-9a-f]{12}\\.DyperPatches1\"/>")
+            assertTrue(Pattern.compile("<aspect name=\"org\\.dyper\\.generated\\.g[0-9a-f]{12}\\.DyperPlain1\"/>")
                     .matcher(read(jar, "META-INF/dyper/aop.xml")).find(), read(jar, "META-INF/dyper/aop.xml"));
         }
 

@@ -46,12 +46,14 @@ final class WeaveBench {
 
     /**
      * The broad COUNT weave of lucene-core against plain ajc on the same join points, as CPU seconds of the whole
-     * commands (user + system, which a busy machine inflates far less than wall time): the ratio measured when this
-     * check was added (issue 20, after the pointcut fix: 41 s against plain ajc's 12.6 s of CPU, load about 27). A
-     * run whose ratio exceeds it by more than {@link #REGRESSION_FACTOR} is flagged as a regression: issue 20's went
-     * from about 3 to about 6 unnoticed.
+     * commands (user + system, which a busy machine inflates far less than wall time). It was 3.3 when this check was
+     * added (issue 20, after the pointcut fix: 41 s against plain ajc's 12.6 s of CPU, load about 27); since COUNT at
+     * ENTER is woven the plain way (no ajc for those classes) it is about 0.4 (3.8 to 5.5 s against 11.8 to 12.2 s,
+     * load about 6.5). A run whose ratio exceeds it by more than {@link #REGRESSION_FACTOR} is flagged as a
+     * regression: issue 20's went from about 3 to about 6 unnoticed, and the plain way falling back to advice would
+     * be about 3 again.
      */
-    static final double BROAD_REFERENCE_RATIO = 3.3;
+    static final double BROAD_REFERENCE_RATIO = 0.45;
     /** How far past {@link #BROAD_REFERENCE_RATIO} a run may go before it is flagged. */
     static final double REGRESSION_FACTOR = 1.5;
 

@@ -31,7 +31,14 @@ final class AdviceBuilder {
     MethodCode code;
     boolean usesReturn;
     final Map<Integer, String> locals = new LinkedHashMap<>();
+    /**
+     * A shared wrapper ({@link PlainCalls}): the method's site id is the wrapper's parameter {@link #METHOD_ID}, which
+     * each call passes as a constant, instead of a literal in the code.
+     */
+    boolean methodIdParameter;
     private final SiteIdTable ids;
+    /** The name of the site-id parameter of a shared wrapper. */
+    static final String METHOD_ID = "m$";
 
     AdviceBuilder(JoinPointGroups.Group group, GenerationContext ctx) {
         this.group = group;
@@ -47,6 +54,12 @@ final class AdviceBuilder {
     /** The site id of the patched method. */
     int methodId() {
         return ids.method(method);
+    }
+
+    /** How the code spells the site id of the patched method (METHODID, and where a failure is counted). */
+    String methodIdText() {
+        return methodIdParameter ? "(" + AspectFiles.SITES_CLASS + ".BASE + " + METHOD_ID + ")"
+                : AspectFiles.id(methodId());
     }
 
     /** The join point and its patches, for the comment above the advice. */

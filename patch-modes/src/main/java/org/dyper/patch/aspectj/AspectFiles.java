@@ -52,13 +52,15 @@ final class AspectFiles {
      * Assembles the sources: advice grouped by the class it advises (in the order classes first appear, each class's
      * advice in its own order, since order within an aspect is precedence at a join point), packed into aspects
      * {@code DyperPatchesN}; the wrappers into the public aspects {@code DyperBytecodeN} in the order the bytecode plan
-     * names them; {@code shared} (member declarations) into the class {@link #SHARED_CLASS} when not empty. No aspect
-     * is privileged: AspectJ makes every class a privileged aspect names public. Fills {@code sources} (by fully
-     * qualified name, the site-table class first), {@code advised} (aspect to the classes whose code runs its advice)
-     * and {@code index} (the lines each advice starts at).
+     * names them; the shared wrappers of {@link PlainCalls} into the public aspects {@code DyperPlainN} (in no
+     * {@code advised} entry); {@code shared} (member declarations) into the class {@link #SHARED_CLASS} when not
+     * empty. No aspect is privileged: AspectJ makes every class a privileged aspect names public. Fills
+     * {@code sources} (by fully qualified name, the site-table class first), {@code advised} (aspect to the classes
+     * whose code runs its advice) and {@code index} (the lines each advice starts at).
      */
-    static void assemble(String pkg, List<Piece> advice, List<Piece> wrappers, String table, int siteCount,
-            String shared, Map<String, String> sources, Map<String, Set<String>> advised, AdviceIndex index) {
+    static void assemble(String pkg, List<Piece> advice, List<Piece> wrappers, List<Piece> plain, String table,
+            int siteCount, String shared, Map<String, String> sources, Map<String, Set<String>> advised,
+            AdviceIndex index) {
         String header = header(pkg);
         sources.put(pkg + "." + SITES_CLASS, header + sitesClass(pkg, table, siteCount));
         if (!shared.isEmpty()) {
@@ -95,6 +97,20 @@ final class AspectFiles {
             chunk.forEach(p -> classes.add(p.owner()));
             advised.put(pkg + "." + name, classes);
         }
+        for (int i = 0; i * ADVICE_PER_ASPECT < plain.size(); i++) {
+            // public, called from many classes; not in advised: their classes need no weaving, and a weave compiles
+            // these aspects once, as it does the site-table class
+            List<Piece> chunk = plain.subList(i * ADVICE_PER_ASPECT,
+                    Math.min(plain.size(), (i + 1) * ADVICE_PER_ASPECT));
+            String name = Generator.PLAIN_ASPECT_NAME + (i + 1);
+            sources.put(pkg + "." + name, header + "public aspect " + name + " {\n"
+                    + String.join("\n", chunk.stream().map(Piece::text).toList()) + "}\n");
+        }
+    }
+
+    /** The name of the aspect that holds shared wrapper number {@code index} (from 0) of {@link PlainCalls}. */
+    static String plainAspect(String pkg, int index) {
+        return pkg + "." + Generator.PLAIN_ASPECT_NAME + (index / ADVICE_PER_ASPECT + 1);
     }
 
     /** The name of the bytecode-pass aspect that holds wrapper number {@code index} (from 0). */

@@ -86,10 +86,8 @@ final class BytecodeWrappers {
     private MethodCode methodCode(MethodInfo m, PlannedPatch use) {
         Optional<ClassNode> node = ctx.classNodes.computeIfAbsent(m.owner(), name -> {
             try {
-                byte[] bytes = ctx.targets.classFile(name);
-                ctx.classFiles.put(name, bytes);
-                return Optional.of(MethodCode.read(bytes));
-            } catch (java.io.IOException | RuntimeException e) {
+                return Optional.of(MethodCode.read(ctx.classFile(name)));
+            } catch (RuntimeException e) {
                 ctx.error(use.patch().at(), "PATCH", "cannot read the class file of " + name + " for the bytecode pass: " + e);
                 return Optional.empty();
             }
@@ -253,7 +251,7 @@ final class BytecodeWrappers {
         return (t, name, descriptor) -> formal(ctx, t, name, descriptor);
     }
 
-    private static String formal(GenerationContext ctx, Type t, String name, StringBuilder descriptor) {
+    static String formal(GenerationContext ctx, Type t, String name, StringBuilder descriptor) {
         String javaType = t.getClassName();
         String formal = ctx.formalType(javaType);
         boolean reference = t.getSort() == Type.OBJECT || t.getSort() == Type.ARRAY;

@@ -37,13 +37,19 @@ final class GenerationContext {
     final StringBuilder joinpoints = new StringBuilder();
     /** The bytecode pass: wrapper methods (Java source) and where the target calls them. */
     final List<AspectFiles.Piece> wrappers = new ArrayList<>();
+    /** Classes that get AspectJ advice only, never the plain way (see {@link Generator#adviceFor}). */
+    java.util.Set<String> adviceOnly = java.util.Set.of();
+    /** Shared wrappers of the plain shape ({@link PlainCalls}), each called from many methods. */
+    final List<AspectFiles.Piece> plainWrappers = new ArrayList<>();
     final BytecodePlan bytecode = new BytecodePlan();
     final Map<String, Optional<ClassNode>> classNodes = new LinkedHashMap<>();
     final Map<String, byte[]> classFiles = new LinkedHashMap<>();
+    private final ClassIndex.Reader classReader;
 
     GenerationContext(ClassIndex targets, ClassLookup lookup, boolean loadTime, String pkg) {
         this.pkg = pkg;
         this.targets = targets;
+        this.classReader = targets.reader();
         this.lookup = lookup;
         this.loadTime = loadTime;
         this.modeMethods = new ModeMethods(lookup, log);
@@ -61,14 +67,23 @@ final class GenerationContext {
         log.error(at, element, message);
     }
 
-    /** The original class file of a target class, read once. */
+    /** The original class file of a target class, read once (each jar is opened once per generation). */
     byte[] classFile(String className) {
         return classFiles.computeIfAbsent(className, name -> {
             try {
-                return targets.classFile(name);
+                return classReader.classFile(name);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
         });
+    }
+
+    /** Closes the jars {@link #classFile} opened; the generation is over. */
+    void closeClassFiles() {
+        try {
+            classReader.close();
+        } catch (java.io.IOException e) {
+            // read-only jars; nothing was written
+        }
     }
 }

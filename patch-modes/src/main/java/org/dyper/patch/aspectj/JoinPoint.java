@@ -90,6 +90,15 @@ final class JoinPoint {
                 m.displayName());
     }
 
+    /**
+     * The execution of {@code m} where no AspectJ pointcut is written ({@link PlainCalls}): the same values, no
+     * pointcut, so that no class gets a marker annotation it does not need.
+     */
+    static JoinPoint unnamedExecution(MethodInfo m) {
+        return new JoinPoint(Kind.EXECUTION, m, null, m.parameterTypes(), m.isConstructor() ? "void" : m.returnType(),
+                null, null, null, null, m.displayName());
+    }
+
     /** One group per method {@code m} calls (its call join points), in bytecode order. */
     static List<JoinPoint> calls(MethodInfo m, SourceNames names) {
         Map<String, CallInfo> callees = new LinkedHashMap<>();

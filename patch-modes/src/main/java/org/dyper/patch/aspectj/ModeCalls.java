@@ -157,7 +157,7 @@ final class ModeCalls {
             call = "if (" + String.join(" && ", tests) + ") {\n" + Source.indent(call) + "\n}";
         }
         return "try {\n" + Source.indent(call) + "\n} catch (Throwable t$) {\n    " + Source.RUNTIME + ".hookFailed("
-                + AspectFiles.id(builder.methodId()) + ", t$);\n}" + (own ? " finally {\n    " + Source.RUNTIME + ".exitHook();\n}"
+                + builder.methodIdText() + ", t$);\n}" + (own ? " finally {\n    " + Source.RUNTIME + ".exitHook();\n}"
                 : "");
     }
 

@@ -67,7 +67,7 @@ final class ModeValues {
             case ARG:
                 return argument(Integer.parseInt(a.value().trim()), a.at(), "ARG", use, builder, where);
             case METHODID:
-                return new Value(AspectFiles.id(builder.methodId()), "int");
+                return new Value(builder.methodIdText(), "int");
             case CLASSID:
                 return new Value(AspectFiles.id(ctx.ids.type(builder.method.owner())), "int");
             case REFMETHODID: {

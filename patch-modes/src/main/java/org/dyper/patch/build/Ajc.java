@@ -20,7 +20,58 @@ public final class Ajc {
     private static final String LINT = "adviceDidNotMatch = warning\ninvalidAbsoluteTypeName = warning\n"
             + "cantMatchArrayTypeOnVarargs = warning\n";
 
+    /** Set to {@code false}, {@link #warmUp} does nothing (to compare the two). */
+    static final String WARM_UP_PROPERTY = "dyper.weave.warmUp";
+    /** The warm-up run ({@link #warmUp}), which {@link #run} waits for: ajc cannot run twice at once in one JVM. */
+    private static Thread warmUp;
+
     private Ajc() {}
+
+    /**
+     * Starts compiling a one-line class with ajc on a daemon thread, so that loading ajc's classes and its walk of the
+     * JDK's module image (a quarter of a 5-class weave, docs/performance.md) overlap with reading the model and
+     * scanning the jars, on another core; the next {@link #run} waits for it. For a command that will run ajc anyway.
+     * A failure of the warm-up is ignored: the real run reports its own.
+     */
+    public static synchronized void warmUp() {
+        if (warmUp != null || "false".equals(System.getProperty(WARM_UP_PROPERTY))) {
+            return;
+        }
+        warmUp = new Thread(() -> {
+            try {
+                Path dir = TempFiles.directory("warm-up");
+                try {
+                    Path source = dir.resolve("DyperWarmUp.java");
+                    java.nio.file.Files.writeString(source, "final class DyperWarmUp {\n}\n");
+                    new org.aspectj.tools.ajc.Main().run(new String[] {"-17", "-proc:none", "-Xlint:ignore", "-d",
+                        dir.resolve("out").toString(), "-classpath", path(Weaver.runtimeClasspath()),
+                        source.toString()}, new MessageHandler(true));
+                } finally {
+                    Weaver.deleteTree(dir);
+                }
+            } catch (Exception | LinkageError e) {
+                // only a warm-up
+            }
+        }, "dyper-ajc-warm-up");
+        warmUp.setDaemon(true);
+        warmUp.start();
+    }
+
+    private static void awaitWarmUp() throws WeaveException {
+        Thread t;
+        synchronized (Ajc.class) {
+            t = warmUp;
+        }
+        if (t == null) {
+            return;
+        }
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WeaveException("interrupted while ajc warmed up", List.of(e.toString()));
+        }
+    }
 
     /**
      * ajc's warnings, for callers that show them with {@code --verbose}, and where it reported advice that it did
@@ -41,6 +92,7 @@ public final class Ajc {
      * lint above is on and advice that matched nothing is listed in {@link Result#unapplied()}.
      */
     public static Result run(List<String> args, String what, boolean lint) throws WeaveException {
+        awaitWarmUp();
         MessageHandler handler = new MessageHandler(true);
         handler.dontIgnore(IMessage.WEAVEINFO);
         // -proc:none: no annotation processing, whose set-up (walking the JDK image) cost a third of a small weave

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.dyper.patch.aspectj.GeneratedCode;
+import org.dyper.patch.aspectj.Generator;
 import org.dyper.patch.plan.ProblemLog;
 
 /**
@@ -42,70 +43,97 @@ public final class AjcBatches {
      */
     public static Result weave(GeneratedCode code, Map<String, byte[]> inputs, List<Path> classpath,
             Consumer<String> progress) throws IOException, WeaveException {
-        List<Batch> batches = batches(code, inputs.keySet());
+        Map<String, byte[]> out = new TreeMap<>();
+        // classes no aspect advises (patched the plain way, by the bytecode pass alone) are done: ajc would only
+        // read and write them again
+        Set<String> advised = new java.util.HashSet<>();
+        code.advised().values().forEach(cs -> cs.forEach(c -> advised.add(c.replace('.', '/'))));
+        Map<String, byte[]> toWeave = new TreeMap<>();
+        inputs.forEach((name, bytes) -> (advised.contains(name) ? toWeave : out).put(name, bytes));
+        List<Batch> batches = batches(code, toWeave.keySet());
         String sitesClass = code.packageName() + ".DyperSites";
         // the marker annotations and field readers every aspect may use: compiled with each batch
         String sharedClass = code.packageName() + ".DyperShared";
-        Map<String, byte[]> out = new TreeMap<>();
+        // the shared wrappers of the plain way: compiled with the first batch, on the class path of the others (a
+        // class woven there may call them too)
+        String plainPrefix = code.packageName() + "." + Generator.PLAIN_ASPECT_NAME;
+        List<String> plainAspects = code.aspects().keySet().stream().filter(a -> a.startsWith(plainPrefix)).toList();
+        Path plainClasses = plainAspects.isEmpty() ? null : TempFiles.directory("plain");
         List<String> warnings = new ArrayList<>();
         List<String> unapplied = new ArrayList<>();
         int done = 0;
-        for (int i = 0; i < batches.size(); i++) {
-            Batch b = batches.get(i);
-            Path work = TempFiles.directory("src");
-            try {
-                Path in = work.resolve("in");
-                Path src = work.resolve("src");
-                Path classes = work.resolve("out");
-                Files.createDirectories(in);
-                Files.createDirectories(classes);
-                for (String c : b.classes) {
-                    Jars.write(in.resolve(c + ".class"), inputs.get(c));
-                }
-                Map<String, String> sources = new LinkedHashMap<>();
-                // the first batch compiles the site-table class with the whole table; the others a stub of the
-                // same shape to compile against (BASE is not a constant, so what they compile is the same)
-                sources.put(sitesClass, i == 0 ? code.aspects().get(sitesClass) : sitesStub(code.packageName()));
-                if (code.aspects().containsKey(sharedClass)) {
-                    sources.put(sharedClass, code.aspects().get(sharedClass));
-                }
-                b.aspects.forEach(a -> sources.put(a, code.aspects().get(a)));
-                List<String> args = new ArrayList<>(List.of("-d", classes.toString(), "-classpath",
-                        Ajc.path(Weaver.compileClasspath(classpath))));
-                if (!b.classes.isEmpty()) {
-                    args.add(0, in.toString());
-                    args.add(0, "-inpath");
-                }
-                args.addAll(code.weaverOptions());
-                for (Map.Entry<String, String> s : sources.entrySet()) {
-                    Path f = src.resolve(s.getKey().replace('.', '/') + ".aj");
-                    Files.createDirectories(f.getParent());
-                    Files.writeString(f, s.getValue());
-                    args.add(f.toString());
-                }
-                String what = batches.size() == 1 ? "weaving " + b.classes.size() + " class(es)"
-                        : "weaving batch " + (i + 1) + " of " + batches.size() + " (" + b.classes.size() + " class(es))";
-                // ajc's lint where the batch holds every class its aspects advise (batches are made so): advice that
-                // matched nothing comes back as a warning naming the patch
-                Ajc.Result result = Ajc.run(args, what, !b.classes.isEmpty());
-                warnings.addAll(result.warnings());
-                unapplied.addAll(unapplied(code, result));
-                try (var walk = Files.walk(classes)) {
-                    for (Path f : walk.filter(p -> p.toString().endsWith(".class")).toList()) {
-                        String name = classes.relativize(f).toString().replace('\\', '/');
-                        name = name.substring(0, name.length() - ".class".length());
-                        if (i == 0 || !name.equals(sitesClass.replace('.', '/'))) {
-                            out.put(name, Files.readAllBytes(f));
+        try {
+            for (int i = 0; i < batches.size(); i++) {
+                Batch b = batches.get(i);
+                Path work = TempFiles.directory("src");
+                try {
+                    Path in = work.resolve("in");
+                    Path src = work.resolve("src");
+                    Path classes = work.resolve("out");
+                    Files.createDirectories(in);
+                    Files.createDirectories(classes);
+                    for (String c : b.classes) {
+                        Jars.write(in.resolve(c + ".class"), toWeave.get(c));
+                    }
+                    Map<String, String> sources = new LinkedHashMap<>();
+                    // the first batch compiles the site-table class with the whole table; the others a stub of the
+                    // same shape to compile against (BASE is not a constant, so what they compile is the same)
+                    sources.put(sitesClass, i == 0 ? code.aspects().get(sitesClass) : sitesStub(code.packageName()));
+                    if (code.aspects().containsKey(sharedClass)) {
+                        sources.put(sharedClass, code.aspects().get(sharedClass));
+                    }
+                    b.aspects.forEach(a -> sources.put(a, code.aspects().get(a)));
+                    List<Path> cp = new ArrayList<>(classpath);
+                    if (i == 0) {
+                        plainAspects.forEach(a -> sources.put(a, code.aspects().get(a)));
+                    } else if (plainClasses != null) {
+                        cp.add(0, plainClasses);
+                    }
+                    List<String> args = new ArrayList<>(List.of("-d", classes.toString(), "-classpath",
+                            Ajc.path(Weaver.compileClasspath(cp))));
+                    if (!b.classes.isEmpty()) {
+                        args.add(0, in.toString());
+                        args.add(0, "-inpath");
+                    }
+                    args.addAll(code.weaverOptions());
+                    for (Map.Entry<String, String> s : sources.entrySet()) {
+                        Path f = src.resolve(s.getKey().replace('.', '/') + ".aj");
+                        Files.createDirectories(f.getParent());
+                        Files.writeString(f, s.getValue());
+                        args.add(f.toString());
+                    }
+                    String what = batches.size() == 1 ? "weaving " + b.classes.size() + " class(es)"
+                            : "weaving batch " + (i + 1) + " of " + batches.size() + " (" + b.classes.size()
+                            + " class(es))";
+                    // ajc's lint where the batch holds every class its aspects advise (batches are made so): advice
+                    // that matched nothing comes back as a warning naming the patch
+                    Ajc.Result result = Ajc.run(args, what, !b.classes.isEmpty());
+                    warnings.addAll(result.warnings());
+                    unapplied.addAll(unapplied(code, result));
+                    try (var walk = Files.walk(classes)) {
+                        for (Path f : walk.filter(p -> p.toString().endsWith(".class")).toList()) {
+                            String name = classes.relativize(f).toString().replace('\\', '/');
+                            name = name.substring(0, name.length() - ".class".length());
+                            if (i == 0 || !name.equals(sitesClass.replace('.', '/'))) {
+                                out.put(name, Files.readAllBytes(f));
+                            }
+                            if (i == 0 && plainClasses != null && name.startsWith(plainPrefix.replace('.', '/'))) {
+                                Jars.write(plainClasses.resolve(name + ".class"), out.get(name));
+                            }
                         }
                     }
+                } finally {
+                    Weaver.deleteTree(work);
                 }
-            } finally {
-                Weaver.deleteTree(work);
+                done += b.classes.size();
+                if (batches.size() > 1) {
+                    progress.accept("woven " + done + " of " + toWeave.size() + " class(es) (batch " + (i + 1) + " of "
+                            + batches.size() + ")");
+                }
             }
-            done += b.classes.size();
-            if (batches.size() > 1) {
-                progress.accept("woven " + done + " of " + inputs.size() + " class(es) (batch " + (i + 1) + " of "
-                        + batches.size() + ")");
+        } finally {
+            if (plainClasses != null) {
+                Weaver.deleteTree(plainClasses);
             }
         }
         warnings.addAll(capped(unapplied));

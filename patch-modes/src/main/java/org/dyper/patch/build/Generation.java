@@ -52,6 +52,8 @@ public final class Generation {
     private final ClassIndex targets;
     private final ClassLookup lookup;
     private final MissingTypes missingTypes;
+    /** Load-time weaving: classes with versioned copies in a multi-release jar, which keep AspectJ advice. */
+    private final Set<String> adviceOnly;
     /** Classes left unpatched, with the missing types each needs. */
     private final Map<String, Set<String>> skipped = new TreeMap<>();
     private GeneratedCode code;
@@ -74,6 +76,7 @@ public final class Generation {
         List<Path> roots = new ArrayList<>(lookupPath);
         roots.addAll(Weaver.runtimeClasspath());
         this.missingTypes = new MissingTypes(targets, in.targets(), roots);
+        this.adviceOnly = forLoadTime ? MultiRelease.versionedClasses(in.targets()) : Set.of();
     }
 
     /**
@@ -157,12 +160,12 @@ public final class Generation {
 
     private void generate() throws IOException, InvalidInputException {
         GeneratedCode first = new Generator(catalog, targets.restrict(c -> !skipped.containsKey(c)), lookup,
-                forLoadTime, packageName(skipped.keySet())).generate(models);
+                forLoadTime, packageName(skipped.keySet())).adviceFor(adviceOnly).generate(models);
         Map<String, Set<String>> missing = missingTypes.check(first.wovenClasses());
         if (!missing.isEmpty()) {
             skipped.putAll(missing);
             first = new Generator(catalog, targets.restrict(c -> !skipped.containsKey(c)), lookup, forLoadTime,
-                    packageName(skipped.keySet())).generate(models);
+                    packageName(skipped.keySet())).adviceFor(adviceOnly).generate(models);
         }
         List<Problem> warnings = new ArrayList<>(catalog.warnings());
         warnings.addAll(first.warnings());

@@ -28,7 +28,7 @@ import org.dyper.runtime.io.AtomicWrite;
  * longer verify, and a half-valid signature makes the JVM refuse the jar); the input is never opened with
  * verification on. The jar is written to a temporary file in the output's folder and renamed over the output only when
  * complete ({@link AtomicWrite}), so a failure leaves nothing half-written; it gets the input jar's permissions, or the
- * umask's for a folder.
+ * umask's for a folder. A plain jar's unchanged entries are copied compressed as they are ({@link RawJarCopy}).
  */
 final class JarOutput {
     private JarOutput() {}
@@ -40,6 +40,19 @@ final class JarOutput {
      */
     static List<String> write(Path input, Path outJar, Map<String, byte[]> changes, UnaryOperator<byte[]> descriptor)
             throws IOException {
+        return write(input, outJar, changes, descriptor, true);
+    }
+
+    /** As above; with {@code raw}, a plain jar's unchanged entries are copied compressed as they are. */
+    static List<String> write(Path input, Path outJar, Map<String, byte[]> changes, UnaryOperator<byte[]> descriptor,
+            boolean raw) throws IOException {
+        if (raw && Files.isRegularFile(input)) {
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(input)) {
+                if (RawJarCopy.entries(ch) != null) {
+                    return writeRaw(input, outJar, changes, descriptor);
+                }
+            }
+        }
         List<String> notes = new ArrayList<>();
         // a woven jar is cheap to make again: not forced to the disk
         AtomicWrite.write(outJar, inputPermissions(input), false, file -> {
@@ -87,6 +100,47 @@ final class JarOutput {
                     }
                 }
             }
+        });
+        return notes;
+    }
+
+    /**
+     * {@link #write} for a plain jar ({@link RawJarCopy}): the same entries in the same order, the unchanged ones
+     * copied compressed as they are, without inflating and deflating them again.
+     */
+    private static List<String> writeRaw(Path input, Path outJar, Map<String, byte[]> changes,
+            UnaryOperator<byte[]> descriptor) throws IOException {
+        List<String> notes = new ArrayList<>();
+        AtomicWrite.write(outJar, inputPermissions(input), false, file -> {
+            java.io.BufferedOutputStream out = new java.io.BufferedOutputStream(file, 1 << 16);
+            RawJarCopy.write(input, out, (entries, jar) -> {
+                Set<String> written = new HashSet<>();
+                boolean signed = entries.stream().anyMatch(e -> isSignature(e.name()));
+                for (RawJarCopy.Entry e : entries) {
+                    String name = e.name();
+                    if (isSignature(name)) {
+                        notes.add("dropped signature file " + name + ": woven classes no longer match the signature");
+                    } else if (changes.containsKey(name)) {
+                        if (written.add(name) && changes.get(name) != null) {
+                            jar.add(name, changes.get(name));
+                        }
+                    } else if (!written.add(name)) {
+                        continue;
+                    } else if (signed && name.equalsIgnoreCase(JarFile.MANIFEST_NAME)) {
+                        jar.add(name, withoutDigests(Jars.read(input, name)));
+                    } else if (ModuleInfo.isDescriptor(name)) {
+                        jar.add(name, descriptor.apply(Jars.read(input, name)));
+                    } else {
+                        jar.copy(e);
+                    }
+                }
+                for (Map.Entry<String, byte[]> c : changes.entrySet()) {
+                    if (c.getValue() != null && written.add(c.getKey())) {
+                        jar.add(c.getKey(), c.getValue());
+                    }
+                }
+            });
+            out.flush();
         });
         return notes;
     }

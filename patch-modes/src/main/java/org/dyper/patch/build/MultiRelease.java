@@ -4,15 +4,20 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.dyper.patch.aspectj.GeneratedCode;
+import org.dyper.patch.bytecode.BytecodePlan;
 
 /**
  * Weaves the versioned copies ({@code META-INF/versions/N/...}) of the patched classes of a multi-release jar: ajc
  * would take them for second copies of the same types, so they are woven apart, one release at a time, with the
- * aspects already compiled for the base classes.
+ * aspects already compiled for the base classes. The plain way's calls ({@link BytecodePlan#retarget}) are placed at
+ * their own methods' entries; copies that no aspect advises need no ajc.
  */
 final class MultiRelease {
     private static final String VERSIONS = "META-INF/versions/";
@@ -21,8 +26,8 @@ final class MultiRelease {
 
     /**
      * Weaves the versioned copies in {@code input} of the classes {@code code} patches with the compiled aspects among
-     * {@code woven} (class files by internal name) into {@code changes} (by entry name); returns ajc's warnings. The
-     * bytecode pass is not applied to them.
+     * {@code woven} (class files by internal name) into {@code changes} (by entry name); returns ajc's warnings. Of the
+     * bytecode pass, only the plain way's calls at method entries are applied to them.
      */
     static List<String> weave(GeneratedCode code, Path input, Map<String, byte[]> woven, List<Path> cp,
             Map<String, byte[]> changes) throws IOException, WeaveException {
@@ -55,11 +60,33 @@ final class MultiRelease {
                     Jars.write(aspects.resolve(c.getKey() + ".class"), c.getValue());
                 }
             }
+            Map<String, BytecodePlan.ClassPlan> plans = new HashMap<>();
+            code.bytecode().classes().values().forEach(c -> plans.put(c.className(), c));
+            Set<String> advised = new HashSet<>();
+            code.advised().values().forEach(advised::addAll);
             for (Map.Entry<String, Map<String, String>> release : byRelease.entrySet()) {
                 Path in = work.resolve(release.getKey()).resolve("in");
                 Path out = work.resolve(release.getKey()).resolve("out");
+                int toWeave = 0;
                 for (Map.Entry<String, String> c : release.getValue().entrySet()) {
-                    Jars.write(in.resolve(c.getKey()), Jars.read(input, c.getValue()));
+                    String binary = binaryName(c.getKey());
+                    byte[] bytes = Jars.read(input, c.getValue());
+                    // the plain way's calls go to this copy's own method entries (other bytecode plans name the base
+                    // version's instructions and are not applied here)
+                    BytecodePlan.ClassPlan plan = plans.get(binary) == null ? null
+                            : BytecodePlan.retarget(plans.get(binary), bytes);
+                    if (plan != null) {
+                        bytes = BytecodePlan.transform(plan);
+                    }
+                    if (advised.contains(binary)) {
+                        Jars.write(in.resolve(c.getKey()), bytes);
+                        toWeave++;
+                    } else {
+                        changes.put(c.getValue(), bytes);
+                    }
+                }
+                if (toWeave == 0) {
+                    continue;
                 }
                 Files.createDirectories(out);
                 List<String> args = new ArrayList<>(List.of("-inpath", in.toString(), "-aspectpath",
@@ -69,13 +96,38 @@ final class MultiRelease {
                 notes.addAll(Ajc.run(args, "weaving the release " + release.getKey() + " classes of a multi-release "
                         + "jar").warnings());
                 for (Map.Entry<String, String> c : release.getValue().entrySet()) {
-                    changes.put(c.getValue(), Files.readAllBytes(out.resolve(c.getKey())));
+                    if (advised.contains(binaryName(c.getKey()))) {
+                        changes.put(c.getValue(), Files.readAllBytes(out.resolve(c.getKey())));
+                    }
                 }
             }
         } finally {
             Weaver.deleteTree(work);
         }
         return notes;
+    }
+
+    /**
+     * The binary names of the classes that {@code targets} (jars; folders have no versions) hold a copy of for a later
+     * Java release. Load-time weaving replaces a class by the bytes of the copy it was prepared from, so these keep
+     * AspectJ advice there instead of the plain way's calls ({@code Generator.adviceFor}).
+     */
+    static Set<String> versionedClasses(List<Path> targets) throws IOException {
+        Set<String> names = new HashSet<>();
+        for (Path t : targets) {
+            if (Files.isRegularFile(t)) {
+                for (String name : Jars.entries(t)) {
+                    if (isVersionedClass(name)) {
+                        names.add(binaryName(name.substring(name.indexOf('/', VERSIONS.length()) + 1)));
+                    }
+                }
+            }
+        }
+        return names;
+    }
+
+    private static String binaryName(String classEntry) {
+        return classEntry.substring(0, classEntry.length() - ".class".length()).replace('/', '.');
     }
 
     private static boolean isVersionedClass(String name) {

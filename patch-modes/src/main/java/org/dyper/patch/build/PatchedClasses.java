@@ -33,7 +33,10 @@ public final class PatchedClasses {
                     continue;  // the generator found it in the targets; it can only have gone since
                 }
                 BytecodePlan.ClassPlan plan = plans.get(name);
-                inputs.put(internal, plan == null ? original : BytecodePlan.transform(plan));
+                // a later release's copy from a multi-release jar gets the calls at its own methods' entries where
+                // the plan allows (the plain way); other plans were made for the base version's instructions
+                BytecodePlan.ClassPlan own = plan == null ? null : BytecodePlan.retarget(plan, original);
+                inputs.put(internal, plan == null ? original : BytecodePlan.transform(own != null ? own : plan));
                 if (originals != null) {
                     originals.put(internal, ReplaceAgent.sha256(original));
                 }

@@ -13,6 +13,8 @@ import org.objectweb.asm.tree.AnnotationNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.VarInsnNode;
@@ -26,7 +28,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  */
 public final class BytecodePlan {
     /** How a value the wrapper takes is put on the stack. */
-    public sealed interface Push permits Duplicate, Load {}
+    public sealed interface Push permits Duplicate, Load, Constant {}
 
     /** Duplicates the value on top of the stack (a returned value): {@code size} 1 or 2 slots. */
     public record Duplicate(int size) implements Push {}
@@ -34,10 +36,22 @@ public final class BytecodePlan {
     /** Loads a local slot with {@code opcode} (ILOAD, LLOAD, FLOAD, DLOAD, ALOAD). */
     public record Load(int opcode, int slot) implements Push {}
 
-    /** One inserted call, at instruction number {@code insn} of the method (before it, or after it). */
-    public record Insertion(int insn, boolean after, String owner, String name, String descriptor, List<Push> pushes) {
+    /** Pushes the int constant {@code value} (a site id a shared wrapper takes, see {@code PlainCalls}). */
+    public record Constant(int value) implements Push {}
+
+    /**
+     * One inserted call, at instruction number {@code insn} of the method (before it, or after it). With
+     * {@code atEntry} the call belongs at the method's entry ({@link MethodCode#entry}) whatever the instruction's
+     * number, so it can be placed again in another version of the same class ({@link #retarget}).
+     */
+    public record Insertion(int insn, boolean after, String owner, String name, String descriptor, List<Push> pushes,
+                            boolean atEntry) {
         public Insertion {
             pushes = List.copyOf(pushes);
+        }
+
+        public Insertion(int insn, boolean after, String owner, String name, String descriptor, List<Push> pushes) {
+            this(insn, after, owner, name, descriptor, pushes, false);
         }
     }
 
@@ -89,6 +103,38 @@ public final class BytecodePlan {
         return Collections.unmodifiableMap(classes);
     }
 
+    /**
+     * {@code plan} for {@code other}, another version of its class (a multi-release jar's copy for a later Java
+     * release): when every insertion belongs at a method's entry, the same calls at the entries of {@code other}'s
+     * methods of the same name and descriptor (methods it lacks get none); {@code plan} itself when {@code other} is
+     * its original; otherwise null, since instruction numbers of one class file mean nothing in another.
+     */
+    public static ClassPlan retarget(ClassPlan plan, byte[] other) {
+        if (java.util.Arrays.equals(plan.original(), other)) {
+            return plan;
+        }
+        if (!plan.markers().isEmpty() || !plan.contexts().isEmpty() || plan.methods().values().stream()
+                .anyMatch(list -> list.stream().anyMatch(i -> !i.atEntry()))) {
+            return null;
+        }
+        ClassNode node = MethodCode.read(other);
+        Map<String, List<Insertion>> methods = new LinkedHashMap<>();
+        for (MethodNode m : node.methods) {
+            List<Insertion> list = plan.methods().get(m.name + m.desc);
+            MethodCode.Entry entry = list == null ? null : MethodCode.entry(node, m);
+            if (entry == null) {
+                continue;
+            }
+            List<Insertion> moved = new ArrayList<>();
+            for (Insertion i : list) {
+                moved.add(new Insertion(entry.insn(), entry.after(), i.owner(), i.name(), i.descriptor(), i.pushes(),
+                        true));
+            }
+            methods.put(m.name + m.desc, moved);
+        }
+        return new ClassPlan(plan.className(), other, methods, new ArrayList<>());
+    }
+
     /** The class file of {@code plan}'s class with every insertion applied. */
     public static byte[] transform(ClassPlan plan) {
         ClassNode node = new ClassNode();
@@ -119,6 +165,8 @@ public final class BytecodePlan {
                         code.add(new InsnNode(d.size() == 2 ? Opcodes.DUP2 : Opcodes.DUP));
                     } else if (p instanceof Load l) {
                         code.add(new VarInsnNode(l.opcode(), l.slot()));
+                    } else if (p instanceof Constant c) {
+                        code.add(constant(c.value()));
                     }
                 }
                 code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, ins.owner(), ins.name(), ins.descriptor(), false));
@@ -135,5 +183,18 @@ public final class BytecodePlan {
         node.accept(writer);
         byte[] bytes = writer.toByteArray();
         return plan.contexts().isEmpty() ? bytes : ContextLocals.apply(bytes, plan.contexts());
+    }
+
+    private static AbstractInsnNode constant(int v) {
+        if (v >= -1 && v <= 5) {
+            return new InsnNode(Opcodes.ICONST_0 + v);
+        }
+        if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) {
+            return new IntInsnNode(Opcodes.BIPUSH, v);
+        }
+        if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) {
+            return new IntInsnNode(Opcodes.SIPUSH, v);
+        }
+        return new LdcInsnNode(v);
     }
 }

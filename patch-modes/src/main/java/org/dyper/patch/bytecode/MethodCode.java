@@ -118,6 +118,36 @@ public final class MethodCode {
         return new MethodCode(owner.name.replace('/', '.'), m, recorder.snapshots);
     }
 
+    /** Where a method's entry is: before or after instruction {@code insn}. */
+    public record Entry(int insn, boolean after) {}
+
+    /**
+     * Where ENTER runs in {@code m} of class {@code owner}, as AspectJ's execution join point begins: before
+     * instruction 0, or in a constructor right after the {@code super(...)} or {@code this(...)} call has returned;
+     * null for a method without code, or a constructor without exactly one such call (bytecode no Java compiler
+     * writes, left to AspectJ).
+     */
+    public static Entry entry(ClassNode owner, MethodNode m) {
+        if (m.instructions.size() == 0) {
+            return null;
+        }
+        if (!m.name.equals("<init>")) {
+            return new Entry(0, false);
+        }
+        MethodCode mc = of(owner, m);
+        Entry found = null;
+        for (int i = 0; i < mc.insns.size(); i++) {
+            if (mc.insns.get(i).getOpcode() == Opcodes.INVOKESPECIAL && mc.thisUninitialisedAt(i)
+                    && !mc.thisUninitialisedAt(i + 1)) {
+                if (found != null) {
+                    return null;
+                }
+                found = new Entry(i, true);
+            }
+        }
+        return found;
+    }
+
     /** The instructions Dyper counts: everything but labels, line numbers and frames. */
     static List<AbstractInsnNode> realInstructions(MethodNode m) {
         List<AbstractInsnNode> list = new ArrayList<>();

@@ -42,16 +42,57 @@ public final class ClassIndex {
 
     /** The class file of a scanned class, read again from its jar or folder (for the bytecode pass). */
     public byte[] classFile(String binaryName) throws java.io.IOException {
-        Origin origin = origins.get(binaryName);
-        if (origin == null) {
-            throw new java.io.IOException("class " + binaryName + " was not scanned from a jar or folder");
+        try (Reader reader = reader()) {
+            return reader.classFile(binaryName);
         }
-        try (ClassPath.Root root = ClassPath.root(origin.root(), 0)) {
+    }
+
+    /**
+     * A reader of many scanned classes' files that opens each jar or folder once (opening a jar reads its whole
+     * directory: per class, that was most of a broad generation's time); close it when done.
+     */
+    public Reader reader() {
+        return new Reader();
+    }
+
+    /** See {@link #reader()}. */
+    public final class Reader implements AutoCloseable {
+        private final Map<java.nio.file.Path, ClassPath.Root> open = new LinkedHashMap<>();
+
+        private Reader() {}
+
+        /** As {@link ClassIndex#classFile}. */
+        public byte[] classFile(String binaryName) throws java.io.IOException {
+            Origin origin = origins.get(binaryName);
+            if (origin == null) {
+                throw new java.io.IOException("class " + binaryName + " was not scanned from a jar or folder");
+            }
+            ClassPath.Root root = open.get(origin.root());
+            if (root == null) {
+                root = ClassPath.root(origin.root(), 0);
+                open.put(origin.root(), root);
+            }
             byte[] bytes = root.read(origin.entry());
             if (bytes == null) {
                 throw new java.io.IOException(origin.root() + "!/" + origin.entry() + ": gone since the scan");
             }
             return bytes;
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            java.io.IOException failed = null;
+            for (ClassPath.Root r : open.values()) {
+                try {
+                    r.close();
+                } catch (java.io.IOException e) {
+                    failed = e;
+                }
+            }
+            open.clear();
+            if (failed != null) {
+                throw failed;
+            }
         }
     }
 

@@ -12,7 +12,8 @@ import java.util.List;
 import org.dyper.patch.gentest.Recorder;
 import org.dyper.patch.build.Weaver;
 import org.example.fixture.Target;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -21,13 +22,13 @@ import org.junit.jupiter.api.io.TempDir;
  * folder behaves like the woven jar.
  */
 class WeaveFolderInPlaceTest {
-    private static final String MODEL = "<MODEL NAME='test'><FOR CLASS='org.example.fixture.Target' METHOD='add'>"
-            + "<PATCH WHAT='ENTER' MODE='ID'/></FOR></MODEL>";
-
-    @Test
-    void theFolderIsWovenInPlace(@TempDir Path dir) throws Exception {
+    /** WHAT, and the aspect it gives: ENTER alone is the plain way's shared wrapper, EXIT is AspectJ advice. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"ENTER, DyperPlain1", "EXIT, DyperPatches1"})
+    void theFolderIsWovenInPlace(String what, String aspect, @TempDir Path dir) throws Exception {
         String modes = Files.readString(Path.of(getClass().getResource("/gen/recorder-modes.xml").toURI()));
-        Weaver.Inputs in = Woven.inputs(dir, modes, MODEL);
+        Weaver.Inputs in = Woven.inputs(dir, modes, "<MODEL NAME='test'><FOR CLASS='org.example.fixture.Target' "
+                + "METHOD='add'><PATCH WHAT='" + what + "' MODE='ID'/></FOR></MODEL>");
         Path classes = in.targets().get(0);
         Path resource = classes.resolve("org/example/fixture/notes.txt");
         Files.writeString(resource, "kept");
@@ -40,7 +41,7 @@ class WeaveFolderInPlaceTest {
 
         assertFalse(Files.exists(stale), "an earlier generation's aspect was kept");
         Path generated = classes.resolve(code.packageName().replace('.', '/'));
-        assertTrue(Files.isRegularFile(generated.resolve("DyperPatches1.class")));
+        assertTrue(Files.isRegularFile(generated.resolve(aspect + ".class")), aspect);
         assertTrue(Files.isRegularFile(generated.resolve("DyperSites.class")));
         assertEquals(code.siteTable(), Files.readString(classes.resolve(Weaver.SITE_TABLE)));
         assertEquals("kept", Files.readString(resource));

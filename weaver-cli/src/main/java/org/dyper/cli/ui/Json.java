@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.dyper.runtime.wire.JsonText;
 
 /**
  * The JSON of the UI's API: values are {@code Map}, {@code List}, {@code String}, {@code Number}, {@code Boolean} or
@@ -64,25 +65,7 @@ final class Json {
     }
 
     private static void string(StringBuilder s, String str) {
-        s.append('"');
-        for (int i = 0; i < str.length(); i++) {
-            char c = str.charAt(i);
-            switch (c) {
-                case '"' -> s.append("\\\"");
-                case '\\' -> s.append("\\\\");
-                case '\n' -> s.append("\\n");
-                case '\r' -> s.append("\\r");
-                case '\t' -> s.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == '\u2028' || c == '\u2029') {
-                        s.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        s.append(c);
-                    }
-                }
-            }
-        }
-        s.append('"');
+        JsonText.quote(s, str);
     }
 
     /** A JSON text that is not well-formed, with where. */

@@ -260,6 +260,7 @@ public final class Monitor {
     }
 
     private void shutdown() {
+        sampler.exiting(1000);
         try {
             if (options.notifyAddress() != null) {
                 notifyEnd();

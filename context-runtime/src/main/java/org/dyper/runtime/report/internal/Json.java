@@ -1,5 +1,7 @@
 package org.dyper.runtime.report.internal;
 
+import org.dyper.runtime.wire.JsonText;
+
 /**
  * A minimal JSON writer for the data a report page embeds. Strings are escaped so that the text can sit inside an HTML
  * {@code <script>} element: {@code < > &} and the JavaScript line separators become {@code \}{@code u} escapes.
@@ -22,29 +24,7 @@ final class Json {
     }
 
     Json str(String s) {
-        if (s == null) {
-            out.append("null");
-            return this;
-        }
-        out.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == '\u2028' || c == '\u2029') {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        out.append('"');
+        JsonText.quote(out, s);
         return this;
     }
 

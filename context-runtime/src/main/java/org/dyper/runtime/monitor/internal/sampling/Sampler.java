@@ -47,6 +47,14 @@ public final class Sampler implements Events {
     private static final int MAX_PENDING_NATIVE = 2_000;
     /** CPU time of monitor threads that have ended. */
     public final AtomicLong endedOwnCpuNs = new AtomicLong();
+    /**
+     * Held while the recorder is created; {@link #exiting} takes it at the JVM's exit. Created after the shutdown hooks
+     * (the JVMTI phase is then "dead"), JDK 17's recorder refuses and logs "An attempt was made to start JFR too early
+     * in the VM initialization sequence" into the program's output: a short program under load saw that.
+     */
+    private final java.util.concurrent.locks.ReentrantLock creating = new java.util.concurrent.locks.ReentrantLock();
+    /** Set at the JVM's exit, under {@link #creating}: no recorder is created from then on. */
+    private volatile boolean exiting;
 
     public Sampler(Monitor m) {
         this.m = m;
@@ -111,10 +119,33 @@ public final class Sampler implements Events {
                 m.settings.longValue("LOCK_THRESHOLD_US"), m.settings.longValue("ALLOC_RATE"));
     }
 
+    /**
+     * At the JVM's exit (the monitor's shutdown hook): no recorder is created from now on; waits at most
+     * {@code millis} for one being created (never longer: the exit must go on).
+     */
+    public void exiting(long millis) {
+        boolean locked = false;
+        try {
+            locked = creating.tryLock(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        exiting = true;
+        if (locked) {
+            creating.unlock();
+        }
+    }
+
     private void runJfr() {
         JfrSource j;
         m.awaitStarted();
+        creating.lock();
         try {
+            if (exiting) {
+                jfrProblem = "no flight recorder: the JVM was exiting before it could start";
+                jfrStarting = false;
+                return;
+            }
             recorderOurs = true;
             j = JfrSource.open(this);
             recorderOurs = !j.othersRecording;
@@ -126,6 +157,8 @@ public final class Sampler implements Events {
             jfrProblem = "no flight recorder: " + Monitor.describe(t);
             jfrStarting = false;
             return;
+        } finally {
+            creating.unlock();
         }
         boolean failed = false;
         try {
