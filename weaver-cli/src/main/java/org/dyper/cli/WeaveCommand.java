@@ -60,8 +60,13 @@ final class WeaveCommand implements CliCommand<WeaveCommand.Parsed> {
         Ajc.warmUp();
         context.err().println("dyper: generating aspects for " + p.input() + " ...");
         Generation generation = Generation.of(p.inputs(), false);
-        context.err().println("dyper: weaving " + generation.code().wovenClasses().size() + " patched class(es) with "
-                + generation.code().adviceCount() + " advice (ajc) ...");
+        GeneratedCode generated = generation.code();
+        // classes no aspect advises (patched the plain way) are done by the bytecode pass alone
+        java.util.Set<String> advised = new java.util.HashSet<>();
+        generated.advised().values().forEach(advised::addAll);
+        long throughAjc = generated.wovenClasses().stream().filter(advised::contains).count();
+        context.err().println("dyper: weaving " + generated.wovenClasses().size() + " patched class(es) with "
+                + generated.adviceCount() + " advice (" + throughAjc + " of the classes through ajc) ...");
         List<String> notes = generation.weave(code -> Weaver.weaveBinary(code, p.input(), p.output(),
                 p.inputs().classpath(), progress -> context.err().println("dyper: " + progress)));
         GeneratedCode code = generation.code();
