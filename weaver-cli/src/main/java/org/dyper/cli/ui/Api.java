@@ -222,14 +222,52 @@ final class Api {
     /** One command to a process's monitor under a deadline; an ERROR reply is a 409 with its text. */
     private Element command(Target t, String command, String data, int millis) throws Failure {
         MonitorEntry e = entry(t);
-        try (WireClient c = LivePatching.connect(e, millis)) {
-            return LivePatching.answer(t.pid, c.command(command, data));
-        } catch (CommandFailure f) {
-            throw failure(t, f);
-        } catch (WireClient.Ended ended) {
-            throw new Failure(410, "process " + t.pid + " (" + t.main + ") ended");
-        } catch (IOException io) {
-            throw new Failure(502, "process " + t.pid + ": " + command + " failed: " + io.getMessage());
+        // one connection per process, kept between requests: a new one costs the monitor a thread and the token
+        // check each time, which at the page's refresh rate cost the target more than the commands themselves
+        synchronized (t.wireLock) {
+            try {
+                for (int attempt = 0; ; attempt++) {
+                    boolean fresh = false;
+                    if (t.wire == null || !e.token().equals(t.wireToken)) {
+                        closeWire(t);
+                        t.wire = LivePatching.connect(e, millis);
+                        t.wireToken = e.token();
+                        fresh = true;
+                    }
+                    String reply;
+                    try {
+                        t.wire.timeout(millis);
+                        reply = t.wire.command(command, data);
+                    } catch (WireClient.Ended ended) {
+                        closeWire(t);
+                        throw ended;
+                    } catch (IOException io) {
+                        closeWire(t);
+                        if (fresh || attempt > 0) {
+                            throw io;
+                        }
+                        continue;  // the monitor closed a kept connection (idletimeout): once more on a new one
+                    }
+                    return LivePatching.answer(t.pid, reply);
+                }
+            } catch (CommandFailure f) {
+                throw failure(t, f);
+            } catch (WireClient.Ended ended) {
+                throw new Failure(410, "process " + t.pid + " (" + t.main + ") ended");
+            } catch (IOException io) {
+                throw new Failure(502, "process " + t.pid + ": " + command + " failed: " + io.getMessage());
+            }
+        }
+    }
+
+    private static void closeWire(Target t) {
+        if (t.wire != null) {
+            try {
+                t.wire.close();
+            } catch (IOException ignored) {
+                // it is gone either way
+            }
+            t.wire = null;
         }
     }
 
@@ -701,6 +739,9 @@ final class Api {
         }
         List<String> lines = new ArrayList<>();
         for (Target t : all) {
+            synchronized (t.wireLock) {
+                closeWire(t);
+            }
             synchronized (t.patching) {
                 if (t.inserted == null) {
                     continue;

@@ -29,6 +29,10 @@ final class Target {
     final Object exactLock = new Object();
     org.w3c.dom.Element exactReport;
     long exactMillis;
+    /** The connection to the process's monitor, kept between requests (guarded by {@link #wireLock}). */
+    final Object wireLock = new Object();
+    org.dyper.runtime.wire.WireClient wire;
+    String wireToken;
 
     Target(long pid) {
         this.pid = pid;
