@@ -158,6 +158,31 @@ class UiApiEndToEndTest {
                     .longValue() + 10_000, window.text());
             assertEquals(400, ui.get(jvm + "/stacks?window=2h").status());
 
+            // one JVM: its threads, GC and detailing; detailing on and off; the saved report
+            Ui.Answer summary = ui.get(jvm);
+            assertEquals(200, summary.status(), summary.text());
+            assertTrue(summary.list("threads").stream().anyMatch(t -> t.get("name").equals(HotspotFacts.WORKER)
+                    && "RUNNING".equals(t.get("mostly"))), summary.text());
+            assertTrue(((Map<String, Object>) summary.map().get("gc")).containsKey("collections"), summary.text());
+            assertEquals("OFF", ((Map<String, Object>) summary.map().get("detail")).get("state"), summary.text());
+            assertEquals(Map.of("pid", pid, "detail", true), ui.post(jvm + "/detail", "{\"on\":true}").map());
+            Ui.Answer detailing = Await.until("detailing on", () -> api.get(jvm), a -> !"OFF".equals(
+                    ((Map<String, Object>) a.map().get("detail")).get("state")), Await.MINUTE);
+            assertTrue(List.of("ON", "WAITING").contains(((Map<String, Object>) detailing.map().get("detail"))
+                    .get("state")), detailing.text());
+            assertEquals(Map.of("pid", pid, "detail", false), ui.post(jvm + "/detail", "{\"on\":false}").map());
+            Await.until("detailing off", () -> api.get(jvm), a -> "OFF".equals(((Map<String, Object>) a.map()
+                    .get("detail")).get("state")), Await.MINUTE);
+            Ui.Answer xml = ui.get(jvm + "/report.xml");
+            assertEquals(200, xml.status());
+            assertTrue(xml.text().startsWith("<DYPER_REPLY ID='" + pid + "'><MONITOR_REPORT ")
+                    || xml.text().startsWith("<DYPER_REPLY ID=\"" + pid + "\"><MONITOR_REPORT "), xml.text()
+                    .substring(0, 80));
+            Ui.Answer html = ui.get(jvm + "/report.html");
+            assertEquals(200, html.status());
+            assertTrue(html.text().startsWith("<!DOCTYPE html>") && html.text().contains("dyper-data"),
+                    html.text().substring(0, 80));
+
             app.send("pause");
             assertEquals(HotspotFacts.PAUSED, app.line(1, LINE));
             Ui.Answer in = ui.post(jvm + "/measure", measure(HotspotFacts.HOT));
