@@ -130,6 +130,10 @@ class UiBrowserEndToEndTest {
             WebElement row = browser.driver.findElement(By.cssSelector("#exact tr[data-method='" + HotspotFacts.HOT
                     + "'] td.calls"));
             assertEquals("1,000", row.getText());
+            long barCalls = browser.driver.findElements(By.cssSelector("#measure-histogram rect title")).stream()
+                    .mapToLong(t -> Long.parseLong(t.getAttribute("textContent").split(" ")[0].replace(",", "")))
+                    .sum();
+            assertEquals(1000, barCalls, "the histogram's bars hold every call");
             screenshot("ui-measured.png");
 
             browser.driver.findElement(By.cssSelector("button[data-stop='" + HotspotFacts.HOT + "']")).click();

@@ -368,6 +368,29 @@
     $("measure-figures").textContent = m ? F.count(m.calls) + " calls, total " + F.duration(m.totalNs) + ", mean "
       + F.duration(m.meanNs) + ", p50 < " + F.duration(m.p50Ns) + ", p99 < " + F.duration(m.p99Ns) : "";
     $("measure-figures").dataset.calls = m ? String(m.calls) : "";
+    histogram($("measure-histogram"), m ? m.histogram : []);
+  }
+
+  /** The log2 histogram of a measured method's call times: one bar per bucket, heights by calls. */
+  function histogram(box, buckets) {
+    box.replaceChildren();
+    if (!buckets || !buckets.length) return;
+    const NS = "http://www.w3.org/2000/svg", W = 14, H = 40;
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("class", "hist");
+    svg.setAttribute("width", buckets.length * W);
+    svg.setAttribute("height", H);
+    const max = Math.max(...buckets.map(b => b[1]));
+    buckets.forEach(([upper, count], i) => {
+      const h = Math.max(1, Math.round(count / max * (H - 2)));
+      const r = document.createElementNS(NS, "rect");
+      r.setAttribute("x", i * W + 1); r.setAttribute("y", H - h); r.setAttribute("width", W - 2); r.setAttribute("height", h);
+      const t = document.createElementNS(NS, "title");
+      t.textContent = F.count(count) + " call(s) under " + F.duration(upper);
+      r.appendChild(t);
+      svg.appendChild(r);
+    });
+    box.appendChild(svg);
   }
 
   async function measure() {
