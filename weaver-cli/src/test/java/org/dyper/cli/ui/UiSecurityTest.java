@@ -180,8 +180,10 @@ class UiSecurityTest {
         assertTrue(policy.startsWith("default-src 'none'; script-src 'nonce-"), policy);
         assertTrue(policy.contains("connect-src 'self'"), policy);
         // the page loads nothing: no script, style sheet, image or frame from anywhere, let alone the network
+        // (the SVG namespace name the histogram's elements are made in is a name, not an address anything loads)
+        String body = page.body().replace("\"http://www.w3.org/2000/svg\"", "\"SVG namespace\"");
         for (String loads : List.of("<script src", "<link", "<img", "<iframe", "http://", "https://", "@import")) {
-            assertFalse(page.body().contains(loads), "the page contains " + loads);
+            assertFalse(body.contains(loads), "the page contains " + loads);
         }
         Response api = http("GET", "/api/jvms", null, cookie());
         assertEquals(200, api.status(), api.body());
