@@ -352,8 +352,8 @@ final class Api {
         pids.add(Long.toString(ProcessHandle.current().pid()));
         List<Object> attachable = new ArrayList<>();
         for (com.sun.tools.attach.VirtualMachineDescriptor d : com.sun.tools.attach.VirtualMachine.list()) {
-            if (!pids.contains(d.id())) {
-                String name = d.displayName() == null ? "" : d.displayName().split(" ")[0];
+            String name = d.displayName() == null ? "" : d.displayName().split(" ")[0];
+            if (!pids.contains(d.id()) && !isDyper(name)) {
                 attachable.add(Map.of("pid", Long.parseLong(d.id()), "main", name, "monitored", false));
             }
         }
@@ -762,5 +762,13 @@ final class Api {
             }
         }
         return lines;
+    }
+
+    /**
+     * Whether a JVM the attach API lists is one of Dyper's own commands (the launcher of {@code dyper run}, a
+     * {@code ctl}, {@code patchd} or another {@code ui}): a monitor there would measure Dyper, so it is not offered.
+     */
+    static boolean isDyper(String main) {
+        return main.equals("org.dyper.cli.Main");
     }
 }
