@@ -76,11 +76,16 @@ class DetailerTest {
     @Test
     void aServiceThatEndsAtOnceIsReportedWithItsExitCodeAndOutput() throws Exception {
         Path cli = dir.resolve("dyper");
-        Files.writeString(cli, "#!/bin/sh\necho \"patchd $*\"\nexit 3\n");
+        Path go = dir.resolve("go");
+        // planted: the service ends only once the test has seen it starting (a script that exited at once could end
+        // before the first client() looked, which then rightly says it ended: the test raced under load)
+        Files.writeString(cli, "#!/bin/sh\necho \"patchd $*\"\nwhile [ ! -e '" + go + "' ]; do sleep 0.02; done\n"
+                + "exit 3\n");
         Files.setPosixFilePermissions(cli, PosixFilePermissions.fromString("rwx------"));
         DetailService s = new DetailService(dir, 4242, cli.toString());
         assertEquals("starting the patch service (" + cli + " patchd --pid 4242)",
                 assertThrows(DetailService.Unavailable.class, s::client).getMessage());
+        Files.createFile(go);
         Path log = dir.resolve("4242.patchd.log");
         String message = Await.until("the patch service's end", () -> assertThrows(DetailService.Unavailable.class,
                 s::client).getMessage(), m -> !m.startsWith("starting"), Await.MINUTE);
