@@ -218,13 +218,7 @@ class GenerateCommandTest extends CliFixture {
         }
         xml.append("  <FOR CLASS='com.acme.cli.Tally' METHOD='add'><PATCH WHAT='ENTER' MODE='COUNT'/></FOR>\n</MODEL>\n");
         Path m = write("many-" + command + ".xml", xml.toString());
-        Path out = dir.resolve("many-out-" + command + (command.equals("weave") ? ".jar" : ""));
-        Result r = switch (command) {
-            case "generate" -> dyper("generate", "--model", m.toString(), "--in", "{classes}", "--out", out.toString());
-            case "weave" -> dyper("weave", "--model", m.toString(), "--in", "{classes}", "--out", out.toString());
-            default -> dyper("run", "--model", m.toString(), "--cache", out.toString(), "--report", "none", "--",
-                    "-cp", classes.toString(), "com.acme.cli.App");
-        };
+        Result r = withModel(command, m, "many-out-");
         assertEquals(ExitCode.OK, r.code(), r.err());
         List<String> warnings = r.errLines().stream().filter(l -> l.contains(": warning: ")).toList();
         List<String> expected = new ArrayList<>();
@@ -259,13 +253,7 @@ class GenerateCommandTest extends CliFixture {
             xml.append(head).append(i).append("'/></FOR>\n");
         }
         Path m = write("bad-" + command + ".xml", xml.append("</MODEL>\n").toString());
-        Path out = dir.resolve("bad-out-" + command + (command.equals("weave") ? ".jar" : ""));
-        Result r = switch (command) {
-            case "generate" -> dyper("generate", "--model", m.toString(), "--in", "{classes}", "--out", out.toString());
-            case "weave" -> dyper("weave", "--model", m.toString(), "--in", "{classes}", "--out", out.toString());
-            default -> dyper("run", "--model", m.toString(), "--cache", out.toString(), "--report", "none", "--",
-                    "-cp", classes.toString(), "com.acme.cli.App");
-        };
+        Result r = withModel(command, m, "bad-out-");
         assertEquals(ExitCode.INVALID_INPUT, r.code(), r.err());
         List<String> errors = r.errLines().stream().filter(l -> l.startsWith("dyper: error: ")).toList();
         assertEquals(101, errors.size(), r.err());
@@ -275,5 +263,16 @@ class GenerateCommandTest extends CliFixture {
         assertEquals("dyper: error: " + m + ":102:" + column + ": PATCH: … and 150 more errors (the first here; only"
                 + " the first 100 are listed)", errors.get(100));
         assertEquals("dyper: 250 problem(s); nothing was written", r.errLines().get(r.errLines().size() - 1));
+    }
+
+    /** {@code dyper generate}, {@code weave} or {@code run} (of the fixture's App) with the model {@code m}. */
+    private Result withModel(String command, Path m, String outName) {
+        Path out = dir.resolve(outName + command + (command.equals("weave") ? ".jar" : ""));
+        return switch (command) {
+            case "generate" -> dyper("generate", "--model", m.toString(), "--in", "{classes}", "--out", out.toString());
+            case "weave" -> dyper("weave", "--model", m.toString(), "--in", "{classes}", "--out", out.toString());
+            default -> dyper("run", "--model", m.toString(), "--cache", out.toString(), "--report", "none", "--",
+                    "-cp", classes.toString(), "com.acme.cli.App");
+        };
     }
 }
