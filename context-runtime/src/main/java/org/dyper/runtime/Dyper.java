@@ -28,6 +28,10 @@ public final class Dyper {
         Failures.unrecordedId = Failures.unrecordedId;
         Failures.unrecordedFailure = Failures.unrecordedFailure;
         Failures.unrecorded = Failures.unrecorded;
+        if (Config.property(org.dyper.runtime.jfr.Telemetry.JFR_PROPERTY) != null
+                || Config.property(org.dyper.runtime.jfr.Telemetry.EVENTS_PROPERTY) != null) {
+            org.dyper.runtime.jfr.Telemetry.start();
+        }
     }
 
     private Dyper() {
@@ -113,6 +117,14 @@ public final class Dyper {
      */
     public static void report() {
         ReportHook.write();
+    }
+
+    /**
+     * Records a {@code dyper.UserEvent} with {@code message} in the JFR recordings that have the {@code user} kind on
+     * (docs/events.md); nothing when none has, or where JFR cannot be used. Never throws; allocates only when on.
+     */
+    public static void userEvent(String message) {
+        Tracing.userEvent(message);
     }
 
     /** Clears all agents' data and the failure counts, for all threads (including threads that have ended). */

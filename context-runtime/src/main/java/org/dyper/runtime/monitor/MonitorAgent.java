@@ -17,12 +17,14 @@ public final class MonitorAgent {
     /** At launch: starts the monitor and, with {@code notify=host:port}, waits (bounded) for the START reply. */
     public static void premain(String args, Instrumentation inst) {
         org.dyper.runtime.instrument.RuntimePatcher.install(inst);
+        org.dyper.runtime.jfr.Telemetry.start();
         Monitor.start(args, inst, true);
     }
 
     /** On attach: starts the monitor (no START message: the program is already running). */
     public static void agentmain(String args, Instrumentation inst) {
         org.dyper.runtime.instrument.RuntimePatcher.install(inst);
+        org.dyper.runtime.jfr.Telemetry.start();
         Monitor.start(args, inst, false);
     }
 }

@@ -1,0 +1,73 @@
+package org.dyper.runtime;
+
+import org.dyper.runtime.jfr.Telemetry;
+import org.dyper.runtime.jfr.Traces;
+
+/**
+ * The trace modes' runtime (TRACE_ENTER/TRACE_EXIT, EVENT): one JFR event per call slower than the
+ * {@code dyper.MethodTrace} threshold, and user events. The context of a traced call is its event, typed
+ * {@code Object} so that woven code never names a {@code jdk.jfr} type. Where JFR cannot be used ({@code jdk.jfr}
+ * missing, the recorder disabled) every method returns at once and the program runs on untraced; the reason is counted
+ * ({@link Telemetry#failures()}). Never throws.
+ */
+public final class Tracing {
+    /** Constant after class initialisation, so the JIT folds the test away where JFR is there. */
+    private static final boolean JFR = jfr();
+
+    private Tracing() {
+    }
+
+    private static boolean jfr() {
+        try {
+            Telemetry.start();
+            if (!Telemetry.available()) {
+                return false;
+            }
+            Class.forName("org.dyper.runtime.jfr.Traces", true, Tracing.class.getClassLoader());
+            return true;
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    /**
+     * Begins tracing a call at site {@code id}; returns the context {@link #exit} needs, or null when
+     * {@code dyper.MethodTrace} is off (one test, nothing allocated).
+     */
+    public static Object enter(int id) {
+        return JFR ? Traces.enter(id) : null;
+    }
+
+    /** As {@link #enter(int)}, keeping {@code argument} (an integral first argument, widened) in the event. */
+    public static Object enterArg(int id, long argument) {
+        return JFR ? Traces.enter(id, argument) : null;
+    }
+
+    /** Ends the call {@code context} began; commits its event if the call took at least the threshold. */
+    public static void exit(int id, Object context) {
+        if (JFR && context != null) {
+            Traces.exit(id, context);
+        }
+    }
+
+    /** As {@link #exit(int, Object)}, keeping {@code returned} (an integral return value, widened) in the event. */
+    public static void exitReturn(int id, Object context, long returned) {
+        if (JFR && context != null) {
+            Traces.exit(id, context, returned);
+        }
+    }
+
+    /** Records a {@code dyper.UserEvent} whose message is the site's name (the EVENT mode). */
+    public static void event(int id) {
+        if (JFR) {
+            Traces.event(id);
+        }
+    }
+
+    /** Records a {@code dyper.UserEvent} with {@code message} (null is recorded as null). */
+    public static void userEvent(String message) {
+        if (JFR) {
+            Traces.userEvent(message);
+        }
+    }
+}
