@@ -60,6 +60,7 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
                 + "SHOWSTACK, SET \"<VAR NAME='CHECKTIME' VALUE='7'/>\", GET, CLEAR, ...); DATA is the command's XML.\n"
                 + "attach PID: load the monitor into a running JVM (same user) with the JDK attach API.\n"
                 + CtlPatching.HELP
+                + EventsCommand.CTL_HELP
                 + ExitCode.SUMMARY.stripTrailing(), true);
     }
 
@@ -107,6 +108,10 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
         }
         if (args.size() >= 2 && CtlPatching.handles(args.get(1), line.hasOption("model"))) {
             return CtlPatching.request(line, args, pid(args.get(0)), defaultCache);
+        }
+        if (args.size() >= 2 && EventsCommand.CTL.contains(args.get(1))) {
+            return EventsCommand.ctl(pid(args.get(0)), args.subList(1, args.size()), line.hasOption("xml"),
+                    width(line.hasOption("wide"), line.getOptionValue("width")));
         }
         if (args.size() < 2 || args.size() > 3) {
             throw new UsageError("expected PID COMMAND [DATA], got " + args.size() + " argument(s)");

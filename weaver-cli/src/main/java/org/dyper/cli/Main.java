@@ -50,7 +50,7 @@ public final class Main {
     /** The commands, in the order {@code dyper --help} lists them. */
     private static final List<CliCommand<?>> COMMANDS = List.of(new GenerateCommand(), new WeaveCommand(),
             new RunCommand(), new CtlCommand(), new PatchdCommand(), new ReportCommand(), new UiCommand(),
-            new ClasspathCommand(), new ModesCommand());
+            new ClasspathCommand(), new ModesCommand(), new EventsCommand());
 
     private int dispatch(String[] args) {
         Map<String, CliCommand.Help> commands = new LinkedHashMap<>();

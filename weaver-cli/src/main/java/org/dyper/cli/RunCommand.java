@@ -44,7 +44,7 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
      * {@code monitorOptions}.
      */
     record Parsed(Weaver.Inputs inputs, LaunchOptions launch, List<String> monitorOnly, Path cache, String html,
-            boolean verbose, boolean detail, String monitorOptions) {
+            boolean verbose, boolean detail, String monitorOptions, List<String> jfr) {
         static Parsed of(CommandLine line, List<String> javaArgs, Context context) throws UsageError, IOException {
             if (javaArgs.isEmpty()) {
                 throw new UsageError("give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar "
@@ -59,6 +59,8 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
             Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : context.cache();
             String html = line.getOptionValue("html");
             boolean verbose = line.hasOption("verbose");
+            List<String> jfr = EventsCommand.launchProperties(line.getOptionValue("jfr"),
+                    line.getOptionValue("jfr-settings"));
             if (!line.hasOption("model")) {
                 List<String> command;
                 try {
@@ -69,7 +71,7 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
                 } catch (IllegalArgumentException e) {
                     throw new UsageError(e.getMessage());
                 }
-                return new Parsed(null, null, command, cache, html, verbose, detail, monitor);
+                return new Parsed(null, null, command, cache, html, verbose, detail, monitor, jfr);
             }
             LaunchOptions options = LaunchOptions.of(TargetJdk.java(context.env()), javaArgs);
             List<Path> targets;
@@ -92,7 +94,7 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
             LaunchOptions launch = options.withWeaving(line.hasOption("weaver-agent") ? LaunchOptions.Weaving.AGENT
                     : LaunchOptions.Weaving.AHEAD).withReport(new LaunchOptions.Report(line.getOptionValue("report"),
                     line.getOptionValue("xml"))).withVerbose(verbose).withMonitor(!noMonitor, monitor);
-            return new Parsed(in, launch, null, cache, html, verbose, detail, monitor);
+            return new Parsed(in, launch, null, cache, html, verbose, detail, monitor, jfr);
         }
     }
 
@@ -132,6 +134,12 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
                 .addOption(Option.builder().longOpt("monitor").hasArg().argName("OPTIONS")
                         .desc("monitor agent options, e.g. CHECKTIME=5,dir=/tmp/run (see docs/monitor.md)")
                         .build())
+                .addOption(Option.builder().longOpt("jfr").hasArg().argName("FILE")
+                        .desc("record Dyper's events (dyper.*) and the JDK's to this JFR file, written when the "
+                                + "program ends (docs/events.md)").build())
+                .addOption(Option.builder().longOpt("jfr-settings").hasArg().argName("S")
+                        .desc("with --jfr: JFR configurations or .jfc files, comma-separated (default: default)")
+                        .build())
                 .addOption(DetailLaunch.OPTION);
     }
 
@@ -145,7 +153,7 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
     public int run(Parsed p, Context context) throws UsageError, InvalidInputException, IOException, WeaveException {
         PrintStream err = context.err();
         if (p.monitorOnly() != null) {
-            return launch(p, p.monitorOnly(), true, err);
+            return launch(p, EventsCommand.withProperties(p.monitorOnly(), p.jfr()), true, err);
         }
         LaunchOptions launch = p.launch();
         LaunchCache.Prepared prepared = LaunchCache.prepare(p.inputs(), p.cache(), launch.weaving(),
@@ -158,7 +166,8 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
         }
         List<String> command;
         try {
-            command = ReportCommand.withHtml(launch.command(prepared.aspects()), p.html());
+            command = EventsCommand.withProperties(ReportCommand.withHtml(launch.command(prepared.aspects()),
+                    p.html()), p.jfr());
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

@@ -60,7 +60,7 @@ public final class Runner {
                 case "--quick" -> quick = true;
                 case "--only" -> only.addAll(Arrays.asList(args[++i].split(",")));
                 default -> {
-                    System.err.println("usage: Runner [--root DIR] [--quick] [--only jmh,moo,startup,weave,monitor,agreement]");
+                    System.err.println("usage: Runner [--root DIR] [--quick] [--only jmh,trace,moo,startup,weave,monitor,agreement]");
                     System.exit(2);
                 }
             }
@@ -86,6 +86,9 @@ public final class Runner {
         dyperClasspath = exec(List.of(root.resolve("dyper").toString(), "classpath"), null).out.trim();
         if (parts.contains("jmh")) {
             jmh();
+        }
+        if (parts.contains("trace")) {
+            trace();
         }
         if (parts.contains("moo")) {
             new MooBench(this).run();
@@ -167,6 +170,54 @@ public final class Runner {
         page.append("| call | 1 thread ns/op | B/op | 2 threads ns/op | B/op |\n|---|---:|---:|---:|---:|\n");
         rows.forEach((k, r) -> page.append(String.format(Locale.ROOT, "| %s | %.2f ± %.2f | %.3f | %.2f ± %.2f | %.3f |%n",
                 k, r[0], r[1], r[2], r[3], r[4], r[5])));
+        page.append("\n");
+    }
+
+    /**
+     * TRACE_ENTER/TRACE_EXIT per call, disabled, below the threshold and recorded, against no patch (JMH
+     * {@code TraceCalls}, 1 thread, -prof gc); docs/events.md.
+     */
+    private void trace() throws IOException {
+        progress("JMH: trace modes into JFR, -prof gc");
+        Path csv = work.resolve("jmh-trace.csv");
+        List<String> cmd = new ArrayList<>(List.of(java.toString(), "-cp", harnessJar + ":" + lib + "/*",
+                "org.openjdk.jmh.Main", "org.dyper.benchmarks.jmh.TraceCalls", "-prof", "gc", "-rf", "csv", "-rff",
+                csv.toString()));
+        if (quick) {
+            cmd.addAll(List.of("-wi", "1", "-w", "200ms", "-i", "1", "-r", "200ms"));
+        } else {
+            cmd.addAll(List.of("-i", "5"));
+        }
+        Proc p = exec(cmd, work.resolve("jmh-trace.log"));
+        if (p.exit != 0 || !Files.exists(csv)) {
+            problems.add("JMH TraceCalls failed (exit " + p.exit + "), see " + work.resolve("jmh-trace.log"));
+            return;
+        }
+        String prefix = "org.dyper.benchmarks.jmh.TraceCalls.";
+        Map<String, double[]> rows = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(csv)) {
+            List<String> f = Stats.csvFields(line);
+            if (f.size() < 8 || !f.get(0).startsWith(prefix)) {
+                continue;
+            }
+            String name = f.get(0).substring(prefix.length());
+            boolean alloc = name.endsWith(":gc.alloc.rate.norm");
+            if (!alloc && name.contains(":")) {
+                continue;
+            }
+            String key = (alloc ? name.substring(0, name.indexOf(':')) : name) + " (" + f.get(7) + ")";
+            double[] r = rows.computeIfAbsent(key, k -> new double[] {Double.NaN, Double.NaN, Double.NaN});
+            if (alloc) {
+                r[2] = Stats.number(f.get(4));
+            } else {
+                r[0] = Stats.number(f.get(4));
+                r[1] = Stats.number(f.get(5));
+            }
+        }
+        page.append("### JMH: TRACE_ENTER/TRACE_EXIT per call (state: off = type disabled, below = under the "
+                + "threshold, on = recorded)\n\n| benchmark (state) | ns/op | B/op |\n|---|---:|---:|\n");
+        rows.forEach((k, r) -> page.append(String.format(Locale.ROOT, "| %s | %.2f ± %.2f | %.3f |%n", k, r[0], r[1],
+                r[2])));
         page.append("\n");
     }
 

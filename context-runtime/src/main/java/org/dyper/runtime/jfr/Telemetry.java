@@ -143,6 +143,23 @@ public final class Telemetry {
      * @throws IllegalStateException when JFR is not usable here
      */
     public static void set(String part) {
+        Recorder.KindSetting s = parse(part);
+        needJfr();
+        Recorder.set(kindOf(part), s);
+    }
+
+    /** Checks a kind setting as {@link #set} would, applying nothing. */
+    public static void check(String part) {
+        parse(part);
+    }
+
+    private static String kindOf(String part) {
+        String key = part.substring(0, part.indexOf('=')).trim().toLowerCase(Locale.ROOT);
+        int dot = key.indexOf('.');
+        return dot < 0 ? key : key.substring(0, dot);
+    }
+
+    private static Recorder.KindSetting parse(String part) {
         int eq = part.indexOf('=');
         if (eq < 0) {
             throw new IllegalArgumentException("'" + part + "': expected KIND=on|off, KIND.threshold=DURATION or "
@@ -176,8 +193,7 @@ public final class Telemetry {
             default -> throw new IllegalArgumentException("'" + part + "': unknown setting '" + what
                     + "'; settings: threshold, period");
         }
-        needJfr();
-        Recorder.set(kind, s);
+        return s;
     }
 
     /** A duration as ns: digits, then ns, us, ms, s, m or h (spaces allowed); a plain 0 is 0. */

@@ -85,6 +85,8 @@ public final class Commands {
                 case "INSTRUMENTED" -> instrument.instrumented();
                 case "AGENT" -> agent(first);
                 case "USETHREAD" -> useThread(first);
+                case "EVENTS" -> TelemetryCommands.events(m, first);
+                case "JFR" -> TelemetryCommands.jfr(m, first);
                 default -> m.error("unknown command '" + command + "'");
             };
         } catch (IllegalArgumentException e) {

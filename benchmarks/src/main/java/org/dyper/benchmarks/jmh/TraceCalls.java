@@ -1,0 +1,104 @@
+package org.dyper.benchmarks.jmh;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.dyper.runtime.Dyper;
+import org.dyper.runtime.Sites;
+import org.dyper.runtime.Tracing;
+import org.dyper.runtime.jfr.Telemetry;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.CompilerControl;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The per-call cost of TRACE_ENTER/TRACE_EXIT as generated advice makes them (guard, enter, exit when enter gave a
+ * context) around a small method, against the same method unpatched: {@code state=off} (no recording has
+ * {@code dyper.MethodTrace} on: the disabled case), {@code below} (a Dyper recording runs with a 1 s threshold: the event
+ * is begun and ended, never committed), {@code on} (threshold 0: every call is committed to the recording, on disk).
+ * {@code -prof gc} gives bytes per call. Run: {@code benchmarks/run --only trace}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Ddyper.report=none"})
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
+public class TraceCalls {
+    @Param({"off", "below", "on"})
+    public String state;
+
+    private int site;
+    private int x = 7;
+    private Path dir;
+
+    @Setup(Level.Trial)
+    public void start() throws Exception {
+        site = Sites.register("METHOD", "org.dyper.benchmarks.Traced", "work", "int");
+        Dyper.setEnabled(true);
+        Telemetry.start();
+        if (!state.equals("off")) {
+            if (!Telemetry.available()) {
+                throw new IllegalStateException("JFR is not usable: " + Telemetry.firstFailure());
+            }
+            Telemetry.set("method.threshold=" + (state.equals("below") ? "1s" : "0"));
+            dir = Files.createTempDirectory("dyper-trace-bench");
+            Telemetry.startRecording(dir.resolve("bench.jfr").toString(), null);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() throws Exception {
+        if (dir != null) {
+            Telemetry.stopRecording();
+            Files.deleteIfExists(dir.resolve("bench.jfr"));
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+    private static int work(int v) {
+        return v * 31 + 1;
+    }
+
+    /** The method alone. */
+    @Benchmark
+    public int noPatch() {
+        return work(x);
+    }
+
+    /** The method with TRACE_ENTER and TRACE_EXIT as the generated around advice runs them. */
+    @Benchmark
+    public int traced() {
+        Object context = null;
+        if (Dyper.on()) {
+            try {
+                context = Tracing.enter(site);
+            } catch (Throwable t) {
+                Dyper.hookFailed(site, t);
+            }
+        }
+        try {
+            return work(x);
+        } finally {
+            if (context != null && Dyper.on()) {
+                try {
+                    Tracing.exit(site, context);
+                } catch (Throwable t) {
+                    Dyper.hookFailed(site, t);
+                }
+            }
+        }
+    }
+}
