@@ -32,7 +32,7 @@ final class EventsCommand implements CliCommand<EventsCommand.Parsed> {
     @Override
     public Help help() {
         return new Help("events", "print Dyper's events (dyper.*) of a JFR recording",
-                "dyper events FILE.jfr [--kind KIND] [--json]", new Options()
+                "dyper events FILE.jfr [--kind KIND] [--json]", InputOptions.help(new Options())
                         .addOption(Option.builder().longOpt("kind").hasArg().argName("KIND")
                                 .desc("only this kind: " + String.join(", ", DyperEvents.KINDS.keySet())
                                         + " (default: every dyper.* event, the version included)").build())
@@ -111,9 +111,15 @@ final class EventsCommand implements CliCommand<EventsCommand.Parsed> {
             b.append("  duration=").append(e.getDuration().toNanos()).append("ns");
         }
         for (ValueDescriptor v : own(e)) {
-            b.append("  ").append(v.getName()).append('=').append(String.valueOf((Object) e.getValue(v.getName())));
+            b.append("  ").append(v.getName()).append('=')
+                    .append(oneLine(String.valueOf((Object) e.getValue(v.getName()))));
         }
         return b.toString();
+    }
+
+    /** A value on the event's one line: line breaks written as {@code \\n} and {@code \\r}. */
+    private static String oneLine(String s) {
+        return s.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r");
     }
 
     private static String json(RecordedEvent e) {

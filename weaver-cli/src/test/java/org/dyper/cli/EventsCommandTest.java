@@ -37,7 +37,7 @@ class EventsCommandTest extends CliFixture {
         assertEquals(0, lines.code(), lines.err());
         List<String> out = lines.out().lines().map(l -> l.substring(l.indexOf("  "))).toList();
         assertEquals(List.of("  dyper.UserEvent  thread=main  message=first  siteId=0  sequence=1",
-                "  dyper.UserEvent  thread=main  message=a \"quoted\"", "line  siteId=0  sequence=2"), out);
+                "  dyper.UserEvent  thread=main  message=a \"quoted\"\\nline  siteId=0  sequence=2"), out);
 
         Result json = dyper("events", recording.toString(), "--kind", "user", "--json");
         assertEquals(0, json.code(), json.err());

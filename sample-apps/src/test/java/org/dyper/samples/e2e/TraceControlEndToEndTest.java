@@ -1,7 +1,6 @@
 package org.dyper.samples.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +15,7 @@ import org.dyper.samples.trace.TraceRounds;
 import org.dyper.testsupport.Jdk;
 import org.dyper.testsupport.Processes;
 import org.dyper.testsupport.Running;
+import org.dyper.testsupport.XmlReports;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -56,18 +56,19 @@ class TraceControlEndToEndTest {
             assertEquals("round 1 done " + sum, t.line(1, LINE));
             Run dump = ctl(pid, "jfr", "dump", early.toString());
             assertEquals(0, dump.exit(), dump.err());
-            assertEquals("<JFR ACTION='DUMP' FILE='" + early + "'/>\n", dump.out());
+            assertEquals("<JFR ACTION=\"DUMP\" FILE=\"" + early + "\"/>\n", dump.out());
 
             Run off = ctl(pid, "events", "method=off");
             assertEquals(0, off.exit(), off.err());
-            assertTrue(off.out().contains("<KIND NAME='method' TYPES='dyper.MethodTrace' ENABLED='false'"), off.out());
+            assertEquals("false", enabled(off, "method"), off.out());
             t.send("round");
             assertEquals("round 2 done " + sum, t.line(2, LINE));
 
             Run on = ctl(pid, "events", "method=on", "user=off");
             assertEquals(0, on.exit(), on.err());
-            assertTrue(on.out().contains("<KIND NAME='method' TYPES='dyper.MethodTrace' ENABLED='true'"), on.out());
-            assertTrue(on.out().contains("<KIND NAME='user' TYPES='dyper.UserEvent' ENABLED='false'"), on.out());
+            assertEquals("true", enabled(on, "method"), on.out());
+            assertEquals("false", enabled(on, "user"), on.out());
+            assertEquals("true", enabled(on, "figures"), on.out());
             t.send("round");
             assertEquals("round 3 done " + sum, t.line(3, LINE));
 
@@ -81,6 +82,12 @@ class TraceControlEndToEndTest {
         List<RecordedEvent> user = RecordingFile.readAllEvents(jfr).stream()
                 .filter(e -> e.getEventType().getName().equals("dyper.UserEvent")).toList();
         assertEquals(2, user.size(), "the phases of rounds 1 and 2; user was off in round 3");
+    }
+
+    /** ENABLED of kind {@code name} in the EVENTS reply ctl printed. */
+    private static String enabled(Run reply, String name) throws Exception {
+        return XmlReports.children(XmlReports.parse(reply.out()), "KIND").stream()
+                .filter(k -> k.getAttribute("NAME").equals(name)).findFirst().orElseThrow().getAttribute("ENABLED");
     }
 
     private static long fast(Path file) throws Exception {
