@@ -127,6 +127,38 @@ class RecordingControlTest {
         assertEquals("COUNTS", count.getString("section"));
     }
 
+    @Test
+    void theFiguresComeEveryPeriodWhileTheProgramRuns() throws Exception {
+        int counted = Sites.register("METHOD", "planted.Periodic", "counted", "");
+        Telemetry.set("figures.period=200ms");
+        Path file = dir.resolve("periodic.jfr");
+        Telemetry.startRecording(file.toString(), null);
+        // a stream sees the events as they are flushed, without the chunk rotation a dump would cause (each chunk's
+        // end emits the figures too); its own 1 h period leaves the recording's 200 ms in force
+        java.util.Set<Long> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        try (jdk.jfr.consumer.RecordingStream stream = new jdk.jfr.consumer.RecordingStream()) {
+            stream.enable("dyper.Count").withPeriod(java.time.Duration.ofHours(1));
+            stream.onEvent("dyper.Count", e -> {
+                if (e.getInt("siteId") == counted) {
+                    seen.add(e.getLong("count"));
+                }
+            });
+            stream.startAsync();
+            for (long round = 1; round <= 3; round++) {
+                Counting.count(counted);
+                long want = round;
+                org.dyper.testsupport.Await.until("a dyper.Count of " + want + " for the site",
+                        () -> seen.contains(want), org.dyper.testsupport.Await.MINUTE);
+            }
+        } finally {
+            Telemetry.stopRecording();
+            Telemetry.set("figures.period=10s");
+        }
+        List<Long> counts = PostMortemTest.named(RecordingFile.readAllEvents(file), "dyper.Count").stream()
+                .filter(e -> e.getInt("siteId") == counted).map(e -> e.getLong("count")).distinct().toList();
+        assertEquals(List.of(1L, 2L, 3L), counts, "the figures as they grew, each period");
+    }
+
     private static RecordedEvent last(List<RecordedEvent> events, String name, int id) {
         List<RecordedEvent> of = PostMortemTest.named(events, name).stream().filter(e -> e.getInt("siteId") == id)
                 .toList();
