@@ -31,10 +31,11 @@ class CpuWeightEndToEndTest {
     @ParameterizedTest
     @EnumSource(Jdk.class)
     void theCpuViewAddsUpToTheBusyThreadsCpuTime(Jdk jdk) throws Exception {
-        int threads = 12 * Runtime.getRuntime().availableProcessors();
+        // enough threads to starve JDK 17's sampler, few enough that each gets samples: a thread never sampled adds nothing
+        int threads = 8 * Runtime.getRuntime().availableProcessors();
         Running t = MonitorEndToEndTest.start(List.of(jdk.java().toString(), "-javaagent:"
                 + MonitorEndToEndTest.runtimeJar() + "=dir=" + dir + ",SAMPLER=JFR", "-cp",
-                MonitorEndToEndTest.classpath(), BusyThreadsOnGo.class.getName(), Integer.toString(threads), "4000"),
+                MonitorEndToEndTest.classpath(), BusyThreadsOnGo.class.getName(), Integer.toString(threads), "6000"),
                 null);
         try {
             assertEquals("ready", t.line(0, LINE));
@@ -49,9 +50,11 @@ class CpuWeightEndToEndTest {
             assertTrue(busy.startsWith("busy cpu ns "), busy);
             long busyNs = Long.parseLong(busy.substring("busy cpu ns ".length()));
             // the recorder hands its events over about a second late
-            long estimated = Await.until("the CPU section reaches half the busy threads' CPU time (" + busyNs
+            // at least 40 %: a full suite at a load of 23 saw 36 % with 12 threads per core for 4 s (threads the
+            // recorder never sampled add nothing); before the weighing, 15 % at a load of 10
+            long estimated = Await.until("the CPU section reaches 40 % of the busy threads' CPU time (" + busyNs
                     + " ns)", () -> Long.parseLong(cpu(pid).getAttribute("ESTIMATED_NS")),
-                    ns -> ns >= busyNs / 2, Duration.ofSeconds(30));
+                    ns -> ns >= busyNs * 2 / 5, Duration.ofSeconds(30));
             assertTrue(estimated <= busyNs * 13 / 10, "at most 30 % more than the threads' CPU time: " + estimated
                     + " ns against " + busyNs);
             t.closeStdin();
