@@ -50,12 +50,15 @@ public final class Questions {
     }
 
     /**
-     * Replaces the question table with {@code text} (the file format); the old questions' answers are dropped.
-     * Installs the exit report. Malformed lines are skipped and reported.
+     * Replaces the question table with {@code text} (the file format); the old questions' answers and problems are
+     * dropped. Installs the exit report when there is a question. Malformed lines are skipped and reported.
      */
     public static void define(String text) {
+        PROBLEMS.clear();
         table = parse("the question table", text);
-        ReportHook.install();
+        if (any()) {
+            ReportHook.install();
+        }
     }
 
     private static Question[] load() {

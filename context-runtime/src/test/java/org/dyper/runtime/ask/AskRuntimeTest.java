@@ -6,12 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The run time of questions: bounded groups with an others row, conditions, during flags, the table and report. */
 class AskRuntimeTest {
+    /** The question table is the JVM's: the other tests of this JVM see no answers. */
+    @AfterEach
+    void noQuestionsLeft() {
+        Questions.define("");
+        assertEquals("", AnswerReport.xml());
+    }
     @Test
     void groupsAreBoundedAndLaterGroupsGoToOthers() {
         Groups g = new Groups(3, false);

@@ -140,6 +140,22 @@ class AskRunTest {
         assertEquals(c.groups(), actual, "groups, in the report's order");
     }
 
+    static Path html(Jdk jdk, String program) {
+        return dir.resolve(jdk + "-" + program + ".html");
+    }
+
+    @ParameterizedTest(name = "JDK {0}")
+    @org.junit.jupiter.params.provider.EnumSource(Jdk.class)
+    void theHtmlPageCarriesTheAnswersForItsTables(Jdk jdk) throws Exception {
+        report(jdk, SEED);
+        String page = Files.readString(html(jdk, SEED));
+        assertTrue(page.contains("{\"t\":\"ANSWERS\",\"a\":{\"MAX_GROUPS\":\"1000\"},\"c\":[{\"t\":\"QUESTION\",\"a\":"),
+                "the ANSWERS element in the page's data");
+        assertTrue(page.contains("\"TEXT\":\"count of calls to acme.seed.Store.update from acme.seed.Ledger.post where "
+                + "arg1 \\u003e 900\""), "the question, escaped for the page");
+        assertTrue(page.contains("tag: \"ANSWERS\", id: \"answers\", title: \"Answers\""), "the script's table");
+    }
+
     /** The ANSWERS of one run of {@code program} with every question about it, on {@code jdk}. */
     static synchronized Element report(Jdk jdk, String program) throws Exception {
         Map<String, Element> byProgram = REPORTS.computeIfAbsent(jdk, j -> new LinkedHashMap<>());
@@ -151,7 +167,8 @@ class AskRunTest {
         Path xml = dir.resolve(jdk + "-" + program + ".xml");
         List<String> cmd = new ArrayList<>(List.of(Processes.currentJava().toString(), "-cp",
                 System.getProperty("java.class.path"), Main.class.getName(), "run", "--cache",
-                dir.resolve("cache").toString(), "--report", "none", "--xml", xml.toString(), "--no-monitor"));
+                dir.resolve("cache").toString(), "--report", "none", "--xml", xml.toString(), "--html",
+                html(jdk, program).toString(), "--no-monitor"));
         for (Case c : CASES) {
             if (c.program().equals(program)) {
                 cmd.add("--ask");
