@@ -15,6 +15,7 @@ import org.dyper.cli.ExitCode;
 import org.dyper.cli.UsageError;
 import org.dyper.patch.ask.QuestionCompiler;
 import org.dyper.patch.ask.QuestionException;
+import org.dyper.patch.ask.QuestionsFile;
 import org.dyper.patch.scan.ClassIndex;
 import org.dyper.patch.scan.ClassScanner;
 import org.dyper.runtime.io.AtomicWrite;
@@ -25,8 +26,14 @@ import org.dyper.runtime.io.AtomicWrite;
  * {@code dyper run}.
  */
 public final class AskedQuestions {
-    /** One question with where it came from: {@code --ask #2} or {@code questions.txt:3}. */
-    public record Asked(String text, String origin, boolean inFile) {
+    /**
+     * One question with where it came from: {@code --ask #2} or {@code questions.txt:3}; {@code columnOffset}: what
+     * to add to a column of the question to get the file's (an XML file's QUESTION starts inside its line).
+     */
+    public record Asked(String text, String origin, boolean inFile, int columnOffset) {
+        public Asked(String text, String origin, boolean inFile) {
+            this(text, origin, inFile, 0);
+        }
     }
 
     /** The files a run with questions uses. */
@@ -49,12 +56,23 @@ public final class AskedQuestions {
         }
         if (files != null) {
             for (String f : files) {
-                List<String> lines;
+                String content;
                 try {
-                    lines = Files.readAllLines(Path.of(f), StandardCharsets.UTF_8);
+                    content = Files.readString(Path.of(f), StandardCharsets.UTF_8);
                 } catch (NoSuchFileException e) {
                     throw new UsageError("--ask-file " + f + ": no such file");
                 }
+                if (QuestionsFile.isXml(content)) {
+                    try {
+                        for (QuestionsFile.Entry e : QuestionsFile.read(Path.of(f))) {
+                            out.add(new Asked(e.text(), f + ":" + e.line(), true, e.column() - 1));
+                        }
+                    } catch (QuestionsFile.QuestionFileException e) {
+                        throw new UsageError("--ask-file " + e.getMessage());
+                    }
+                    continue;
+                }
+                List<String> lines = content.lines().toList();
                 for (int i = 0; i < lines.size(); i++) {
                     String l = lines.get(i);
                     if (!l.isBlank() && !l.strip().startsWith("#")) {
@@ -88,8 +106,8 @@ public final class AskedQuestions {
         if (a == null) {
             return e.getMessage();
         }
-        String where = a.inFile() ? a.origin() + ":" + e.column() + ": " : a.origin() + ", column " + e.column()
-                + ": ";
+        String where = a.inFile() ? a.origin() + ":" + (e.column() + a.columnOffset()) + ": "
+                : a.origin() + ", column " + e.column() + ": ";
         return where + message + "\ndyper:   " + a.text() + "\ndyper:   " + " ".repeat(Math.max(0, e.column() - 1))
                 + "^";
     }

@@ -142,6 +142,50 @@ class AskExplainTest {
     }
 
     @Test
+    void anXmlQuestionsFileIsReadAndItsProblemsNameFileLineAndColumn() throws Exception {
+        Path file = Files.writeString(dir.resolve("questions.xml"), """
+                <QUESTIONS>
+                  <QUESTION>count of acme.Bank.audit</QUESTION>
+                  <QUESTION>
+                    count of calls to acme.Account.withdraw from acme.Bank.transfer where arg1 &gt; 1000
+                  </QUESTION>
+                </QUESTIONS>
+                """);
+        Result ok = dyper("ask", "--explain", "--classpath", classpath, "--ask-file", file.toString());
+        assertEquals(0, ok.code(), ok.err());
+        assertTrue(ok.out().contains("question 2: count of calls to acme.Account.withdraw from acme.Bank.transfer "
+                + "where arg1 > 1000\n  1 site:\n"), ok.out());
+        assertTrue(ok.out().contains("sites in all: 2\n"), ok.out());
+
+        Files.writeString(file, """
+                <QUESTIONS>
+                  <QUESTION>count of acme.Bank.audit by colour</QUESTION>
+                </QUESTIONS>
+                """);
+        Result bad = dyper("ask", "--explain", "--classpath", classpath, "--ask-file", file.toString());
+        assertEquals(ExitCode.INVALID_INPUT, bad.code(), bad.err());
+        assertEquals("dyper: error: " + file + ":2:41: expected caller, method, thread, receiver class or argN after "
+                + "'by', found 'colour'", bad.err().lines().findFirst().orElse(""));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            <QUESTIONS><Q>count of acme.Bank.audit</Q></QUESTIONS>                       | :1:15: Q: unexpected element (QUESTIONS holds QUESTION elements, each a question as text)
+            <QUESTIONS><QUESTION ID='1'>count of acme.Bank.audit</QUESTION></QUESTIONS> | :1:29: QUESTION: unexpected attribute ID
+            <QUESTIONS>count</QUESTIONS>                                                 | :1:19: QUESTIONS: text outside a QUESTION
+            <QUESTIONS><QUESTION> </QUESTION></QUESTIONS>                                | :1:34: QUESTION: the question is empty
+            <ASK/>                                                                       | :1:7: ASK: the root must be QUESTIONS
+            <QUESTIONS/>                                                                 | :1:1: QUESTIONS: no QUESTION in the file
+            <!DOCTYPE q [<!ENTITY e 'x'>]><QUESTIONS/>                                   | :1:10: DTDs and entities are not allowed in Dyper XML
+            """)
+    void aBrokenXmlQuestionsFileIsAUsageErrorAtItsPlace(String xml, String problem) throws Exception {
+        Path file = Files.writeString(dir.resolve("broken.xml"), xml);
+        Result r = dyper("ask", "--explain", "--classpath", classpath, "--ask-file", file.toString());
+        assertEquals(ExitCode.USAGE, r.code(), r.err());
+        assertEquals("dyper: error: ask: --ask-file " + file + problem, r.err().lines().findFirst().orElse(""));
+    }
+
+    @Test
     void withoutExplainOrAQuestionItIsAUsageError() {
         Result none = dyper("ask", "--explain", "--classpath", classpath);
         assertEquals(ExitCode.USAGE, none.code());
