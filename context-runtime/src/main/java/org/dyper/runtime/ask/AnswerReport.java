@@ -120,7 +120,7 @@ public final class AnswerReport {
             out.append("\n  ").append(q.text).append('\n');
             out.append("  ").append(Units.count(q.sites)).append(q.sites == 1 ? " site" : " sites")
                     .append(" patched; ").append(Units.count(q.checks.sum())).append(" checks, ")
-                    .append(Units.count(q.records.sum())).append(" records");
+                    .append(Units.count(q.records())).append(" records");
             if (q.group != Question.Group.NONE) {
                 out.append("; ").append(Units.count(q.groups.size())).append(q.groups.size() == 1 ? " group"
                         : " groups");
@@ -193,7 +193,7 @@ public final class AnswerReport {
                     .append("' GROUP_BY='");
             Reports.escape(x, q.group == Question.Group.NONE ? "" : q.groupTitle).append("' VALUE='");
             Reports.escape(x, q.valueTitle).append("' SITES='").append(q.sites).append("' CHECKS='")
-                    .append(q.checks.sum()).append("' RECORDS='").append(q.records.sum()).append("' GROUPS='")
+                    .append(q.checks.sum()).append("' RECORDS='").append(q.records()).append("' GROUPS='")
                     .append(q.groups.size()).append("'>\n");
             for (Line l : a.lines()) {
                 x.append("      <GROUP NAME='");

@@ -58,7 +58,10 @@ final class Groups {
 
         void add(long v) {
             cells.getAndIncrement(COUNT);
-            cells.getAndAdd(SUM, v);
+            if (v != 0) {
+                // a count's value is always 0: one atomic add fewer per event
+                cells.getAndAdd(SUM, v);
+            }
             long m = cells.get(MIN);
             while (v < m && !cells.compareAndSet(MIN, m, v)) {
                 m = cells.get(MIN);
@@ -142,6 +145,18 @@ final class Groups {
 
     Row others() {
         return others;
+    }
+
+    /** Every event recorded: the counts of every row, the others row included. */
+    long total() {
+        long n = single.cells.get(COUNT) + others.cells.get(COUNT);
+        for (int i = 0; i < slots.length(); i++) {
+            Row r = slots.get(i);
+            if (r != null) {
+                n += r.cells.get(COUNT);
+            }
+        }
+        return n;
     }
 
     int size() {

@@ -43,7 +43,6 @@ final class Question {
     private final long[] afterValue;
     final Groups groups;
     final LongAdder checks = new LongAdder();
-    final LongAdder records = new LongAdder();
 
     private Question(Map<String, String> f, int maxGroups) {
         id = Integer.parseInt(f.get("id"));
@@ -198,6 +197,10 @@ final class Question {
             }
         };
         row.add(value);
-        records.increment();
+    }
+
+    /** The events recorded: every group's count (each record adds one to exactly one group). */
+    long records() {
+        return groups.total();
     }
 }

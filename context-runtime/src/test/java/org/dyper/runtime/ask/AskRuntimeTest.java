@@ -96,7 +96,7 @@ class AskRuntimeTest {
         Ask.point(0, 1, null, 9, 500, 0);   // outside again
         Question q = Questions.get(0);
         assertEquals(4 + 8 + 1, q.checks.sum());
-        assertEquals(4, q.records.sum());
+        assertEquals(4, q.records());
         String xml = AnswerReport.xml();
         assertTrue(xml.contains("<QUESTION ID='0' TEXT='max arg2 of p.C.m by arg1 top 2' MEASURE='VALUE' STAT='MAX' "
                 + "GROUP_BY='arg1' VALUE='arg2' SITES='4' CHECKS='13' RECORDS='4' GROUPS='4'>\n"
