@@ -105,6 +105,26 @@ public final class WhatIf {
         }
     }
 
+    /**
+     * A delay point alone (WHATIF_DELAY): patched before a thread releases a lock or hands work to another thread, so
+     * that it pays what it owes before the thread it wakes goes on. Never throws.
+     */
+    public static void delay(int id) {
+        if (!running) {
+            return;
+        }
+        try {
+            Slot t = Slot.current();
+            int e = epoch;
+            if (t.epoch != e) {
+                t.join(e);
+            }
+            t.delayPoint();
+        } catch (Throwable x) {
+            Dyper.hookFailed(id, x);
+        }
+    }
+
     /** The progress hook (WHATIF_PROGRESS, at EXIT): one more completed unit of work at {@code id}. Never throws. */
     public static void progress(int id) {
         try {

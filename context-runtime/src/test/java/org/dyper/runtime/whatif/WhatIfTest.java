@@ -249,14 +249,14 @@ class WhatIfTest {
     @Test
     void theCommandReadsThenSwitches() throws Exception {
         WhatIf.progress(9);
-        String first = WhatIfCommand.answer(whatif("CANDIDATE='5' SPEEDUP='20' PROGRESS='9'"));
+        String first = WhatIfControl.answer(whatif("CANDIDATE='5' SPEEDUP='20' PROGRESS='9'"));
         Element a = Xml.parse(first);
         assertEquals("false", a.getAttribute("RUNNING"));
         assertEquals(Long.toString(WhatIf.progressCount(9)), Xml.child(a, "PROGRESS").getAttribute("COUNT"));
         assertTrue(WhatIf.running());
         assertEquals(5, WhatIf.selected());
         assertEquals(200, WhatIf.permille());
-        Element b = Xml.parse(WhatIfCommand.answer(whatif("STOP='true' PROGRESS='9'")));
+        Element b = Xml.parse(WhatIfControl.answer(whatif("STOP='true' PROGRESS='9'")));
         assertEquals("true", b.getAttribute("RUNNING"));
         assertEquals("5", b.getAttribute("CANDIDATE"));
         assertEquals("200", b.getAttribute("PERMILLE"));
@@ -276,7 +276,7 @@ class WhatIfTest {
     void badInputIsRefusedAndChangesNothing(String attrs, String message) throws Exception {
         int epoch = WhatIf.epoch();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> WhatIfCommand.answer(whatif(attrs)));
+                () -> WhatIfControl.answer(whatif(attrs)));
         assertEquals(message, e.getMessage());
         assertEquals(epoch, WhatIf.epoch());
     }

@@ -18,8 +18,8 @@ import org.w3c.dom.Element;
  * they were just before the switch: {@code NOW} is {@code System.nanoTime()} in the program, {@code DELAY} the global
  * delay in nanoseconds, {@code CANDIDATE}, {@code PERMILLE} and {@code EPOCH} the experiment that ran until then.
  */
-public final class WhatIfCommand {
-    private WhatIfCommand() {
+public final class WhatIfControl {
+    private WhatIfControl() {
     }
 
     /** The reply's body for the {@code <WHATIF>} element {@code e}; bad input is an IllegalArgumentException. */
@@ -43,7 +43,7 @@ public final class WhatIfCommand {
         }
         int c = candidate == null ? 0 : number(candidate, "CANDIDATE", WhatIf.NONE, Integer.MAX_VALUE);
         int s = speedup == null ? 0 : number(speedup, "SPEEDUP", 0, 100);
-        synchronized (WhatIfCommand.class) {
+        synchronized (WhatIfControl.class) {
             String figures = figures(progress);
             if (stop) {
                 WhatIf.stop();

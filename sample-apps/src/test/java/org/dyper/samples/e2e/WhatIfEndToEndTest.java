@@ -1,0 +1,176 @@
+package org.dyper.samples.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongFunction;
+import java.util.stream.Stream;
+import org.dyper.cli.Main;
+import org.dyper.runtime.wire.Xml;
+import org.dyper.samples.e2e.E2e.Run;
+import org.dyper.samples.whatif.Counter;
+import org.dyper.samples.whatif.Pipeline;
+import org.dyper.testsupport.Await;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.Processes;
+import org.dyper.testsupport.Running;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.w3c.dom.Element;
+
+/**
+ * {@code dyper whatif} on the planted programs, on JDK 17 and 25: what does not depend on timing noise. The method on
+ * the critical path ranks above the one off it; nothing stays patched or switched on afterwards; the program's
+ * output is what it computes unpatched; Ctrl-C takes everything out too.
+ */
+class WhatIfEndToEndTest {
+    static final String PKG = "org.dyper.samples.whatif.";
+
+    @TempDir
+    Path dir;
+    @TempDir
+    static Path shared;
+
+    /** A planted program: its main class, progress point, critical and off-path methods, and its true output. */
+    enum Planted {
+        PIPELINE(Pipeline.class.getName(), PKG + "Pipeline.emit", PKG + "Pipeline.parse", PKG + "Pipeline.render",
+                "pipeline", n -> Pipeline.checksum(n, Pipeline.PARSE, Pipeline.RENDER)),
+        COUNTER(Counter.class.getName(), PKG + "Counter.tally", PKG + "Counter.update", PKG + "Counter.prepare",
+                "counter", n -> -1);
+
+        final String main;
+        final String progress;
+        final String critical;
+        final String offPath;
+        final String name;
+        /** The checksum of n items, or -1 where it depends on how the threads shared the items. */
+        final LongFunction<Long> checksum;
+
+        Planted(String main, String progress, String critical, String offPath, String name,
+                LongFunction<Long> checksum) {
+            this.main = main;
+            this.progress = progress;
+            this.critical = critical;
+            this.offPath = offPath;
+            this.name = name;
+            this.checksum = checksum;
+        }
+    }
+
+    static Stream<Arguments> cases() {
+        return Stream.of(Jdk.values()).flatMap(j -> Stream.of(Planted.values()).map(p -> Arguments.of(j, p)));
+    }
+
+    private Running start(Jdk jdk, Planted p) throws Exception {
+        MonitorEndToEndTest.runtimeJar();
+        return MonitorEndToEndTest.start(List.of(jdk.java().toString(), "-Ddyper.report=none", "-cp",
+                E2e.appClasses().toString(), p.main, "0"), jdk.home().toString());
+    }
+
+    private List<String> whatif(long pid, Planted p, String... more) {
+        List<String> args = new ArrayList<>(List.of("whatif", Long.toString(pid), "--dir",
+                dir.resolve("registry").toString(), "--cache", shared.resolve("cache").toString(), "--progress",
+                p.progress, "--candidates", p.critical + "," + p.offPath, "--speedups", "0,50"));
+        args.addAll(List.of(more));
+        return args;
+    }
+
+    private Run ctl(long pid, String... args) {
+        List<String> all = new ArrayList<>(List.of("ctl", "--dir", dir.resolve("registry").toString(), "--xml",
+                Long.toString(pid)));
+        all.addAll(List.of(args));
+        return E2e.dyper(all.toArray(String[]::new));
+    }
+
+    /** The model is out (every class restored) and no experiment runs. */
+    private void nothingLeft(long pid) throws Exception {
+        Run instrumented = ctl(pid, "INSTRUMENTED");
+        assertEquals(0, instrumented.exit(), instrumented.err());
+        Element patches = Xml.child(Xml.parse(instrumented.out()), "PATCHES");
+        int models = 0;
+        for (Element m : Xml.children(patches, "MODEL")) {
+            assertEquals("dyper-whatif", m.getAttribute("NAME"));
+            assertEquals("false", m.getAttribute("ACTIVE"), instrumented.out());
+            for (Element c : Xml.children(m, "CLASS")) {
+                assertEquals("RESTORED", c.getAttribute("STATE"), instrumented.out());
+            }
+            models++;
+        }
+        assertEquals(1, models, instrumented.out());
+        Run state = ctl(pid, "WHATIF", "<WHATIF/>");
+        assertEquals(0, state.exit(), state.err());
+        assertEquals("false", Xml.child(Xml.parse(state.out()), "WHATIF").getAttribute("RUNNING"), state.out());
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("cases")
+    void theCriticalPathRanksFirstAndNothingStays(Jdk jdk, Planted p) throws Exception {
+        Running t = start(jdk, p);
+        try {
+            long pid = t.pid();
+            Path xml = dir.resolve("profile.xml");
+            Run run = E2e.dyper(whatif(pid, p, "--duration", "12s", "--window", "200ms", "--xml", xml.toString())
+                    .toArray(String[]::new));
+            assertEquals(0, run.exit(), run.out() + run.err());
+            assertTrue(run.out().contains("dyper: whatif: experiments stopped; model 'dyper-whatif' removed from "
+                    + "process " + pid), run.out());
+            Element profile = Xml.parse(Files.readString(xml));
+            List<Element> candidates = Xml.children(profile, "CANDIDATE");
+            assertEquals(2, candidates.size(), run.out());
+            assertTrue(candidates.get(0).getAttribute("NAME").startsWith(p.critical + "("), run.out());
+            assertTrue(candidates.get(1).getAttribute("NAME").startsWith(p.offPath + "("), run.out());
+            assertEquals("true", candidates.get(0).getAttribute("DELAYED"), run.out());
+            nothingLeft(pid);
+            assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
+            String out = t.stdout().trim();
+            assertTrue(out.matches(p.name + " items=\\d+ checksum=[0-9a-f]+"), out);
+            long items = Long.parseLong(out.replaceAll(".*items=(\\d+).*", "$1"));
+            long expected = p.checksum.apply(items);
+            if (expected != -1) {
+                assertEquals(p.name + " items=" + items + " checksum=" + Long.toHexString(expected), out);
+            } else {
+                // the counter's checksum is a sum over the steps the threads took: items must be a whole number of them
+                assertTrue(items > 0, out);
+            }
+        } finally {
+            t.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Jdk.class)
+    void ctrlCTakesEverythingOut(Jdk jdk) throws Exception {
+        Running t = start(jdk, Planted.PIPELINE);
+        try {
+            long pid = t.pid();
+            List<String> cmd = new ArrayList<>(List.of(Processes.currentJava().toString(), "-cp",
+                    System.getProperty("java.class.path"), Main.class.getName()));
+            cmd.addAll(whatif(pid, Planted.PIPELINE, "--duration", "10m"));
+            Running cli = Processes.start(cmd);
+            try {
+                Await.until("dyper whatif experimenting", () -> cli.stdout().contains("experimenting for"),
+                        Await.MINUTE);
+                Processes.signal(cli.pid(), "INT");
+                assertEquals(130, cli.awaitExit(Duration.ofSeconds(60)), cli.stdout() + cli.stderr());
+                assertTrue(cli.stderr().contains("dyper: whatif: interrupted; experiments stopped and model "
+                        + "'dyper-whatif' removed from process " + pid), cli.stderr());
+                assertFalse(cli.stdout().contains("causal profile"), cli.stdout());
+            } finally {
+                cli.close();
+            }
+            nothingLeft(pid);
+            assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
+        } finally {
+            t.close();
+        }
+    }
+}
