@@ -7,7 +7,8 @@ package org.dyper.samples.whatif;
  * by about as much; speeding up {@code prepare} changes nothing while each thread has a core.
  *
  * <p>{@code Counter ITEMS [prepare:K] [update:K]}: ITEMS steps per thread (0: until standard input ends); prints
- * {@code counter items=N checksum=C} (the checksum is the same whatever order the threads took the lock in).
+ * {@code counter items=N checksum=C threads=A,B} (the steps of each thread; the checksum is the same whatever order
+ * the threads took the lock in, see {@link #checksum}).
  */
 public final class Counter {
     public static final int UNIT = 400_000;
@@ -30,12 +31,15 @@ public final class Counter {
         long items = Work.items(args);
         Counter c = new Counter(Work.iterations(args, "prepare", UNIT / 2), Work.iterations(args, "update", UNIT));
         Thread[] threads = new Thread[THREADS];
+        long[] steps = new long[THREADS];
         for (int t = 0; t < THREADS; t++) {
             int id = t;
             threads[t] = new Thread(() -> {
-                for (long i = 0; items == 0 ? !c.stop : i < items; i++) {
+                long i = 0;
+                for (; items == 0 ? !c.stop : i < items; i++) {
                     c.step(id * 1_000_000_000L + i);
                 }
+                steps[id] = i;
             }, "counter-" + t);
             threads[t].start();
         }
@@ -51,7 +55,7 @@ public final class Counter {
             done = c.items;
             sum = c.total;
         }
-        Work.report("counter", done, sum, start);
+        Work.report("counter", done, sum, start, " threads=" + steps[0] + "," + steps[1]);
     }
 
     void step(long i) {
@@ -60,6 +64,18 @@ public final class Counter {
             total += update(p);
             tally();
         }
+    }
+
+    /** The checksum after thread t took {@code steps[t]} steps (what the program must print). */
+    public static long checksum(long[] steps, int prepareIterations, int updateIterations) {
+        Counter c = new Counter(prepareIterations, updateIterations);
+        long sum = 0;
+        for (int t = 0; t < steps.length; t++) {
+            for (long i = 0; i < steps[t]; i++) {
+                sum += c.update(c.prepare(t * 1_000_000_000L + i));
+            }
+        }
+        return sum;
     }
 
     long prepare(long i) {

@@ -64,7 +64,12 @@ public final class Work {
 
     /** The program's one line of output, then its wall time on stderr. */
     static void report(String program, long items, long checksum, long startNanos) {
-        System.out.println(program + " items=" + items + " checksum=" + Long.toHexString(checksum));
+        report(program, items, checksum, startNanos, "");
+    }
+
+    /** As {@link #report(String, long, long, long)}, with {@code more} at the end of the line. */
+    static void report(String program, long items, long checksum, long startNanos, String more) {
+        System.out.println(program + " items=" + items + " checksum=" + Long.toHexString(checksum) + more);
         System.err.printf(Locale.ROOT, "%s: %.3f s%n", program, (System.nanoTime() - startNanos) / 1e9);
     }
 }

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongFunction;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.dyper.cli.Main;
 import org.dyper.runtime.wire.Xml;
@@ -20,17 +20,17 @@ import org.dyper.testsupport.Await;
 import org.dyper.testsupport.Jdk;
 import org.dyper.testsupport.Processes;
 import org.dyper.testsupport.Running;
+import org.dyper.testsupport.Skip;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.w3c.dom.Element;
 
 /**
  * {@code dyper whatif} on the planted programs, on JDK 17 and 25: what does not depend on timing noise. The method on
  * the critical path ranks above the one off it; nothing stays patched or switched on afterwards; the program's
- * output is what it computes unpatched; Ctrl-C takes everything out too.
+ * output is what it computes unpatched; Ctrl-C (or SIGTERM) takes everything out too.
  */
 class WhatIfEndToEndTest {
     static final String PKG = "org.dyper.samples.whatif.";
@@ -43,27 +43,38 @@ class WhatIfEndToEndTest {
     /** A planted program: its main class, progress point, critical and off-path methods, and its true output. */
     enum Planted {
         PIPELINE(Pipeline.class.getName(), PKG + "Pipeline.emit", PKG + "Pipeline.parse", PKG + "Pipeline.render",
-                "pipeline", n -> Pipeline.checksum(n, Pipeline.PARSE, Pipeline.RENDER)),
+                "pipeline", line -> "pipeline items=" + number(line, "items") + " checksum=" + Long.toHexString(
+                        Pipeline.checksum(number(line, "items"), Pipeline.PARSE, Pipeline.RENDER))),
         COUNTER(Counter.class.getName(), PKG + "Counter.tally", PKG + "Counter.update", PKG + "Counter.prepare",
-                "counter", n -> -1);
+                "counter", line -> {
+                    String[] t = line.replaceAll(".*threads=", "").split(",");
+                    long[] steps = {Long.parseLong(t[0]), Long.parseLong(t[1])};
+                    return "counter items=" + (steps[0] + steps[1]) + " checksum=" + Long.toHexString(
+                            Counter.checksum(steps, Counter.UNIT / 2, Counter.UNIT)) + " threads=" + steps[0] + ","
+                            + steps[1];
+                });
 
         final String main;
         final String progress;
         final String critical;
         final String offPath;
         final String name;
-        /** The checksum of n items, or -1 where it depends on how the threads shared the items. */
-        final LongFunction<Long> checksum;
+        /** The line the program must print, computed from the line it printed (how many items, per thread). */
+        final UnaryOperator<String> expected;
 
         Planted(String main, String progress, String critical, String offPath, String name,
-                LongFunction<Long> checksum) {
+                UnaryOperator<String> expected) {
             this.main = main;
             this.progress = progress;
             this.critical = critical;
             this.offPath = offPath;
             this.name = name;
-            this.checksum = checksum;
+            this.expected = expected;
         }
+    }
+
+    static long number(String line, String key) {
+        return Long.parseLong(line.replaceAll(".*" + key + "=(\\d+).*", "$1"));
     }
 
     static Stream<Arguments> cases() {
@@ -132,23 +143,34 @@ class WhatIfEndToEndTest {
             nothingLeft(pid);
             assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
             String out = t.stdout().trim();
-            assertTrue(out.matches(p.name + " items=\\d+ checksum=[0-9a-f]+"), out);
-            long items = Long.parseLong(out.replaceAll(".*items=(\\d+).*", "$1"));
-            long expected = p.checksum.apply(items);
-            if (expected != -1) {
-                assertEquals(p.name + " items=" + items + " checksum=" + Long.toHexString(expected), out);
-            } else {
-                // the counter's checksum is a sum over the steps the threads took: items must be a whole number of them
-                assertTrue(items > 0, out);
-            }
+            assertTrue(out.matches(p.name + " items=\\d+ checksum=[0-9a-f]+( threads=\\d+,\\d+)?"), out);
+            assertTrue(number(out, "items") > 0, out);
+            assertEquals(p.expected.apply(out), out);
         } finally {
             t.close();
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Jdk.class)
-    void ctrlCTakesEverythingOut(Jdk jdk) throws Exception {
+    /** Whether this JVM was started with {@code signal} ignored (a background job of a shell without job control). */
+    private static boolean ignored(int signal) throws java.io.IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << (signal - 1))) != 0;
+            }
+        }
+        return false;
+    }
+
+    static Stream<Arguments> signals() {
+        return Stream.of(Arguments.of(Jdk.JDK17, "TERM", 143), Arguments.of(Jdk.JDK25, "INT", 130));
+    }
+
+    /** Ctrl-C (SIGINT) and SIGTERM run the CLI's shutdown hook, which takes everything out. */
+    @ParameterizedTest(name = "{0}, SIG{1}")
+    @MethodSource("signals")
+    void aSignalTakesEverythingOut(Jdk jdk, String signal, int exit) throws Exception {
+        Skip.unless(!(signal.equals("INT") && ignored(2)),
+                "SIGINT is ignored in this JVM (started in the background), so its children cannot get it either");
         Running t = start(jdk, Planted.PIPELINE);
         try {
             long pid = t.pid();
@@ -159,8 +181,8 @@ class WhatIfEndToEndTest {
             try {
                 Await.until("dyper whatif experimenting", () -> cli.stdout().contains("experimenting for"),
                         Await.MINUTE);
-                Processes.signal(cli.pid(), "INT");
-                assertEquals(130, cli.awaitExit(Duration.ofSeconds(60)), cli.stdout() + cli.stderr());
+                Processes.signal(cli.pid(), signal);
+                assertEquals(exit, cli.awaitExit(Duration.ofSeconds(60)), cli.stdout() + cli.stderr());
                 assertTrue(cli.stderr().contains("dyper: whatif: interrupted; experiments stopped and model "
                         + "'dyper-whatif' removed from process " + pid), cli.stderr());
                 assertFalse(cli.stdout().contains("causal profile"), cli.stdout());

@@ -28,7 +28,7 @@ import org.dyper.runtime.monitor.MonitorEntry;
  * everything out again (also on Ctrl-C), and prints the causal profile.
  */
 public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
-    static final String USAGE = "dyper whatif PID --progress CLASS.METHOD [--candidates auto|LIST] [--speedups LIST]"
+    public static final String USAGE = "dyper whatif PID --progress CLASS.METHOD [--candidates auto|LIST] [--speedups LIST]"
             + " [--duration D] [--window D] [--xml FILE]";
 
     /**
