@@ -52,6 +52,8 @@ final class Session {
     private final PrintStream err;
     private final MonitorEntry entry;
     private final AtomicBoolean cleaned = new AtomicBoolean();
+    /** Held while an experiment is switched, and while cleaning up decides to stop them. */
+    private final Object switching = new Object();
     private volatile boolean inserted;
 
     Session(WhatIfCommand.Parsed options, MonitorEntry entry, PrintStream out, PrintStream err) {
@@ -306,12 +308,24 @@ final class Session {
                 }
                 Collections.shuffle(plan, random);
                 for (int[] e : plan) {
-                    if (System.nanoTime() >= deadline || cleaned.get()) {
+                    if (System.nanoTime() >= deadline) {
                         break outer;
                     }
-                    Figures before = Figures.of(whatif(c, entry.pid(), candidateIds.get(e[0]), e[1], progressIds));
+                    Figures before;
+                    synchronized (switching) {
+                        if (cleaned.get()) {
+                            break outer; // the shutdown hook stopped everything: start nothing more
+                        }
+                        before = Figures.of(whatif(c, entry.pid(), candidateIds.get(e[0]), e[1], progressIds));
+                    }
                     sleepWindow();
-                    Figures after = Figures.of(whatif(c, entry.pid(), null, 0, progressIds));
+                    Figures after;
+                    synchronized (switching) {
+                        if (cleaned.get()) {
+                            break outer;
+                        }
+                        after = Figures.of(whatif(c, entry.pid(), null, 0, progressIds));
+                    }
                     windows.add(new Profile.Window(e[0], e[1], after.visits() - before.visits(), after.now()
                             - before.now(), after.delay() - before.delay()));
                     last = after;
@@ -343,8 +357,11 @@ final class Session {
 
     /** Stops the experiments and takes the model out; once, whoever comes first (the end, or Ctrl-C). */
     String cleanUp() throws IOException, CommandFailure {
-        if (!inserted || !cleaned.compareAndSet(false, true)) {
-            return null;
+        synchronized (switching) {
+            // under the lock the experiment loop switches with, so that no experiment starts after this stop
+            if (!inserted || !cleaned.compareAndSet(false, true)) {
+                return null;
+            }
         }
         Exception stop = null;
         try (WireClient c = LivePatching.connect(entry, MILLIS)) {

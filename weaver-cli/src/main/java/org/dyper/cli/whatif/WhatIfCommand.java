@@ -280,6 +280,11 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
                     o.pid(), (System.nanoTime() - t0) / 1e9, o.durationMillis() / 1000.0);
             String progressList = String.join(",", progressIds.stream().map(String::valueOf).toList());
             Session.Result result = session.experiments(ids, progressList);
+            if (result.interrupted()) {
+                // the shutdown hook took everything out and said so; the JVM is exiting
+                throw new CommandFailure(ExitCode.COMMAND_FAILED, "whatif: interrupted after " + result.windows()
+                        .size() + " window(s); no profile");
+            }
             String restored = session.cleanUp();
             session.removeHook();
             double[][] cpu = shares.toArray(double[][]::new);
