@@ -70,9 +70,8 @@ final class Session {
         }
 
         static Method of(String spec) {
-            int dot = spec.lastIndexOf('.');
             String s = spec.contains("(") ? spec.substring(0, spec.indexOf('(')) : spec;
-            dot = s.lastIndexOf('.');
+            int dot = s.lastIndexOf('.');
             return new Method(s.substring(0, dot), s.substring(dot + 1), -1, -1);
         }
     }
@@ -105,7 +104,6 @@ final class Session {
         }
         List<Method> bySelf = new ArrayList<>();
         List<Method> byTotal = new ArrayList<>();
-        List<long[]> totals = new ArrayList<>();
         for (Element m : methods) {
             String cls = m.getAttribute("CLASS");
             String name = m.getAttribute("NAME");
@@ -120,17 +118,10 @@ final class Session {
                 bySelf.add(method);
             }
             byTotal.add(method);
-            totals.add(new long[] {Long.parseLong(m.getAttribute("TOTAL"))});
         }
-        // METHODS comes ranked by self time; the delay points want time on the stack too
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < byTotal.size(); i++) {
-            order.add(i);
-        }
-        order.sort((a, b) -> Long.compare(totals.get(b)[0], totals.get(a)[0]));
-        List<Method> sortedTotal = new ArrayList<>();
-        order.forEach(i -> sortedTotal.add(byTotal.get(i)));
-        return new Hot(bySelf, sortedTotal);
+        // METHODS comes ranked by self time; the delay points want time on the stack (a stable sort keeps ties)
+        byTotal.sort(java.util.Comparator.comparingDouble(Method::total).reversed());
+        return new Hot(bySelf, byTotal);
     }
 
     private Element cpuSection() throws IOException, CommandFailure {

@@ -29,17 +29,17 @@ import org.dyper.runtime.monitor.MonitorEntry;
  */
 public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
     public static final String USAGE = "dyper whatif PID --progress CLASS.METHOD [--candidates auto|LIST] [--speedups LIST]"
-            + " [--duration D] [--window D] [--xml FILE]";
+            + " [--duration D] [--window D] [--xml FILE] [--html FILE]";
 
     /**
      * The options, checked: the process and its registry folder, the progress point, the candidates (empty: auto,
      * the {@code top} hottest), extra delay points, the speed-ups in % (0 always among them), the run's
      * {@code durationMillis}, each window's, the sampling time before auto candidates, the precision that ends the
-     * run early (half-width of every interval, a fraction; 0: never), the random seed, the XML output (or null).
+     * run early (half-width of every interval, a fraction; 0: never), the random seed, the XML and HTML outputs (or null).
      */
     public record Parsed(long pid, Path registry, Path cache, String progress, List<String> candidates, int top,
             List<String> delayPoints, List<Integer> speedups, long durationMillis, long windowMillis,
-            long sampleMillis, double precision, long seed, Path xml, boolean verbose) {
+            long sampleMillis, double precision, long seed, Path xml, Path html, boolean verbose) {
     }
 
     @Override
@@ -73,6 +73,8 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
                                 .desc("random seed of the experiment order and the bootstrap (default 1)").build())
                         .addOption(Option.builder().longOpt("xml").hasArg().argName("FILE")
                                 .desc("also write the profile as XML").build())
+                        .addOption(Option.builder().longOpt("html").hasArg().argName("FILE")
+                                .desc("also write the profile as an HTML page with a plot per candidate").build())
                         .addOption(Option.builder().longOpt("dir").hasArg().argName("DIR")
                                 .desc("registry folder (default: dyper.monitor.dir, else ~/.dyper/run)").build())
                         .addOption(Option.builder().longOpt("cache").hasArg().argName("DIR")
@@ -141,7 +143,8 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
                         : millis(line.getOptionValue("sample", "2s"), "--sample"),
                 number(line.getOptionValue("precision", "0"), "--precision", 0, 100) / 100.0,
                 number(line.getOptionValue("seed", "1"), "--seed", Long.MIN_VALUE, Long.MAX_VALUE),
-                line.hasOption("xml") ? Path.of(line.getOptionValue("xml")) : null, line.hasOption("verbose"));
+                line.hasOption("xml") ? Path.of(line.getOptionValue("xml")) : null,
+                line.hasOption("html") ? Path.of(line.getOptionValue("html")) : null, line.hasOption("verbose"));
     }
 
     private static boolean millis0(String v) {
@@ -299,6 +302,10 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
             if (o.xml() != null) {
                 AtomicWrite.write(o.xml(), ProfileText.xml(o.pid(), progressName, result, base, rows));
                 out.println("dyper: whatif: profile written to " + o.xml());
+            }
+            if (o.html() != null) {
+                AtomicWrite.write(o.html(), ProfileHtml.page(o.pid(), progressName, result, base, rows, positive));
+                out.println("dyper: whatif: profile page written to " + o.html());
             }
             return ExitCode.OK;
         } catch (InterruptedException e) {

@@ -104,4 +104,23 @@ class ProfileTest {
         assertEquals(Profile.rows(List.of("m"), new double[1][2], List.of(10), ws, 3),
                 Profile.rows(List.of("m"), new double[1][2], List.of(10), ws, 3));
     }
+
+    @Test
+    void thePageHasAPlotPerCandidateInRankOrder() {
+        List<Window> ws = new ArrayList<>(times(3, new Window(0, 0, 100, SECOND, 0)));
+        ws.addAll(times(3, new Window(0, 20, 100, SECOND, 0)));
+        ws.addAll(times(3, new Window(1, 20, 100, SECOND, 190_000_000)));
+        ws.addAll(times(3, new Window(0, 40, 100, SECOND, 0)));
+        ws.addAll(times(3, new Window(1, 40, 100, SECOND, 380_000_000)));
+        List<Profile.Row> rows = Profile.rows(List.of("a.A.off(int)", "a.A.<critical>(int)"), new double[2][2],
+                List.of(20, 40), ws, 1);
+        String page = ProfileHtml.page(42, "a.A.done()", new Session.Result(ws, 5000, 0, 0, 0, 0, false),
+                Profile.baselineOf(ws), rows, List.of(20, 40));
+        assertEquals(2, page.split("<figure>", -1).length - 1);
+        assertTrue(page.indexOf("1. a.A.&lt;critical&gt;(int)") < page.indexOf("2. a.A.off(int)"), page);
+        // a: not delayed (no delay in its windows): no points; the critical one: two points with their intervals
+        assertEquals(2, page.split("<circle ", -1).length - 1);
+        assertTrue(page.contains("never returned during the experiments"), page);
+        assertTrue(page.contains("<td>+19.0 [+19.0,+19.0]</td><td>+38.0 [+38.0,+38.0]</td>"), page);
+    }
 }
