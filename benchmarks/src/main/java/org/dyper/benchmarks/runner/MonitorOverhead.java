@@ -26,13 +26,16 @@ final class MonitorOverhead {
     private final Path work;
     private final int rounds;
     private final String perThread;
+    /** Long: a timed run of about 15 s (ten runs of the bank), only no agent against the defaults, 9 rounds. */
+    private final boolean long_;
 
-    MonitorOverhead(Path java, Path lib, Path appJar, Path work, boolean quick) {
+    MonitorOverhead(Path java, Path lib, Path appJar, Path work, boolean quick, boolean long_) {
         this.java = java;
         this.lib = lib;
         this.appJar = appJar;
         this.work = work;
-        this.rounds = quick ? 1 : 7;
+        this.long_ = long_ && !quick;
+        this.rounds = quick ? 1 : this.long_ ? 9 : 7;
         this.perThread = quick ? "2000" : "100000";
     }
 
@@ -44,12 +47,14 @@ final class MonitorOverhead {
                 + work.resolve("monitor-registry");
         Map<String, List<String>> configs = new LinkedHashMap<>();
         configs.put("BankApp, no agent", List.of());
-        configs.put("monitor, thread dumps every 10 ms (SAMPLER=THREAD_DUMP: the sampler before JFR)",
-                List.of(agent + ",SAMPLER=THREAD_DUMP"));
-        configs.put("monitor, JFR alone (CPU samples every 10 ms, no look at the threads: DUMPTIME=3600000)",
-                List.of(agent + ",DUMPTIME=3600000"));
-        configs.put("monitor, JFR and thread dumps every 100 ms (WALL=true: the defaults before issue 20)",
-                List.of(agent + ",WALL=true"));
+        if (!long_) {
+            configs.put("monitor, thread dumps every 10 ms (SAMPLER=THREAD_DUMP: the sampler before JFR)",
+                    List.of(agent + ",SAMPLER=THREAD_DUMP"));
+            configs.put("monitor, JFR alone (CPU samples every 10 ms, no look at the threads: DUMPTIME=3600000)",
+                    List.of(agent + ",DUMPTIME=3600000"));
+            configs.put("monitor, JFR and thread dumps every 100 ms (WALL=true: the defaults before issue 20)",
+                    List.of(agent + ",WALL=true"));
+        }
         configs.put("monitor at its defaults (JFR CPU samples every 10 ms, thread states and CPU clocks every 100 ms"
                 + " without dumps)", List.of(agent));
         Map<String, List<double[]>> results = new LinkedHashMap<>();
@@ -58,7 +63,8 @@ final class MonitorOverhead {
             for (Map.Entry<String, List<String>> c : configs.entrySet()) {
                 List<String> cmd = new ArrayList<>(List.of(java.toString()));
                 cmd.addAll(c.getValue());
-                cmd.addAll(List.of("-cp", cp, "org.dyper.benchmarks.app.MonitorLoad", "4", perThread));
+                cmd.addAll(List.of("-cp", cp, "org.dyper.benchmarks.app.MonitorLoad", "4", perThread,
+                        long_ ? "10" : "1"));
                 Path out = work.resolve("monitor-overhead.out");
                 Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
                 int exit = p.waitFor();
@@ -74,8 +80,8 @@ final class MonitorOverhead {
             }
         }
         StringBuilder page = new StringBuilder();
-        page.append(String.format(Locale.ROOT, "### DYPER monitor overhead (BankApp, 4 threads × %s transfers, timed"
-                + " after 5 s of warm-up; %d interleaved rounds)%n%n", perThread, rounds));
+        page.append(String.format(Locale.ROOT, "### DYPER monitor overhead (BankApp, 4 threads × %s transfers%s, timed"
+                + " after 5 s of warm-up; %d interleaved rounds)%n%n", perThread, long_ ? " × 10 runs" : "", rounds));
         page.append("| configuration | wall ms (median) | wall spread | CPU ms (median) | wall overhead | CPU overhead |\n"
                 + "|---|---:|---:|---:|---:|---:|\n");
         List<double[]> base = results.get("BankApp, no agent");

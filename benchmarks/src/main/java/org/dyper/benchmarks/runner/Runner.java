@@ -33,6 +33,8 @@ public final class Runner {
     final Path lib;
     final Path java;
     final boolean quick;
+    /** --monitor-long: the monitor's overhead over a 15 s timed run, no agent against the defaults only. */
+    boolean monitorLong;
     final StringBuilder page = new StringBuilder();
     String dyperClasspath;
     double nanoTimeNs = Double.NaN;
@@ -53,19 +55,24 @@ public final class Runner {
     public static void main(String[] args) throws Exception {
         Path root = Path.of(".").toAbsolutePath().normalize();
         boolean quick = false;
+        boolean monitorLong = false;
         List<String> only = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--root" -> root = Path.of(args[++i]).toAbsolutePath().normalize();
                 case "--quick" -> quick = true;
+                case "--monitor-long" -> monitorLong = true;
                 case "--only" -> only.addAll(Arrays.asList(args[++i].split(",")));
                 default -> {
-                    System.err.println("usage: Runner [--root DIR] [--quick] [--only jmh,moo,startup,weave,monitor,agreement]");
+                    System.err.println("usage: Runner [--root DIR] [--quick] [--monitor-long]"
+                            + " [--only jmh,moo,startup,weave,monitor,agreement]");
                     System.exit(2);
                 }
             }
         }
-        new Runner(root, quick).run(only.isEmpty() ? List.of("jmh", "moo", "startup", "weave", "monitor", "agreement")
+        Runner runner = new Runner(root, quick);
+        runner.monitorLong = monitorLong;
+        runner.run(only.isEmpty() ? List.of("jmh", "moo", "startup", "weave", "monitor", "agreement")
                 : only);
     }
 
@@ -97,7 +104,7 @@ public final class Runner {
             weave();
         }
         if (parts.contains("monitor")) {
-            page.append(new MonitorOverhead(java, lib, appJar, work, quick).run(problems, Runner::progress));
+            page.append(new MonitorOverhead(java, lib, appJar, work, quick, monitorLong).run(problems, Runner::progress));
         }
         if (parts.contains("agreement")) {
             page.append(new ProfilerAgreement(java, lib, harnessJar, work, quick).run(problems, Runner::progress));

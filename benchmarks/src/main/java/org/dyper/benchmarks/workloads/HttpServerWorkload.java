@@ -17,6 +17,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * threads) answering 16 KB bodies, and four client threads sending requests over keep-alive connections
  * ({@code HttpURLConnection}) for the given seconds. Most of its CPU time is socket I/O (reads and writes in native
  * code) and the HTTP code around it. Prints the number of requests answered. Usage: {@code HttpServerWorkload seconds}.
+ * <p>
+ * The server sends with {@code TCP_NODELAY} ({@code sun.net.httpserver.nodelay}): without it, each response's body
+ * waits for the acknowledgement of its headers, which the client delays by 40 ms, and the program is idle: about 90
+ * requests a second and 0.2 s of CPU a second, instead of about 18,000 and 2 s (JDK 17 and 25, 2 cores).
  */
 public final class HttpServerWorkload {
     private static final int CLIENTS = 4;
@@ -30,6 +34,8 @@ public final class HttpServerWorkload {
         for (int i = 0; i < body.length; i++) {
             body[i] = (byte) ('a' + i % 26);
         }
+        // read once, when the server's configuration class is loaded: set before the server is made
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         ExecutorService handlers = Executors.newFixedThreadPool(4, r -> new Thread(r, "http-handler"));
         server.setExecutor(handlers);

@@ -119,6 +119,18 @@ final class CpuClocks {
         return Math.max(0, Math.min(1, (double) (cpu - java) / wall));
     }
 
+    /** Per thread with at least two readings: its CPU clock at the latest one. */
+    synchronized Map<Long, Long> latest() {
+        Map<Long, Long> out = new HashMap<>();
+        for (Map.Entry<Long, Ring> e : threads.entrySet()) {
+            Ring r = e.getValue();
+            if (r.size >= 2) {
+                out.put(e.getKey(), r.cpu(r.size - 1));
+            }
+        }
+        return out;
+    }
+
     /** The readings of the window around {@code epochNs} exist (the moment is not after the last reading). */
     synchronized boolean known(long epochNs) {
         return natives.size >= 2 && natives.at(natives.size - 1) >= epochNs;

@@ -28,8 +28,11 @@ interface Events {
      */
     void nativeSample(long threadId, String name, Supplier<List<Frame>> topFirst, long epochNs);
 
-    /** The recorder's execution sample of a thread in Java code at {@code epochNs} (after {@link #cpu}). */
-    void executionSample(long threadId, long epochNs);
+    /**
+     * The recorder's execution sample of a thread in Java code at {@code epochNs}, taken every {@code periodNs}: its
+     * weight comes from the thread's CPU clock at the next {@link #flushed}.
+     */
+    void executionSample(long threadId, String name, List<Frame> topFirst, long epochNs, long periodNs);
 
     /** The recorder handed over a batch of events. */
     void flushed();

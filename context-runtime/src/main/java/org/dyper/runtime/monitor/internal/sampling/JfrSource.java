@@ -240,9 +240,10 @@ final class JfrSource {
     }
 
     private void cpu(RecordedEvent e, long id, String name) {
-        sink.cpu(id, name, frames(e), weightNs(e));
         if (cpuEvent.equals(EXECUTION)) {
-            sink.executionSample(id, epochNanos(e.getStartTime()));
+            sink.executionSample(id, name, frames(e), epochNanos(e.getStartTime()), weightNs(e));
+        } else {
+            sink.cpu(id, name, frames(e), weightNs(e));
         }
     }
 

@@ -40,11 +40,21 @@ public final class Sampler implements Events {
     private volatile String jfrProblem;
     /** Whether the recorder's threads are there because of the monitor (no other recording ran before). */
     private volatile boolean recorderOurs;
-    /** Per thread, native CPU time not yet a whole sample (see {@link #flushed}); its lock guards pendingNative too. */
+    /**
+     * Per thread, CPU time given to its samples but not yet a whole sample (see {@link #flushed}); its lock guards the
+     * pending samples and the clocks' pools below too.
+     */
     private final Map<Long, Long> nativeCarry = new java.util.HashMap<>();
     /** Native samples not weighed yet: at most a few seconds' worth. */
     private final List<NativeSample> pendingNative = new ArrayList<>();
     private static final int MAX_PENDING_NATIVE = 2_000;
+    /** The recorder's execution samples since the last flush, weighed there by their threads' CPU clocks. */
+    private final List<JavaSample> pendingJava = new ArrayList<>();
+    private static final int MAX_PENDING_JAVA = 20_000;
+    /** Per thread, its CPU clock at the reading that the last flush took its CPU time up to. */
+    private final Map<Long, Long> cpuTaken = new java.util.HashMap<>();
+    /** Per thread, CPU time its clock moved and no sample stands for yet. */
+    private final Map<Long, Long> cpuPool = new java.util.HashMap<>();
     /** CPU time of monitor threads that have ended. */
     public final AtomicLong endedOwnCpuNs = new AtomicLong();
     /**
@@ -88,6 +98,9 @@ public final class Sampler implements Events {
             synchronized (nativeCarry) {
                 nativeCarry.clear();
                 pendingNative.clear();
+                pendingJava.clear();
+                cpuTaken.clear();
+                cpuPool.clear();
             }
             m.stacks.restart(StackStore.View.CPU, source);
             m.stacks.restart(StackStore.View.LOCK, source);
@@ -454,31 +467,62 @@ public final class Sampler implements Events {
         }
     }
 
-    @Override
-    public void executionSample(long threadId, long epochNs) {
-        states.clocks.javaSample(threadId, epochNs);
+    /** An execution sample waiting for its weight (at the next flush). */
+    private record JavaSample(long threadId, String name, List<Frame> topFirst) {
     }
 
     /**
-     * Weighs the native method samples whose time the monitor's looks at the threads cover. The recorder takes one
-     * thread in native code per period, so a sample stands for the period × the threads then in native code, of
-     * which its thread spent on a CPU in native code its CPU rate in native code then: its CPU clock's advance in
-     * that window less what its execution samples there stand for (each the period × the threads then in Java code
-     * / 5, as the recorder takes at most 5 threads in Java code per period). Whole periods become samples of the
-     * CPU view and section; the rest is carried to the thread's next native sample.
+     * An execution sample: weighed at the next flush by its thread's CPU clock ({@link #flushed}); without thread CPU
+     * clocks (CPUTIME false), or past a bound of pending samples, it stands for one period at once.
+     */
+    @Override
+    public void executionSample(long threadId, String name, List<Frame> topFirst, long epochNs, long periodNs) {
+        states.clocks.javaSample(threadId, epochNs);
+        if (m.settings.bool("CPUTIME")) {
+            synchronized (nativeCarry) {
+                if (pendingJava.size() < MAX_PENDING_JAVA) {
+                    pendingJava.add(new JavaSample(threadId, name, topFirst));
+                    return;
+                }
+            }
+        }
+        cpu(threadId, name, topFirst, periodNs);
+    }
+
+    /**
+     * Weighs the samples of the recorder's last batch by the threads' CPU clocks (read every DUMPTIME):
+     * <ul>
+     * <li>Each thread's CPU time since the last flush (up to its latest reading) goes into its pool.</li>
+     * <li>A native method sample whose window the readings cover stands for the period × the threads then in native
+     * code, of which its thread spent on a CPU in native code its CPU rate in native code then: its CPU clock's advance
+     * in that window less what its execution samples there stand for (each the period × the threads then in Java code
+     * / 5, as the recorder takes at most 5 threads in Java code per period). It takes that from the pool.</li>
+     * <li>The thread's execution samples share what is left in its pool. When the recorder's sampler thread is starved
+     * (JDK 17 with more threads busy than cores: it then takes a small fraction of its samples), each sample so stands
+     * for more than a period, and the CPU view still adds up to the threads' CPU time; on a machine with more busy
+     * threads than cores, a thread that waited for a core is not counted as running. A thread with fewer than two
+     * readings (it just started) has its samples stand for one period each.</li>
+     * </ul>
+     * Whole periods become samples of the CPU view and section; the rest is carried to the thread's next sample.
      */
     @Override
     public void flushed() {
         JfrSource j = jfr;
         long period = j == null ? 0 : j.periodNs();
         List<NativeSample> ready = new ArrayList<>();
+        List<JavaSample> java;
+        CpuClocks clocks = states.clocks;
         synchronized (nativeCarry) {
-            pendingNative.removeIf(n -> states.clocks.known(n.epochNs()) && ready.add(n));
+            pendingNative.removeIf(n -> clocks.known(n.epochNs()) && ready.add(n));
+            java = new ArrayList<>(pendingJava);
+            pendingJava.clear();
+            if (period > 0) {
+                fillPools(clocks);
+            }
         }
         if (period <= 0) {
             return;
         }
-        CpuClocks clocks = states.clocks;
         for (NativeSample n : ready) {
             long javaNs = Math.round(period * Math.max(1.0, clocks.javaThreads(n.epochNs()) / 5.0));
             double rate = clocks.nativeRate(n.threadId(), n.epochNs(), javaNs);
@@ -486,21 +530,67 @@ public final class Sampler implements Events {
                 continue;
             }
             long ns = Math.round(period * (double) clocks.nativeThreads(n.epochNs()) * rate);
-            long samples;
             synchronized (nativeCarry) {
-                long carried = nativeCarry.merge(n.threadId(), ns, Long::sum);
-                nativeCarry.put(n.threadId(), carried % period);
-                samples = carried / period;
-            }
-            if (samples > 0) {
-                List<Frame> clean = FrameNames.named(n.topFirst());
-                int depth = (int) m.settings.longValue("MAXDEPTH");
-                List<Frame> kept = clean.size() > depth ? clean.subList(0, depth) : clean;
-                for (long k = 0; k < samples; k++) {
-                    m.cpu.record(n.threadId(), n.name(), kept, period);
+                Long pool = cpuPool.get(n.threadId());
+                if (pool != null) {
+                    ns = Math.min(ns, pool);
+                    cpuPool.put(n.threadId(), pool - ns);
                 }
-                m.stacks.add(StackStore.View.CPU, n.threadId(), n.name(), rootFirstClean(clean, null), samples);
             }
+            attribute(n.threadId(), n.name(), FrameNames.named(n.topFirst()), ns, period);
+        }
+        Map<Long, Integer> perThread = new java.util.HashMap<>();
+        for (JavaSample s : java) {
+            perThread.merge(s.threadId(), 1, Integer::sum);
+        }
+        Map<Long, Long> share = new java.util.HashMap<>();
+        synchronized (nativeCarry) {
+            for (Map.Entry<Long, Integer> e : perThread.entrySet()) {
+                Long pool = cpuPool.get(e.getKey());
+                if (pool != null) {
+                    share.put(e.getKey(), pool / e.getValue());
+                    cpuPool.put(e.getKey(), pool % e.getValue());
+                }
+            }
+        }
+        for (JavaSample s : java) {
+            List<Frame> clean = FrameNames.named(s.topFirst());
+            attribute(s.threadId(), s.name(), clean, share.getOrDefault(s.threadId(), period), period);
+        }
+    }
+
+    /**
+     * Adds each thread's CPU time since the last flush, up to its latest reading, to its pool; forgets threads that
+     * are gone. Holds {@link #nativeCarry}.
+     */
+    private void fillPools(CpuClocks clocks) {
+        Map<Long, Long> latest = clocks.latest();
+        cpuTaken.keySet().retainAll(latest.keySet());
+        cpuPool.keySet().retainAll(latest.keySet());
+        nativeCarry.keySet().retainAll(latest.keySet());
+        for (Map.Entry<Long, Long> e : latest.entrySet()) {
+            Long before = cpuTaken.put(e.getKey(), e.getValue());
+            if (before != null) {
+                cpuPool.merge(e.getKey(), Math.max(0, e.getValue() - before), Long::sum);
+            }
+        }
+    }
+
+    /** {@code ns} of CPU time on these frames: whole periods become samples, the rest is carried to the thread's next. */
+    private void attribute(long threadId, String name, List<Frame> clean, long ns, long period) {
+        long samples;
+        synchronized (nativeCarry) {
+            long carried = nativeCarry.merge(threadId, ns, Long::sum);
+            nativeCarry.put(threadId, carried % period);
+            samples = carried / period;
+        }
+        if (samples > 0) {
+            int depth = (int) m.settings.longValue("MAXDEPTH");
+            List<Frame> kept = clean.size() > depth ? clean.subList(0, depth) : clean;
+            for (long k = 0; k < samples; k++) {
+                m.cpu.record(threadId, name, kept, period);
+            }
+            m.stacks.add(StackStore.View.CPU, threadId, name, rootFirstClean(clean, null), samples);
         }
     }
 

@@ -1,0 +1,70 @@
+package org.dyper.samples.e2e;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A planted program with many more busy threads than cores: it prints {@code ready}, waits for a line on stdin, then
+ * runs {@code threads} threads on the CPU for {@code millis} ms each, prints {@code busy cpu ns N} (the CPU time those
+ * threads used, from their own CPU clocks) and {@code checksum C}, and waits until stdin ends, the threads alive (so
+ * that their samples are weighed while their clocks can still be read). Usage: {@code BusyThreadsOnGo threads millis}.
+ */
+public final class BusyThreadsOnGo {
+    private BusyThreadsOnGo() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int threads = Integer.parseInt(args[0]);
+        long millis = Long.parseLong(args[1]);
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        System.out.println("ready");
+        in.readLine();
+        AtomicLong cpu = new AtomicLong();
+        AtomicLong sum = new AtomicLong();
+        CountDownLatch done = new CountDownLatch(threads);
+        CountDownLatch end = new CountDownLatch(1);
+        for (int t = 0; t < threads; t++) {
+            long seed = t;
+            Thread busy = new Thread(() -> {
+                long start = mx.getCurrentThreadCpuTime();
+                long until = System.nanoTime() + millis * 1_000_000L;
+                long h = seed;
+                while (System.nanoTime() < until) {
+                    h = spin(h);
+                }
+                cpu.addAndGet(mx.getCurrentThreadCpuTime() - start);
+                sum.addAndGet(h);
+                done.countDown();
+                try {
+                    end.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "busy-" + t);
+            busy.setDaemon(true);
+            busy.start();
+        }
+        done.await();
+        System.out.println("busy cpu ns " + cpu.get());
+        System.out.println("checksum " + sum.get());
+        while (in.readLine() != null) {
+            // wait for the end of stdin
+        }
+        end.countDown();
+    }
+
+    static long spin(long seed) {
+        long h = seed;
+        for (int i = 0; i < 10_000; i++) {
+            h = h * 0x9E3779B97F4A7C15L + i;
+            h ^= h >>> 29;
+        }
+        return h;
+    }
+}
