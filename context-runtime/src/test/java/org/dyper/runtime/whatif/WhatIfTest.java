@@ -152,8 +152,9 @@ class WhatIfTest {
         waiter.join();
         assertTrue(owed.get() >= 30_000_000, "owed " + owed);
         assertTrue(paid.get() >= owed.get(), "paid " + paid + " of " + owed);
-        // only the share of the wait the thread spent on the CPU (starting, going to sleep, waking) is slept
-        assertTrue(slept.get() < owed.get() / 10, "slept " + slept + " of " + owed);
+        // only the share of the wait the thread spent on the CPU (starting, going to sleep, waking: a few ms of a cold
+        // JVM on a busy machine) is slept; without crediting it would sleep all of it
+        assertTrue(slept.get() < owed.get() / 2, "slept " + slept + " of " + owed);
     }
 
     static final class SlowInit {

@@ -29,7 +29,7 @@ import org.w3c.dom.Element;
 
 /**
  * {@code dyper whatif} on the planted programs, on JDK 17 and 25: what does not depend on timing noise. The method on
- * the critical path ranks above the one off it; nothing stays patched or switched on afterwards; the program's
+ * the pipeline's critical path ranks above the one off it; nothing stays patched or switched on afterwards; the program's
  * output is what it computes unpatched; Ctrl-C (or SIGTERM) takes everything out too.
  */
 class WhatIfEndToEndTest {
@@ -43,9 +43,12 @@ class WhatIfEndToEndTest {
     /** A planted program: its main class, progress point, critical and off-path methods, and its true output. */
     enum Planted {
         PIPELINE(Pipeline.class.getName(), PKG + "Pipeline.emit", PKG + "Pipeline.parse", PKG + "Pipeline.render",
+                PKG + "Pipeline.produce," + PKG + "Pipeline.consume",
                 "pipeline", line -> "pipeline items=" + number(line, "items") + " checksum=" + Long.toHexString(
                         Pipeline.checksum(number(line, "items"), Pipeline.PARSE, Pipeline.RENDER))),
+        // step holds the synchronized block: its lock release is the delay point that makes the holder pay in the lock
         COUNTER(Counter.class.getName(), PKG + "Counter.tally", PKG + "Counter.update", PKG + "Counter.prepare",
+                PKG + "Counter.step",
                 "counter", line -> {
                     String[] t = line.replaceAll(".*threads=", "").split(",");
                     long[] steps = {Long.parseLong(t[0]), Long.parseLong(t[1])};
@@ -58,16 +61,19 @@ class WhatIfEndToEndTest {
         final String progress;
         final String critical;
         final String offPath;
+        /** The methods around them that auto would find by their time on the stack: more delay points. */
+        final String delayPoints;
         final String name;
         /** The line the program must print, computed from the line it printed (how many items, per thread). */
         final UnaryOperator<String> expected;
 
-        Planted(String main, String progress, String critical, String offPath, String name,
+        Planted(String main, String progress, String critical, String offPath, String delayPoints, String name,
                 UnaryOperator<String> expected) {
             this.main = main;
             this.progress = progress;
             this.critical = critical;
             this.offPath = offPath;
+            this.delayPoints = delayPoints;
             this.name = name;
             this.expected = expected;
         }
@@ -90,7 +96,8 @@ class WhatIfEndToEndTest {
     private List<String> whatif(long pid, Planted p, String... more) {
         List<String> args = new ArrayList<>(List.of("whatif", Long.toString(pid), "--dir",
                 dir.resolve("registry").toString(), "--cache", shared.resolve("cache").toString(), "--progress",
-                p.progress, "--candidates", p.critical + "," + p.offPath, "--speedups", "0,50"));
+                p.progress, "--candidates", p.critical + "," + p.offPath, "--delay-points", p.delayPoints, "--speedups",
+                "0,50"));
         args.addAll(List.of(more));
         return args;
     }
@@ -137,9 +144,15 @@ class WhatIfEndToEndTest {
             Element profile = Xml.parse(Files.readString(xml));
             List<Element> candidates = Xml.children(profile, "CANDIDATE");
             assertEquals(2, candidates.size(), run.out());
-            assertTrue(candidates.get(0).getAttribute("NAME").startsWith(p.critical + "("), run.out());
-            assertTrue(candidates.get(1).getAttribute("NAME").startsWith(p.offPath + "("), run.out());
-            assertEquals("true", candidates.get(0).getAttribute("DELAYED"), run.out());
+            if (p == Planted.PIPELINE) {
+                assertTrue(candidates.get(0).getAttribute("NAME").startsWith(p.critical + "("), run.out());
+                assertTrue(candidates.get(1).getAttribute("NAME").startsWith(p.offPath + "("), run.out());
+            }
+            // the lock-bound counter's ranking is not asserted: in 12 s on the busy 2-core machine its intervals
+            // spanned 60-80 points and the order came out both ways (docs/whatif.md); both candidates did run
+            for (Element c : candidates) {
+                assertEquals("true", c.getAttribute("DELAYED"), run.out());
+            }
             nothingLeft(pid);
             assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
             String out = t.stdout().trim();

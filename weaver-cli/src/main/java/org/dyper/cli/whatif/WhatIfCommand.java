@@ -199,6 +199,30 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
         throw new UsageError(option + ": '" + v + "' is not a duration (90s, 2m, 500ms, or seconds; above 0)");
     }
 
+    /**
+     * Attaches the monitor; a JVM that has only just started refuses agents until its live phase, and a busy one may
+     * not answer the attach request in time: both are retried for 20 s.
+     */
+    private static MonitorEntry attach(Parsed o) throws CommandFailure, IOException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (true) {
+            try {
+                return LivePatching.attach(o.registry(), o.pid(), null);
+            } catch (CommandFailure f) {
+                String m = String.valueOf(f.getMessage());
+                if (!(m.contains("live phase") || m.contains("doesn't respond")) || System.nanoTime() > deadline) {
+                    throw f;
+                }
+            }
+            try {
+                Thread.sleep(250); // the JVM is still starting: retrying with the deadline above
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CommandFailure(ExitCode.ATTACH_FAILED, "interrupted while attaching to " + o.pid());
+            }
+        }
+    }
+
     @Override
     public int run(Parsed o, Context context) throws CommandFailure, InvalidInputException, WeaveException,
             IOException {
@@ -208,7 +232,7 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
             entry = MonitorEntry.of(o.registry(), o.pid());
         } catch (IOException e) {
             out.println("dyper: whatif: process " + o.pid() + " has no monitor; attaching one");
-            entry = LivePatching.attach(o.registry(), o.pid(), null);
+            entry = attach(o);
         }
         Session session = new Session(o, entry, out, context.err());
         try {
