@@ -25,6 +25,7 @@ class HelpAndUsageTest extends CliFixture {
               generate   turn models and modes into AspectJ source, aop.xml and the site table
               weave      weave a jar or class folder with the generated aspects (binary weaving) into a new jar
               run        run a Java program with its patched classes woven at launch; print the report when it ends
+              ask        explain the instrumentation that answers a question (dyper run --ask runs it)
               ctl        list monitored processes, send them DYPER commands, attach the monitor to a running JVM
               patchd     the DYPATCH service: keeps patch models and makes patched class files for a running program
               report     turn XML reports into a self-contained HTML page with flame graphs and tables
@@ -92,7 +93,7 @@ class HelpAndUsageTest extends CliFixture {
     // ---- usage errors: exit 2, one line ----
 
     static Stream<Arguments> usageErrors() {
-        String commands = "(commands: generate, weave, run, ctl, patchd, report, ui, whatif, classpath, modes";
+        String commands = "(commands: generate, weave, run, ask, ctl, patchd, report, ui, whatif, classpath, modes";
         return Stream.of(
                 Arguments.of("frob", "unknown command 'frob' " + commands + "; see dyper --help)"),
                 Arguments.of("help frob", "help: unknown command 'frob' " + commands + ")"),

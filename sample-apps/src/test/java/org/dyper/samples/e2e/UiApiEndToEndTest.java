@@ -116,6 +116,30 @@ class UiApiEndToEndTest {
 
     static final int ENOUGH = 60;
 
+    /** Hot.work's weight (its own frame at the leaf) in a stacks answer. */
+    @SuppressWarnings("unchecked")
+    static long hot(Ui.Answer stacks) {
+        assertEquals(200, stacks.status(), stacks.text());
+        return ((List<List<Object>>) stacks.map().get("stacks")).stream().filter(s -> ((String) s.get(0)).endsWith(
+                ";" + HotspotFacts.HOT)).mapToLong(s -> ((Number) s.get(1)).longValue()).sum();
+    }
+
+    /** The CPU view's total since the start at a mark. */
+    @SuppressWarnings("unchecked")
+    static long cpuTotal(Ui.Answer mark) {
+        assertEquals(200, mark.status(), mark.text());
+        return ((Number) ((Map<String, Object>) mark.map().get("totals")).get("CPU")).longValue();
+    }
+
+    /** A stacks answer's paths (key "stacks" or "before") as a map of weights. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Long> weights(Ui.Answer stacks, String key) {
+        Map<String, Long> m = new java.util.HashMap<>();
+        ((List<List<Object>>) stacks.map().get(key)).forEach(s -> m.put((String) s.get(0), ((Number) s.get(1))
+                .longValue()));
+        return m;
+    }
+
     static String measure(String method) {
         return "{\"method\":\"" + method + "\"}";
     }
@@ -183,8 +207,56 @@ class UiApiEndToEndTest {
             assertTrue(html.text().startsWith("<!DOCTYPE html>") && html.text().contains("dyper-data"),
                     html.text().substring(0, 80));
 
+            // windows picked by hand: the program spins from mark 1 to mark 2 and is paused from mark 2 to mark 3
+            Ui.Answer m1 = ui.post(jvm + "/marks", "{\"label\":\"spinning\"}");
+            assertEquals(200, m1.status(), m1.text());
+            assertEquals(List.of(1L, "spinning"), List.of(((Number) m1.map().get("id")).longValue(),
+                    m1.map().get("label")));
+            Await.until("more samples of Hot.work after mark 1", () -> hot(api.get(jvm + "/stacks?window=1..")),
+                    w -> w >= 20, Await.MINUTE);
             app.send("pause");
             assertEquals(HotspotFacts.PAUSED, app.line(1, LINE));
+            long[] last = {-1, 0};
+            Await.until("Hot.work's samples all in (the same for 3 s)", () -> {
+                long now = hot(api.get(jvm + "/stacks?window=start"));
+                if (now != last[0]) {
+                    last[0] = now;
+                    last[1] = System.nanoTime();
+                }
+                return System.nanoTime() - last[1] >= 3_000_000_000L;
+            }, Await.MINUTE);
+            Ui.Answer m2 = ui.post(jvm + "/marks", "{}");
+            assertEquals("mark 2", m2.map().get("label"), m2.text());
+            long m2Millis = ((Number) m2.map().get("takenMillis")).longValue();
+            Await.until("a REPORT 2 s after mark 2 (the program paused)", () -> ((Number) api.get(jvm
+                    + "/stacks?window=start").map().get("takenMillis")).longValue() >= m2Millis + 2000, Await.MINUTE);
+            Ui.Answer m3 = ui.post(jvm + "/marks", "{\"label\":\"paused\"}");
+            Ui.Answer spun = ui.get(jvm + "/stacks?window=1..2");
+            Ui.Answer paused = ui.get(jvm + "/stacks?window=2..3");
+            assertEquals(200, spun.status(), spun.text());
+            assertEquals(cpuTotal(m2) - cpuTotal(m1), ((Number) spun.map().get("total")).longValue(),
+                    "mark 1 to mark 2: what the monitor counted between them");
+            assertEquals(cpuTotal(m3) - cpuTotal(m2), ((Number) paused.map().get("total")).longValue());
+            assertTrue(hot(spun) >= 20, spun.text());
+            assertEquals(0, hot(paused), "paused: " + paused.text());
+            Ui.Answer both3 = ui.get(jvm + "/stacks?window=1..3");
+            Map<String, Long> sum = weights(spun, "stacks");
+            weights(paused, "stacks").forEach((p, w) -> sum.merge(p, w, Long::sum));
+            assertEquals(sum, weights(both3, "stacks"), "mark 1 to 3 is 1 to 2 and 2 to 3");
+            Ui.Answer diff = ui.get(jvm + "/stacks?window=2..3&compare=1..2");
+            assertEquals(weights(paused, "stacks"), weights(diff, "stacks"));
+            assertEquals(weights(spun, "stacks"), weights(diff, "before"), "before: mark 1 to mark 2");
+            assertEquals(spun.map().get("total"), diff.map().get("beforeTotal"));
+            assertEquals("1..2", diff.map().get("compare"));
+            assertEquals("window 2..1: mark 1 must come after mark 2", ui.get(jvm + "/stacks?window=2..1").map()
+                    .get("error"));
+            Ui.Answer none9 = ui.get(jvm + "/stacks?window=9..");
+            assertEquals(404, none9.status(), none9.text());
+            assertEquals("process " + pid + " has no mark 9 (marks: 1, 2, 3)", none9.map().get("error"));
+            assertEquals(Map.of("pid", pid, "deleted", 3L), ui.delete(jvm + "/marks?id=3", "").map());
+            assertEquals(List.of(1L, 2L), ui.get(jvm + "/marks").list("marks").stream().map(m -> ((Number) m.get(
+                    "id")).longValue()).toList());
+
             Ui.Answer in = ui.post(jvm + "/measure", measure(HotspotFacts.HOT));
             assertEquals(200, in.status(), in.text());
             assertEquals(List.of(HotspotFacts.HOT), in.map().get("measured"));

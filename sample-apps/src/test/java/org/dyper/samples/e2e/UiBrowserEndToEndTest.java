@@ -30,8 +30,8 @@ import org.openqa.selenium.interactions.Actions;
 /**
  * {@code dyper ui} in headless Chromium, as a person uses it: the hotspot sample under {@code dyper run} is listed
  * and opened, its hot method is the widest frame of its level, a click and "Measure exactly" bring its exact call
- * count, equal to what the program says it made; Stop freezes the count and takes the patch out; a model with a
- * mistake shows its line and column; an unmonitored JVM is attached from the page. Screenshots go to
+ * count, equal to what the program says it made; Stop freezes the count and takes the patch out; a model file with
+ * a mistake, uploaded, shows its line and column; an unmonitored JVM is attached from the page. Screenshots go to
  * {@code target/ui-screenshots/}.
  */
 class UiBrowserEndToEndTest {
@@ -146,7 +146,12 @@ class UiBrowserEndToEndTest {
             twoRefreshes();
             assertEquals("1000", calls(), "the count stopped growing");
 
-            browser.driver.findElement(By.id("model-text")).sendKeys("<MODEL NAME='m'>\n  <FOR CLAS='x'/></MODEL>");
+            // a model file with a mistake, uploaded: read in the browser into the box, then applied as pasted XML
+            String mistake = "<MODEL NAME='m'>\n  <FOR CLAS='x'/></MODEL>";
+            Path file = Files.writeString(dir.resolve("mistake.xml"), mistake);
+            browser.driver.findElement(By.id("model-file")).sendKeys(file.toAbsolutePath().toString());
+            Await.until("the file read into the model box", () -> browser.driver.findElement(By.id("model-text"))
+                    .getAttribute("value"), mistake::equals, Await.MINUTE);
             browser.driver.findElement(By.id("apply-model")).click();
             String first = Await.until("the model's problems", () -> browser.driver.findElements(
                     By.cssSelector("#model-errors li")).stream().map(WebElement::getText).findFirst().orElse(""),

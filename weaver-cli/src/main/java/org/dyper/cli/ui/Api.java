@@ -70,6 +70,8 @@ final class Api {
     static final int QUICK_MILLIS = 3_000;
     static final int PATCH_MILLIS = 120_000;
     private static final Pattern JVM = Pattern.compile("/api/jvms/(\\d{1,10})(/[a-z.]+)?");
+    /** A window picked by hand: from mark A to mark B ({@code A..B}) or to now ({@code A..}). */
+    private static final Pattern MARKS = Pattern.compile("(\\d{1,6})\\.\\.(\\d{0,6})");
     private static final Pattern METHOD = Pattern.compile("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)+");
 
     private final Path dir;
@@ -165,6 +167,10 @@ final class Api {
             case "/attach" -> {
                 only(r, "POST");
                 return attach(pid);
+            }
+            case "/marks" -> {
+                only(r, "GET", "POST", "DELETE");
+                return marks(target(pid), r);
             }
             case "/report.html", "/report.xml" -> {
                 only(r, "GET");
@@ -277,9 +283,15 @@ final class Api {
 
     /** The newest REPORT, taken now unless one younger than {@link #FRESH_MILLIS} is there. */
     private Element report(Target t) throws Failure {
+        return report(t, false);
+    }
+
+    /** The newest REPORT; {@code now}: taken now whatever its age (a mark is of this moment). */
+    private Element report(Target t, boolean now) throws Failure {
         synchronized (t.snapshots) {
-            long now = System.currentTimeMillis();
-            if (t.snapshots.latest() != null && now - t.fetchedMillis < FRESH_MILLIS && t.lastReport != null) {
+            long millis = System.currentTimeMillis();
+            if (!now && t.snapshots.latest() != null && millis - t.fetchedMillis < FRESH_MILLIS
+                    && t.lastReport != null) {
                 return t.lastReport;
             }
             Element report = monitorReport(t, "ALL");
@@ -436,17 +448,103 @@ final class Api {
             case "start" -> -1;
             case "10s" -> 10_000;
             case "1m", "60s" -> 60_000;
-            default -> throw new Failure(400, "window must be 10s, 1m or start, not '" + w + "'");
+            default -> throw new Failure(400, "window must be 10s, 1m, start, or marks A..B or A.. (from mark A to mark"
+                    + " B, or to now), not '" + w + "'");
         };
+    }
+
+    /** A window by its length ({@code 10s}, {@code 1m}, {@code start}) or between marks ({@code A..B}, {@code A..}). */
+    private static Snapshots.Window window(Target t, String view, String thread, String window) throws Failure {
+        Matcher m = MARKS.matcher(window);
+        if (!m.matches()) {
+            return t.snapshots.window(view, thread, windowMillis(window));
+        }
+        int from = Integer.parseInt(m.group(1));
+        int to = m.group(2).isEmpty() ? 0 : Integer.parseInt(m.group(2));
+        if (to != 0 && to <= from) {
+            throw new Failure(400, "window " + window + ": mark " + to + " must come after mark " + from);
+        }
+        synchronized (t.snapshots) {
+            for (int id : to == 0 ? new int[] {from} : new int[] {from, to}) {
+                if (t.snapshots.markOf(id) == null) {
+                    throw new Failure(404, "process " + t.pid + " has no mark " + id + " (marks: " + markIds(t) + ")");
+                }
+            }
+            return t.snapshots.between(view, thread, from, to);
+        }
+    }
+
+    private static String markIds(Target t) {
+        List<String> ids = new ArrayList<>();
+        t.snapshots.marks().forEach(m -> ids.add(Integer.toString(m.id())));
+        return ids.isEmpty() ? "none" : String.join(", ", ids);
+    }
+
+    /** GET: the marks; POST {"label"}: a mark now (a REPORT taken now); DELETE ?id=N (or {"id": N}): forget one. */
+    private Object marks(Target t, Request r) throws Failure {
+        switch (r.method()) {
+            case "POST" -> {
+                Object label = object(r).get("label");
+                if (label != null && !(label instanceof String)) {
+                    throw new Failure(400, "label must be a string");
+                }
+                if (label != null && ((String) label).length() > 100) {
+                    throw new Failure(400, "label is longer than 100 characters");
+                }
+                synchronized (t.snapshots) {
+                    report(t, true);
+                    Snapshots.Mark m = t.snapshots.mark((String) label);
+                    if (m == null) {
+                        throw new Failure(409, "process " + t.pid + " has " + Snapshots.MAX_MARKS
+                                + " marks already: delete one first");
+                    }
+                    return markJson(m);
+                }
+            }
+            case "DELETE" -> {
+                String id = r.param("id", null);
+                if (id == null) {
+                    Object o = object(r).get("id");
+                    id = o == null ? "" : o.toString().replaceAll("\\.0$", "");
+                }
+                if (!id.matches("\\d{1,6}") || !t.snapshots.unmark(Integer.parseInt(id))) {
+                    throw new Failure(404, "process " + t.pid + " has no mark '" + id + "' (marks: " + markIds(t)
+                            + ")");
+                }
+                return Map.of("pid", t.pid, "deleted", Integer.parseInt(id));
+            }
+            default -> {
+                List<Object> list = new ArrayList<>();
+                t.snapshots.marks().forEach(m -> list.add(markJson(m)));
+                Map<String, Object> j = new LinkedHashMap<>();
+                j.put("pid", t.pid);
+                j.put("max", Snapshots.MAX_MARKS);
+                j.put("marks", list);
+                return j;
+            }
+        }
+    }
+
+    /** A mark: {id, label, takenMillis, totals: {view: weight since the start, all threads}}. */
+    private static Map<String, Object> markJson(Snapshots.Mark m) {
+        Map<String, Object> totals = new LinkedHashMap<>();
+        m.snapshot().views().forEach((name, v) -> totals.put(name, Snapshots.sum(v.paths().getOrDefault("",
+                Map.of()))));
+        Map<String, Object> j = new LinkedHashMap<>();
+        j.put("id", m.id());
+        j.put("label", m.label());
+        j.put("takenMillis", m.snapshot().millis());
+        j.put("totals", totals);
+        return j;
     }
 
     private Object stacks(Target t, Request r) throws Failure {
         String view = r.param("view", "CPU").toUpperCase(java.util.Locale.ROOT);
         String window = r.param("window", "10s");
-        long millis = windowMillis(window);
+        long millis = MARKS.matcher(window).matches() ? -1 : windowMillis(window);
         String thread = r.param("thread", "");
         report(t);
-        Snapshots.Window w = t.snapshots.window(view, thread, millis);
+        Snapshots.Window w = window(t, view, thread, window);
         Snapshots.Snapshot latest = t.snapshots.latest();
         if (w == null) {
             if (latest != null && !latest.views().containsKey(view)) {
@@ -487,18 +585,30 @@ final class Api {
         List<Object> stacks = new ArrayList<>(sorted.size());
         sorted.forEach(e -> stacks.add(List.of(e.getKey(), e.getValue())));
         j.put("stacks", stacks);
-        if (r.param("compare", "").equals("before")) {
-            if (millis < 0) {
-                throw new Failure(400, "compare=before needs a window of 10s or 1m, not since the start");
+        String compare = r.param("compare", "");
+        if (!compare.isEmpty()) {
+            Snapshots.Window b;
+            String missing;
+            if (compare.equals("before")) {
+                if (millis < 0) {
+                    throw new Failure(400, "compare=before needs a window of 10s or 1m, not '" + window + "'");
+                }
+                b = t.snapshots.window(view, thread, millis, millis);
+                missing = "the UI has not watched this process for two windows yet";
+            } else if (MARKS.matcher(compare).matches()) {
+                b = window(t, view, thread, compare);
+                missing = "no " + view + " events in the window " + compare;
+            } else {
+                throw new Failure(400, "compare must be before, or marks A..B or A.., not '" + compare + "'");
             }
-            Snapshots.Window b = t.snapshots.window(view, thread, millis, millis);
             List<Object> before = new ArrayList<>();
             if (b != null) {
                 Snapshots.sorted(b.paths()).forEach(e -> before.add(List.of(e.getKey(), e.getValue())));
             }
+            j.put("compare", compare);
             j.put("before", before);
             j.put("beforeTotal", b == null ? 0 : Snapshots.sum(b.paths()));
-            j.put("beforeNote", b == null ? "the UI has not watched this process for two windows yet" : b.note());
+            j.put("beforeNote", b == null ? missing : b.note());
         }
         return j;
     }

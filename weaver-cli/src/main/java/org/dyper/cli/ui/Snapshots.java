@@ -13,7 +13,8 @@ import org.w3c.dom.Element;
  * The stacks of one process's monitor over time: every REPORT the UI takes is kept as a snapshot (the weights of the
  * collapsed paths per view and thread, path texts shared between snapshots), for the last {@link #KEEP_MILLIS}. The
  * monitor's stacks are cumulative since its start (or CLEAR); a window (the last 10 s, the last minute) is the newest
- * snapshot less the one taken at the window's start.
+ * snapshot less the one taken at the window's start. A mark keeps one snapshot for as long as the UI runs, so a window
+ * picked by hand (from one mark to another, or to now) can be shown and compared with another at any time.
  */
 final class Snapshots {
     /** How long snapshots are kept: the longest window twice (a comparison with the minute before) and some slack. */
@@ -32,8 +33,17 @@ final class Snapshots {
     record Window(View view, Map<String, Long> paths, long coveredMillis, String note) {
     }
 
+    /** A moment kept by hand: its number (from 1, per process), label and snapshot. */
+    record Mark(int id, String label, Snapshot snapshot) {
+    }
+
+    /** How many marks a process keeps at most (each holds a whole snapshot). */
+    static final int MAX_MARKS = 16;
+
     private final ArrayDeque<Snapshot> history = new ArrayDeque<>();
     private final Map<String, String> texts = new HashMap<>();
+    private final List<Mark> marks = new ArrayList<>();
+    private int lastMark;
 
     /** Adds the stacks of a MONITOR_REPORT taken at {@code millis}. */
     synchronized Snapshot add(Element report, long millis) {
@@ -61,7 +71,9 @@ final class Snapshots {
         if (texts.size() > 200_000) {
             // paths no snapshot holds any more: keep the texts of those that do
             texts.clear();
-            for (Snapshot h : history) {
+            List<Snapshot> kept = new ArrayList<>(history);
+            marks.forEach(m -> kept.add(m.snapshot()));
+            for (Snapshot h : kept) {
                 h.views().values().forEach(view -> view.paths().values().forEach(m -> m.keySet()
                         .forEach(k -> texts.put(k, k))));
             }
@@ -80,6 +92,51 @@ final class Snapshots {
 
     synchronized Snapshot latest() {
         return history.peekLast();
+    }
+
+    /** Keeps the newest snapshot as a mark; null when {@link #MAX_MARKS} are kept already or there is no snapshot. */
+    synchronized Mark mark(String label) {
+        Snapshot newest = history.peekLast();
+        if (newest == null || marks.size() >= MAX_MARKS) {
+            return null;
+        }
+        lastMark++;
+        Mark m = new Mark(lastMark, label == null || label.isBlank() ? "mark " + lastMark : label, newest);
+        marks.add(m);
+        return m;
+    }
+
+    synchronized List<Mark> marks() {
+        return List.copyOf(marks);
+    }
+
+    /** Forgets a mark; false when there is none with that number. */
+    synchronized boolean unmark(int id) {
+        return marks.removeIf(m -> m.id() == id);
+    }
+
+    synchronized Mark markOf(int id) {
+        for (Mark m : marks) {
+            if (m.id() == id) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The stacks of {@code view} (thread id, or "" for all) from mark {@code from} to mark {@code to} (0: to the newest
+     * snapshot); the marks must exist ({@link #markOf}), {@code to} after {@code from}.
+     */
+    synchronized Window between(String view, String thread, int from, int to) {
+        Snapshot base = markOf(from).snapshot();
+        Snapshot now = to == 0 ? history.peekLast() : markOf(to).snapshot();
+        View v = now.views().get(view);
+        if (v == null) {
+            return new Window(new View(view, "", "", Map.of(), Map.of()), Map.of(), now.millis() - base.millis(),
+                    "no " + view + " events by the window's end");
+        }
+        return difference(v, now, base, thread, -1);
     }
 
     /**
@@ -127,7 +184,13 @@ final class Snapshots {
             return endsAgoMillis > 0 ? null
                     : new Window(v, current, -1, "since the start: the window fills as the page refreshes");
         }
-        View b = base.views().get(view);
+        return difference(v, now, base, thread, windowMillis);
+    }
+
+    /** The paths of {@code v} (in {@code now}) less those of {@code base}; windowMillis -1: picked by hand. */
+    private static Window difference(View v, Snapshot now, Snapshot base, String thread, long windowMillis) {
+        Map<String, Long> current = v.paths().getOrDefault(thread, Map.of());
+        View b = base.views().get(v.name());
         Map<String, Long> before = b == null ? Map.of() : b.paths().getOrDefault(thread, Map.of());
         if (sum(current) < sum(before)) {
             // the monitor's stacks were cleared (CLEAR) inside the window: what it has now is all there is

@@ -13,7 +13,10 @@
   const EXACT_MS = 1000;
   const VIEWS = ["CPU", "WALL", "LOCK", "ALLOC"];
   const state = { pid: null, view: "CPU", window: "10s", thread: "", zoomPath: null, selected: null,
-    measured: [], exact: new Map(), timer: null, jvmTimer: null, busy: false };
+    measured: [], exact: new Map(), marks: [], timer: null, jvmTimer: null, busy: false };
+  /** What the last refresh cost in the page: fetchMs (monitor, server and network), parseMs (JSON), treeMs (the tree
+   *  from the paths), drawMs (flame graph and tables), paths, bytes (the stacks' JSON), nodes. benchmarks/run-ui-page. */
+  const timing = {};
   let flame = null;
 
   function status(text, bad) {
@@ -22,8 +25,9 @@
     s.className = bad ? "bad" : "";
   }
 
-  /** fetch with a deadline; a JSON error body becomes an Error with the server's message (and problems). */
-  async function api(method, path, body) {
+  /** fetch with a deadline; a JSON error body becomes an Error with the server's message (and problems). info, when
+   *  given, gets the body's length (bytes) and the time JSON.parse took (parseMs). */
+  async function api(method, path, body, info) {
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(), method === "GET" ? 20000 : 130000);
     try {
@@ -31,7 +35,9 @@
         headers: body ? { "Content-Type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined });
       const text = await r.text();
       let json = null;
+      const p0 = performance.now();
       try { json = JSON.parse(text); } catch (e) { /* below */ }
+      if (info) { info.bytes = text.length; info.parseMs = performance.now() - p0; }
       if (!r.ok) {
         const err = new Error(json && json.error ? json.error : r.status + " " + text.trim());
         err.status = r.status;
@@ -186,6 +192,9 @@
     $("save-xml").href = "/api/jvms/" + pid + "/report.xml";
     $("measure-box").hidden = true;
     document.body.dataset.pid = pid;
+    state.marks = [];
+    showMarks();
+    loadMarks();
     await refresh();
     clearInterval(state.timer);
     clearInterval(state.exactTimer);
@@ -209,12 +218,18 @@
     state.again = false;
     const pid = state.pid;
     try {
-      const compare = $("compare").checked && state.window !== "start";
+      let compare = $("compare").value;
+      if (compare === "before" && !/^\d+s$|^\d+m$/.test(state.window)) compare = "";
       const q = "view=" + state.view + "&window=" + state.window + (state.thread ? "&thread=" + state.thread : "")
-        + (compare ? "&compare=before" : "");
-      const [stacks, exact, summary] = await Promise.all([api("GET", "/api/jvms/" + pid + "/stacks?" + q),
+        + (compare ? "&compare=" + compare : "");
+      const t0 = performance.now(), info = {};
+      const [stacks, exact, summary] = await Promise.all([api("GET", "/api/jvms/" + pid + "/stacks?" + q, null, info),
         api("GET", "/api/jvms/" + pid + "/exact"), api("GET", "/api/jvms/" + pid)]);
       if (pid !== state.pid) return;
+      timing.fetchMs = performance.now() - t0 - info.parseMs;
+      timing.parseMs = info.parseMs;
+      timing.bytes = info.bytes;
+      timing.paths = stacks.stacks.length;
       showStacks(stacks);
       showExact(exact);
       showSummary(summary);
@@ -262,21 +277,119 @@
     sel.replaceChildren(new Option("all threads", ""));
     (s.threads || []).forEach(t => sel.appendChild(new Option(t.name + " #" + t.id, t.id)));
     sel.value = keep;
+    const t0 = performance.now();
     const tree = treeOf(s.stacks, s.unit || "SAMPLES", s.before);
     D.flameTools.prepare(tree);
+    const t1 = performance.now();
     flame.show(tree);
     if (state.zoomPath) {
       const node = nodeOfPath(tree, state.zoomPath);
       if (node >= 0) flame.zoomTo(node);
     }
     runSearch();
-    $("flame-info").textContent = s.view + ": " + F.weight(s.total, s.unit) + " in the "
-      + (s.window === "start" ? "run so far" : s.window === "10s" ? "last 10 s" : "last minute")
+    $("flame-info").textContent = s.view + ": " + F.weight(s.total, s.unit) + " in " + windowText(s.window)
       + (s.source ? ", sampled by " + s.source : "") + ". " + (s.note || "") + (s.total ? "" : " No events in this window.")
-      + (s.before ? " Compared with the window before (" + F.weight(s.beforeTotal, s.unit) + "): red grew, blue shrank. "
-        + (s.beforeNote || "") : "");
+      + (s.before ? " Compared with " + (s.compare === "before" ? "the window before" : windowText(s.compare)) + " ("
+        + F.weight(s.beforeTotal, s.unit) + "): red grew, blue shrank. " + (s.beforeNote || "") : "");
     topMethods(tree);
+    timing.treeMs = t1 - t0;
+    timing.drawMs = performance.now() - t1;
+    timing.nodes = tree.f.length;
     document.body.dataset.ready = "true";
+  }
+
+  /** "the last 10 s", "the run so far", "mark 1 (before) to mark 2 (after)", "mark 2 (after) to now". */
+  function windowText(w) {
+    if (w === "start") return "the run so far";
+    if (w === "10s") return "the last 10 s";
+    if (w === "1m") return "the last minute";
+    const m = /^(\d+)\.\.(\d*)$/.exec(w || "");
+    if (!m) return w;
+    const name = id => {
+      const k = state.marks.find(x => String(x.id) === id);
+      return "mark " + id + (k && k.label !== "mark " + id ? " (" + k.label + ")" : "");
+    };
+    return name(m[1]) + " to " + (m[2] ? name(m[2]) : "now");
+  }
+
+  // ---- marks: moments kept by hand, so windows between them can be shown and compared
+
+  async function loadMarks() {
+    const pid = state.pid;
+    try {
+      const r = await api("GET", "/api/jvms/" + pid + "/marks");
+      if (pid === state.pid) { state.marks = r.marks; showMarks(); }
+    } catch (e) {
+      status("marks: " + e.message, true);
+    }
+  }
+
+  /** The marks as chips with a delete button, and the windows between them in the Window and Compare lists. */
+  function showMarks() {
+    const box = $("marks");
+    box.replaceChildren();
+    state.marks.forEach(m => {
+      const chip = document.createElement("span");
+      chip.className = "mark";
+      chip.dataset.mark = m.id;
+      chip.textContent = m.id + ": " + m.label + " at " + new Date(m.takenMillis).toLocaleTimeString() + " ";
+      chip.appendChild(button("×", () => unmark(m.id), { "data-unmark": m.id, title: "forget this mark" }));
+      box.appendChild(chip);
+    });
+    const windows = [];
+    state.marks.forEach((m, i) => {
+      if (i > 0) windows.push(state.marks[i - 1].id + ".." + m.id);
+      windows.push(m.id + "..");
+    });
+    for (const [id, fixed] of [["window", ["10s", "1m", "start"]], ["compare", ["", "before"]]]) {
+      const sel = $(id), keep = id === "window" ? state.window : sel.value;
+      Array.from(sel.options).filter(o => !fixed.includes(o.value)).forEach(o => o.remove());
+      windows.forEach(w => sel.appendChild(new Option(windowText(w), w)));
+      const known = fixed.includes(keep) || windows.includes(keep);
+      sel.value = known ? keep : fixed[0];
+      if (id === "window" && !known) state.window = "10s";
+    }
+  }
+
+  async function mark() {
+    const label = $("mark-label").value.trim();
+    try {
+      const m = await api("POST", "/api/jvms/" + state.pid + "/marks", label ? { label } : {});
+      $("mark-label").value = "";
+      status("mark " + m.id + " (" + m.label + ") kept");
+    } catch (e) {
+      status("mark: " + e.message, true);
+    }
+    await loadMarks();
+  }
+
+  async function unmark(id) {
+    try {
+      await api("DELETE", "/api/jvms/" + state.pid + "/marks?id=" + id);
+    } catch (e) {
+      status("mark " + id + ": " + e.message, true);
+    }
+    await loadMarks();
+    refresh();
+  }
+
+  /** A model or mode file read here into its box: Apply sends the box, as with pasted XML. */
+  async function loadFile(input, box) {
+    const file = input.files && input.files[0];
+    if (!file) return;
+    if (file.size > 512 * 1024) {
+      status(file.name + ": " + F.count(file.size) + " bytes; at most 512 KiB (model and modes go in one request of"
+        + " at most 1 MiB)", true);
+      input.value = "";
+      return;
+    }
+    try {
+      $(box).value = await file.text();
+      status("read " + file.name + " (" + F.count(file.size) + " bytes): Apply to put it in");
+    } catch (e) {
+      status(file.name + ": " + e.message, true);
+    }
+    input.value = "";
   }
 
   function runSearch() {
@@ -456,13 +569,16 @@
       exact(name) { return state.measured.includes(name); },
     });
     D.flame = flame;
-    D.ui = { state, refresh, loadJvms };
+    D.ui = { state, refresh, loadJvms, timing };
     $("back").addEventListener("click", back);
     $("reset").addEventListener("click", () => { state.zoomPath = null; flame.reset(); runSearch(); });
     $("search").addEventListener("input", runSearch);
     $("thread").addEventListener("change", () => { state.thread = $("thread").value; state.zoomPath = null; refresh(); });
     $("window").addEventListener("change", () => { state.window = $("window").value; refresh(); });
     $("compare").addEventListener("change", refresh);
+    $("mark").addEventListener("click", mark);
+    $("model-file").addEventListener("change", () => loadFile($("model-file"), "model-text"));
+    $("modes-file").addEventListener("change", () => loadFile($("modes-file"), "modes-text"));
     $("measure").addEventListener("click", measure);
     $("stop-selected").addEventListener("click", () => stop(state.selected));
     $("apply-model").addEventListener("click", applyModel);

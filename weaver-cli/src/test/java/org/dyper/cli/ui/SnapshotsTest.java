@@ -45,6 +45,39 @@ class SnapshotsTest {
     }
 
     @Test
+    void windowsBetweenMarksAreKeptBeyondTheHistory() throws Exception {
+        Snapshots s = new Snapshots();
+        s.add(report(Map.of("a;b", 10L)), 1_000);
+        assertEquals(new Snapshots.Mark(1, "before", s.latest()), s.mark("before"));
+        s.add(report(Map.of("a;b", 30L, "a;c", 5L)), 61_000);
+        assertEquals("mark 2", s.mark("").label(), "a blank label becomes the mark's number");
+        s.add(report(Map.of("a;b", 31L, "a;c", 45L, "a;d", 2L)), 301_000);
+        s.mark("after");
+        s.add(report(Map.of("a;b", 31L, "a;c", 50L, "a;d", 2L)), 400_000);
+        assertEquals(Map.of("a;b", 20L, "a;c", 5L), s.between("CPU", "", 1, 2).paths(), "from mark 1 to mark 2");
+        assertEquals(60_000, s.between("CPU", "", 1, 2).coveredMillis());
+        assertEquals(Map.of("a;b", 1L, "a;c", 40L, "a;d", 2L), s.between("CPU", "", 2, 3).paths(),
+                "mark 1's snapshot left the history long ago; the marks keep theirs");
+        assertEquals(Map.of("a;c", 5L), s.between("CPU", "", 3, 0).paths(), "from mark 3 to now");
+        assertEquals(Map.of("a;b", 21L, "a;c", 45L, "a;d", 2L), s.between("CPU", "7", 1, 3).paths(), "one thread's");
+        assertEquals(new Snapshots.Window(new Snapshots.View("LOCK", "", "", Map.of(), Map.of()), Map.of(), 60_000,
+                "no LOCK events by the window's end"), s.between("LOCK", "", 1, 2));
+        assertEquals(List.of(1, 2, 3), s.marks().stream().map(Snapshots.Mark::id).toList());
+        assertEquals(true, s.unmark(2));
+        assertEquals(false, s.unmark(2), "gone already");
+        assertNull(s.markOf(2));
+        for (int i = 2; i < Snapshots.MAX_MARKS; i++) {
+            s.mark("m" + i);
+        }
+        assertNull(s.mark("one too many"));
+        assertEquals(Snapshots.MAX_MARKS, s.marks().size());
+        assertEquals(17, s.marks().get(Snapshots.MAX_MARKS - 1).id(), "numbers are never given twice");
+        s.add(report(Map.of("a;b", 4L)), 401_000);
+        assertEquals(new Snapshots.Window(s.latest().views().get("CPU"), Map.of("a;b", 4L), -1,
+                "the monitor's stacks were cleared: since then"), s.between("CPU", "", 3, 0));
+    }
+
+    @Test
     void exactFiguresAddUpOverloadsAndModelVersions() throws Exception {
         Element r = MonitorReply.parse("<MONITOR_REPORT><INSTRUMENTATION><DYPER_REPORT><CALLS>"
                 + "<SITE ID='3' NAME='p.C.g(int)' COUNT='8'/><SITE ID='9' NAME='p.C.g(int)' COUNT='4'/></CALLS><TIMING>"
