@@ -507,7 +507,8 @@ public final class Sampler implements Events {
      */
     @Override
     public void flushed() {
-        JfrSource j = jfr;
+        // the last stream, not only the running one: its last batch comes as it ends, at the JVM's exit
+        JfrSource j = lastJfr;
         long period = j == null ? 0 : j.periodNs();
         List<NativeSample> ready = new ArrayList<>();
         List<JavaSample> java;
