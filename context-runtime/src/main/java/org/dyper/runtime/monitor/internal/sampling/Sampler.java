@@ -577,7 +577,7 @@ public final class Sampler implements Events {
         }
     }
 
-    /** {@code ns} of CPU time on these frames: whole periods become samples, the rest is carried to the thread's next. */
+    /** {@code ns} of CPU time on these frames: whole periods become samples, the rest goes to the thread's next. */
     private void attribute(long threadId, String name, List<Frame> clean, long ns, long period) {
         long samples;
         synchronized (nativeCarry) {
