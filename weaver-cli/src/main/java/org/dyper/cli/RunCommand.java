@@ -157,7 +157,7 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
                         .desc("a question, e.g. 'time of acme.Bank.transfer by caller' (docs/questions.md); "
                                 + "repeatable; the answers come with the report").build())
                 .addOption(Option.builder().longOpt("ask-file").hasArg().argName("FILE")
-                        .desc("questions, one per line (# comments); repeatable").build())
+                        .desc("questions: one per line (# comments), or a <QUESTIONS> XML file; repeatable").build())
                 .addOption(DetailLaunch.OPTION);
     }
 

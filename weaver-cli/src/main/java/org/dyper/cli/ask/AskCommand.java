@@ -41,7 +41,7 @@ public final class AskCommand implements CliCommand<AskCommand.Parsed> {
                         .desc("the classes the questions name (" + File.pathSeparator + "-separated jars and "
                                 + "folders)").build())
                 .addOption(Option.builder().longOpt("ask-file").hasArg().argName("FILE")
-                        .desc("questions, one per line (# comments); repeatable").build())
+                        .desc("questions: one per line (# comments), or a <QUESTIONS> XML file; repeatable").build())
                 .addOption(Option.builder("h").longOpt("help").desc("show this help").build());
         return new Help("ask", PURPOSE, USAGE, o, DETAILS, true);
     }
