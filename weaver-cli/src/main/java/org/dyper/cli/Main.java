@@ -49,7 +49,8 @@ public final class Main {
 
     /** The commands, in the order {@code dyper --help} lists them. */
     private static final List<CliCommand<?>> COMMANDS = List.of(new GenerateCommand(), new WeaveCommand(),
-            new RunCommand(), new CtlCommand(), new PatchdCommand(), new ReportCommand(), new UiCommand(),
+            new RunCommand(), new org.dyper.cli.ask.AskCommand(), new CtlCommand(), new PatchdCommand(), new ReportCommand(), new UiCommand(),
+            new org.dyper.cli.whatif.WhatIfCommand(),
             new ClasspathCommand(), new ModesCommand());
 
     private int dispatch(String[] args) {

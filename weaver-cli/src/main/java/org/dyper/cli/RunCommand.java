@@ -8,7 +8,9 @@ import java.util.List;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
+import org.dyper.cli.ask.AskedQuestions;
 import org.dyper.cli.report.ReportCommand;
+import org.dyper.patch.ask.QuestionCompiler;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.build.Weaver;
@@ -16,6 +18,7 @@ import org.dyper.patch.launch.TargetJdk;
 import org.dyper.patch.launch.LaunchCache;
 import org.dyper.patch.launch.LaunchOptions;
 import org.dyper.patch.launch.ProgramProcess;
+import org.dyper.runtime.ask.Questions;
 
 /**
  * {@code dyper run}: weaves the classes a model patches once (cached), then starts the program with the agent that
@@ -24,7 +27,8 @@ import org.dyper.patch.launch.ProgramProcess;
 final class RunCommand implements CliCommand<RunCommand.Parsed> {
     static final String PURPOSE = "run a Java program with its patched classes woven at launch; print the report when it "
             + "ends";
-    static final String USAGE = "dyper run [--model FILE [--modes FILE]] [--detail] [--patch JAR|DIR] [options] -- "
+    static final String USAGE = "dyper run [--model FILE [--modes FILE] | --ask QUESTION...] [--detail] [--patch JAR|DIR] "
+            + "[options] -- "
             + "<java arguments>";
     static final String DETAILS = "Everything after -- is passed to java (JAVA_HOME's java when JAVA_HOME is set, else the "
             + "one on the\n"
@@ -44,7 +48,7 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
      * {@code monitorOptions}.
      */
     record Parsed(Weaver.Inputs inputs, LaunchOptions launch, List<String> monitorOnly, Path cache, String html,
-            boolean verbose, boolean detail, String monitorOptions) {
+            boolean verbose, boolean detail, String monitorOptions, List<AskedQuestions.Asked> asks) {
         static Parsed of(CommandLine line, List<String> javaArgs, Context context) throws UsageError, IOException {
             if (javaArgs.isEmpty()) {
                 throw new UsageError("give the java arguments after --, e.g. dyper run --model m.xml -- -cp app.jar "
@@ -59,7 +63,13 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
             Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : context.cache();
             String html = line.getOptionValue("html");
             boolean verbose = line.hasOption("verbose");
-            if (!line.hasOption("model")) {
+            List<AskedQuestions.Asked> asks = AskedQuestions.read(line.getOptionValues("ask"),
+                    line.getOptionValues("ask-file"));
+            if (!asks.isEmpty() && (line.hasOption("model") || line.hasOption("modes"))) {
+                throw new UsageError("--ask and --ask-file make their own model: leave out --model and --modes (or "
+                        + "run twice)");
+            }
+            if (!line.hasOption("model") && asks.isEmpty()) {
                 List<String> command;
                 try {
                     MonitorOnly.check(line);
@@ -69,7 +79,7 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
                 } catch (IllegalArgumentException e) {
                     throw new UsageError(e.getMessage());
                 }
-                return new Parsed(null, null, command, cache, html, verbose, detail, monitor);
+                return new Parsed(null, null, command, cache, html, verbose, detail, monitor, asks);
             }
             LaunchOptions options = LaunchOptions.of(TargetJdk.java(context.env()), javaArgs);
             List<Path> targets;
@@ -82,8 +92,19 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
             if (line.hasOption("patch")) {
                 targets = InputOptions.patchOnly(targets, InputOptions.values(line, "patch"), others);
             }
-            Weaver.Inputs in = InputOptions.inputs(line, targets, "no classes to patch: the java class path (-cp or "
-                    + "-jar) names no existing jar or folder");
+            String noTargets = "no classes to patch: the java class path (-cp or -jar) names no existing jar or folder";
+            Weaver.Inputs in;
+            if (asks.isEmpty()) {
+                in = InputOptions.inputs(line, targets, noTargets);
+            } else {
+                // the model and modes are compiled from the questions in run(), once the options are all checked
+                if (targets.isEmpty()) {
+                    throw new UsageError(noTargets);
+                }
+                in = new Weaver.Inputs(List.of(), List.of(), targets,
+                        InputOptions.pathList(line.getOptionValue("classpath"))).withPatterns(
+                        InputOptions.values(line, "include"), InputOptions.values(line, "exclude"));
+            }
             if (!others.isEmpty()) {
                 others.addAll(in.classpath());
                 in = new Weaver.Inputs(in.models(), in.modeFiles(), in.targets(), others, in.includes(),
@@ -92,7 +113,7 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
             LaunchOptions launch = options.withWeaving(line.hasOption("weaver-agent") ? LaunchOptions.Weaving.AGENT
                     : LaunchOptions.Weaving.AHEAD).withReport(new LaunchOptions.Report(line.getOptionValue("report"),
                     line.getOptionValue("xml"))).withVerbose(verbose).withMonitor(!noMonitor, monitor);
-            return new Parsed(in, launch, null, cache, html, verbose, detail, monitor);
+            return new Parsed(in, launch, null, cache, html, verbose, detail, monitor, asks);
         }
     }
 
@@ -132,6 +153,11 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
                 .addOption(Option.builder().longOpt("monitor").hasArg().argName("OPTIONS")
                         .desc("monitor agent options, e.g. CHECKTIME=5,dir=/tmp/run (see docs/monitor.md)")
                         .build())
+                .addOption(Option.builder().longOpt("ask").hasArg().argName("QUESTION")
+                        .desc("a question, e.g. 'time of acme.Bank.transfer by caller' (docs/questions.md); "
+                                + "repeatable; the answers come with the report").build())
+                .addOption(Option.builder().longOpt("ask-file").hasArg().argName("FILE")
+                        .desc("questions: one per line (# comments), or a <QUESTIONS> XML file; repeatable").build())
                 .addOption(DetailLaunch.OPTION);
     }
 
@@ -142,13 +168,27 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
 
     /** Runs the program woven as {@code p} says; returns its exit code once it started. */
     @Override
-    public int run(Parsed p, Context context) throws UsageError, InvalidInputException, IOException, WeaveException {
+    public int run(Parsed p, Context context) throws UsageError, InvalidInputException, IOException, WeaveException,
+            CommandFailure {
         PrintStream err = context.err();
         if (p.monitorOnly() != null) {
             return launch(p, p.monitorOnly(), true, err);
         }
         LaunchOptions launch = p.launch();
-        LaunchCache.Prepared prepared = LaunchCache.prepare(p.inputs(), p.cache(), launch.weaving(),
+        Weaver.Inputs inputs = p.inputs();
+        AskedQuestions.Files3 asked = null;
+        if (!p.asks().isEmpty()) {
+            QuestionCompiler.Result compiled = AskedQuestions.compile(p.asks(), inputs.targets());
+            compiled.warnings().forEach(w -> err.println("dyper: warning: " + w));
+            asked = AskedQuestions.write(compiled, p.cache());
+            inputs = new Weaver.Inputs(List.of(asked.model()), List.of(asked.modes()), inputs.targets(),
+                    inputs.classpath(), inputs.includes(), inputs.excludes());
+            if (p.verbose()) {
+                err.println("dyper: " + compiled.sites() + " site(s) patched for " + p.asks().size()
+                        + " question(s); model in " + asked.model());
+            }
+        }
+        LaunchCache.Prepared prepared = LaunchCache.prepare(inputs, p.cache(), launch.weaving(),
                 launch.javaFeature(), progress -> err.println("dyper: " + progress));
         prepared.warnings().forEach(w -> err.println("dyper: " + w));
         Notes.print(err, prepared.notes());
@@ -158,7 +198,10 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
         }
         List<String> command;
         try {
-            command = ReportCommand.withHtml(launch.command(prepared.aspects()), p.html());
+            command = new ArrayList<>(ReportCommand.withHtml(launch.command(prepared.aspects()), p.html()));
+            if (asked != null) {
+                command.add(1, "-D" + Questions.PROPERTY + "=" + asked.table().toAbsolutePath());
+            }
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

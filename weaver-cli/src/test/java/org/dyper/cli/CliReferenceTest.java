@@ -72,7 +72,8 @@ class CliReferenceTest extends CliFixture {
     @Test
     void everyCommandAndEveryOptionIsInTheReference() throws IOException {
         List<String> commands = commands();
-        assertEquals(List.of("generate", "weave", "run", "ctl", "patchd", "report", "ui", "classpath", "modes"), commands);
+        assertEquals(List.of("generate", "weave", "run", "ask", "ctl", "patchd", "report", "ui", "whatif", "classpath",
+                "modes"), commands);
         Map<String, TreeSet<String>> documented = documented();
         assertEquals(new TreeSet<>(commands), documented.keySet(), "a section ## dyper NAME per command");
         for (String command : commands) {

@@ -25,10 +25,12 @@ class HelpAndUsageTest extends CliFixture {
               generate   turn models and modes into AspectJ source, aop.xml and the site table
               weave      weave a jar or class folder with the generated aspects (binary weaving) into a new jar
               run        run a Java program with its patched classes woven at launch; print the report when it ends
+              ask        explain the instrumentation that answers a question (dyper run --ask runs it)
               ctl        list monitored processes, send them DYPER commands, attach the monitor to a running JVM
               patchd     the DYPATCH service: keeps patch models and makes patched class files for a running program
               report     turn XML reports into a self-contained HTML page with flame graphs and tables
               ui         a live web page: JVMs, flame graphs, click a frame to measure it exactly
+              whatif     causal profiling of a running JVM: what if this method were faster?
               classpath  print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)
               modes      list the modes of Dyper's mode library
 
@@ -91,7 +93,7 @@ class HelpAndUsageTest extends CliFixture {
     // ---- usage errors: exit 2, one line ----
 
     static Stream<Arguments> usageErrors() {
-        String commands = "(commands: generate, weave, run, ctl, patchd, report, ui, classpath, modes";
+        String commands = "(commands: generate, weave, run, ask, ctl, patchd, report, ui, whatif, classpath, modes";
         return Stream.of(
                 Arguments.of("frob", "unknown command 'frob' " + commands + "; see dyper --help)"),
                 Arguments.of("help frob", "help: unknown command 'frob' " + commands + ")"),
@@ -144,6 +146,26 @@ class HelpAndUsageTest extends CliFixture {
                 Arguments.of("ctl --width wide 4242 REPORT",
                         "ctl: --width takes a number of columns of at least 20, not 'wide'"),
                 Arguments.of("classpath extra", "classpath: unexpected argument 'extra'"),
+                Arguments.of("whatif --progress a.B.c", "whatif: give the process id: " + org.dyper.cli.whatif
+                        .WhatIfCommand.USAGE),
+                Arguments.of("whatif 4242 4243 --progress a.B.c", "whatif: one process at a time, got 4242 4243"),
+                Arguments.of("whatif x --progress a.B.c", "whatif: 'x' is not a process id"),
+                Arguments.of("whatif 4242", "whatif: --progress CLASS.METHOD is required: the method whose completed "
+                        + "calls are the program's units of work"),
+                Arguments.of("whatif 4242 --progress emit", "whatif: --progress: 'emit' is not CLASS.METHOD (a class "
+                        + "name, a dot, a method name; optionally its parameter types in parentheses)"),
+                Arguments.of("whatif 4242 --progress a.B.c --candidates a.B.*", "whatif: --candidates: 'a.B.*' is not "
+                        + "CLASS.METHOD (a class name, a dot, a method name; optionally its parameter types in "
+                        + "parentheses)"),
+                Arguments.of("whatif 4242 --progress a.B.c --speedups 0,120",
+                        "whatif: --speedups: '120' is not a whole number from 0 to 100"),
+                Arguments.of("whatif 4242 --progress a.B.c --speedups 0", "whatif: --speedups needs a speed-up above 0"),
+                Arguments.of("whatif 4242 --progress a.B.c --duration 0",
+                        "whatif: --duration: '0' is not a duration (90s, 2m, 500ms, or seconds; above 0)"),
+                Arguments.of("whatif 4242 --progress a.B.c --window soon",
+                        "whatif: --window: 'soon' is not a duration (90s, 2m, 500ms, or seconds; above 0)"),
+                Arguments.of("whatif 4242 --progress a.B.c --top 0", "whatif: --top: '0' is not a whole number from 1 "
+                        + "to 50"),
                 Arguments.of("modes --model {model}", "modes: Unrecognized option: --model (see dyper modes --help)"));
     }
 

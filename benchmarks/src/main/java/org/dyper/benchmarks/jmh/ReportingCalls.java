@@ -123,6 +123,77 @@ public class ReportingCalls {
         Allocations.object(SITE, TYPE);
     }
 
+    /**
+     * Questions (docs/questions.md) as their generated advice calls {@code org.dyper.runtime.ask.Ask}: question 0 is
+     * {@code count of M by caller}, 1 {@code time of M by caller}, 2 {@code time of M by thread}, 3 {@code count of M
+     * where arg1 > 1000} (the argument passed is 5000: it passes), 4 {@code count of M by arg1} over 8 values.
+     */
+    @State(Scope.Benchmark)
+    public static class AskTable {
+        @Setup
+        public void define() {
+            org.dyper.runtime.ask.Questions.define(
+                    "id=0\tmeasure=COUNT\tstat=COUNT\tgroup=SITE\tgroupTitle=caller\ttext=count of M by caller\n"
+                    + "id=1\tmeasure=TIME\tstat=TOTAL\tgroup=SITE\tgroupTitle=caller\ttext=time of M by caller\n"
+                    + "id=2\tmeasure=TIME\tstat=TOTAL\tgroup=THREAD\tgroupTitle=thread\ttext=time of M by thread\n"
+                    + "id=3\tmeasure=COUNT\tstat=COUNT\tbefore=0:GT:1000\ttext=count of M where arg1 > 1000\n"
+                    + "id=4\tmeasure=COUNT\tstat=COUNT\tgroup=SLOT\tgroupSlot=0\tgroupTitle=arg1\t"
+                    + "text=count of M by arg1\n");
+        }
+    }
+
+    /** {@code count of M by caller}: the guard, then Ask.point (the hand-written equivalent is guardedCount). */
+    @Benchmark
+    public void askCountByCaller(AskTable t) {
+        if (Dyper.on()) {
+            org.dyper.runtime.ask.Ask.point(0, SITE, null, 0, 0, 0);
+        }
+    }
+
+    /** {@code time of M by caller} at a call site: begin, end when begin returned a start (against timing). */
+    @Benchmark
+    public void askTimeByCaller(AskTable t) {
+        if (Dyper.on()) {
+            long start = org.dyper.runtime.ask.Ask.begin(1, SITE, null, 0, 0, 0);
+            if (start != 0L) {
+                org.dyper.runtime.ask.Ask.end(1, start, SITE, null, 0, 0, 0);
+            }
+        }
+    }
+
+    /** {@code time of M by thread}: as askTimeByCaller, grouped by the current thread. */
+    @Benchmark
+    public void askTimeByThread(AskTable t) {
+        if (Dyper.on()) {
+            long start = org.dyper.runtime.ask.Ask.begin(2, SITE, null, 0, 0, 0);
+            if (start != 0L) {
+                org.dyper.runtime.ask.Ask.end(2, start, SITE, null, 0, 0, 0);
+            }
+        }
+    }
+
+    /** {@code count of M where arg1 > 1000}, the condition passing. */
+    @Benchmark
+    public void askCountWhereArg(AskTable t) {
+        if (Dyper.on()) {
+            org.dyper.runtime.ask.Ask.point(3, SITE, null, 5000, 0, 0);
+        }
+    }
+
+    /** Each thread's own run of argument values. */
+    @State(Scope.Thread)
+    public static class Arguments {
+        long next;
+    }
+
+    /** {@code count of M by arg1} over 8 distinct values: a hash probe per event. */
+    @Benchmark
+    public void askCountByArg(AskTable t, Arguments a) {
+        if (Dyper.on()) {
+            org.dyper.runtime.ask.Ask.point(4, SITE, null, a.next++ & 7, 0, 0);
+        }
+    }
+
     /** SYNC_TEST, SYNC_ENTER and SYNC_EXIT of one (uncontended) acquisition; the monitor itself is not taken. */
     @Benchmark
     public void lockCycle() {

@@ -5,6 +5,7 @@ import static org.dyper.runtime.internal.ThreadData.*;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.dyper.runtime.ask.AnswerReport;
 
 /** Merged agent data as rows sorted by cost, the XML report (format in runtime-contract.md), and the text report's sections. */
 public final class Reports {
@@ -289,12 +290,18 @@ public final class Reports {
     /** Whether the text report would say no more than "No events were recorded." (no failures, no site notes). */
     public static boolean empty(Data data) {
         return noEvents(data.totals()) && data.failureTotal() == 0 && data.malformedSiteLines() == 0
-                && data.conflictingSiteLines() == 0;
+                && data.conflictingSiteLines() == 0 && !AnswerReport.active();
     }
 
     /** The text report, rows as wide as {@code dyper.report.width} says (default 120; 0: names never shortened). */
     public static String text(Data data) {
-        return TextReport.render(sections(data), Config.reportWidth());
+        int width = Config.reportWidth();
+        String text = TextReport.render(sections(data), width);
+        if (AnswerReport.active()) {
+            // the questions' events are in the Answers section that follows
+            text = text.replace("\nNo events were recorded.\n", "") + AnswerReport.text(width);
+        }
+        return text;
     }
 
     /** Everything the text report shows, names from the site table. */
@@ -400,6 +407,7 @@ public final class Reports {
             fieldCounts(site(x, r.id()), r).append("/>\n");
         }
         x.append("  </FIELDS>\n");
+        x.append(AnswerReport.xml());
         x.append("  <FAILURES TOTAL='").append(data.failureTotal()).append("'>\n");
         for (Failures.Site s : data.failures()) {
             site(x, s.id()).append(" COUNT='").append(s.count()).append("' FIRST='");

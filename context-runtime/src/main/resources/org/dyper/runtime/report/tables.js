@@ -226,6 +226,26 @@
         return [[fields, [{ key: "NAME", label: "field", type: "site" }].concat(counts, [last]), "by field"],
           [rowsOf(s, "SITE", "x-fieldsites"), [SITE].concat(counts), "by writing site"]];
       } },
+    { tag: "ANSWERS", id: "answers", title: "Answers", exact: true,
+      note: "One table per question (docs/questions.md): checks are the events whose conditions were tested, records "
+        + "the events recorded.",
+      build: s => kids(s, "QUESTION").map((q, i) => {
+        const a = q.a || {}, timed = a.MEASURE === "TIME" || a.MEASURE === "WAIT", v = a.VALUE || "";
+        const rows = rowsOf(q, "GROUP", "x-answers-" + i).map(r => Object.assign(r, r.OTHERS !== undefined
+          && r.OTHERS !== "0" ? { NAME: "(others: " + r.OTHERS + " more groups)" } : {}));
+        const name = { key: "NAME", label: a.GROUP_BY || "", type: "site", render: site };
+        const cols = a.MEASURE === "COUNT" ? [name, { key: "COUNT", label: "count", type: "count" }]
+          : timed ? [name, { key: "COUNT", label: a.MEASURE === "WAIT" ? "waits" : "calls", type: "count" },
+            { key: "SUM", label: "total", type: "ns" }, { key: "MEAN", label: "mean", type: "ns" },
+            { key: "MIN", label: "min", type: "ns" }, { key: "MAX", label: "max", type: "ns" },
+            { key: "P50", label: "p50", type: "ns", est: true, title: "estimated from a log2 histogram" },
+            { key: "P99", label: "p99", type: "ns", est: true, title: "estimated from a log2 histogram" }]
+          : [name, { key: "COUNT", label: "count", type: "count" }, { key: "SUM", label: "sum " + v, type: "count" },
+            { key: "MIN", label: "min " + v, type: "count" }, { key: "MAX", label: "max " + v, type: "count" },
+            { key: "MEAN", label: "mean " + v }];
+        return [rows, cols, a.TEXT + " — " + F.count(a.SITES) + " sites patched, " + F.count(a.CHECKS) + " checks, "
+          + F.count(a.RECORDS) + " records"];
+      }) },
     { tag: "FAILURES", id: "failures", title: "Hook failures", exact: true,
       note: "Failures inside Dyper's hooks: caught and counted, never thrown into the program.",
       build: s => [[rowsOf(s, "SITE", "x-failures"), [SITE, { key: "COUNT", label: "failures", type: "count" },

@@ -85,6 +85,7 @@ public final class Commands {
                 case "INSTRUMENTED" -> instrument.instrumented();
                 case "AGENT" -> agent(first);
                 case "USETHREAD" -> useThread(first);
+                case "WHATIF" -> m.reply(org.dyper.runtime.whatif.WhatIfControl.answer(first));
                 default -> m.error("unknown command '" + command + "'");
             };
         } catch (IllegalArgumentException e) {

@@ -507,7 +507,8 @@ public final class Sampler implements Events {
      */
     @Override
     public void flushed() {
-        JfrSource j = jfr;
+        // the last stream, not only the running one: its last batch comes as it ends, at the JVM's exit
+        JfrSource j = lastJfr;
         long period = j == null ? 0 : j.periodNs();
         List<NativeSample> ready = new ArrayList<>();
         List<JavaSample> java;
@@ -576,7 +577,7 @@ public final class Sampler implements Events {
         }
     }
 
-    /** {@code ns} of CPU time on these frames: whole periods become samples, the rest is carried to the thread's next. */
+    /** {@code ns} of CPU time on these frames: whole periods become samples, the rest goes to the thread's next. */
     private void attribute(long threadId, String name, List<Frame> clean, long ns, long period) {
         long samples;
         synchronized (nativeCarry) {

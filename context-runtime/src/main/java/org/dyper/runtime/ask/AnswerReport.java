@@ -1,0 +1,226 @@
+package org.dyper.runtime.ask;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.dyper.runtime.internal.Reports;
+import org.dyper.runtime.internal.TextTable;
+import org.dyper.runtime.internal.Units;
+
+/**
+ * The answers in the exit report: one table per question, headed by the question as asked, in the text report
+ * ("Answers") and in the XML report ({@code <ANSWERS>}, docs/questions.md), which the HTML page shows too.
+ */
+public final class AnswerReport {
+    private AnswerReport() {
+    }
+
+    /** Whether the report has an Answers section. */
+    public static boolean active() {
+        return Questions.any();
+    }
+
+    /** One question's groups as the report shows them, sorted, the top N kept and the rest folded into others. */
+    record Answer(Question question, List<Line> lines) {
+    }
+
+    /** One shown row: a group, or the others row ({@code others}: groups past the bound or past the top N). */
+    record Line(String name, long count, long sum, long min, long max, long[] buckets, boolean others, int folded) {
+        double mean() {
+            return count == 0 ? 0 : (double) sum / count;
+        }
+
+        double percentile(double q) {
+            long rank = Math.max(1, (long) Math.ceil(q * count));
+            long below = 0;
+            for (int b = 0; b < buckets.length; b++) {
+                long c = buckets[b];
+                if (c > 0 && below + c >= rank) {
+                    double lo = b == 0 ? 0 : Math.scalb(1.0, b - 1);
+                    double hi = Math.scalb(1.0, b);
+                    return Math.min(max, Math.max(min, lo + (hi - lo) * (rank - below) / c));
+                }
+                below += c;
+            }
+            return max;
+        }
+
+        double stat(Question.Stat s) {
+            return switch (s) {
+                case COUNT -> count;
+                case TOTAL, SUM -> sum;
+                case MEAN -> mean();
+                case MIN -> min;
+                case MAX -> max;
+                case P50 -> percentile(0.50);
+                case P99 -> percentile(0.99);
+            };
+        }
+    }
+
+    static Answer answer(Question q) {
+        List<Line> lines = new ArrayList<>();
+        for (Groups.Row r : q.groups.rows()) {
+            lines.add(line(r.name(), r, false, 0));
+        }
+        Comparator<Line> order = Comparator.comparingDouble((Line l) -> l.stat(q.stat));
+        if (q.stat != Question.Stat.MIN) {
+            order = order.reversed();
+        }
+        lines.sort(order.thenComparing(Line::name));
+        Groups.Row over = q.groups.others();
+        Line others = over.cells.get(Groups.COUNT) > 0 ? line("(others)", over, true, 0) : null;
+        if (q.top > 0 && lines.size() > q.top) {
+            List<Line> rest = lines.subList(q.top, lines.size());
+            for (Line l : rest) {
+                others = others == null ? new Line("(others)", l.count, l.sum, l.min, l.max, l.buckets, true, 1)
+                        : merge(others, l);
+            }
+            lines = new ArrayList<>(lines.subList(0, q.top));
+        }
+        if (others != null) {
+            lines.add(others);
+        }
+        return new Answer(q, lines);
+    }
+
+    private static Line line(String name, Groups.Row r, boolean others, int folded) {
+        long[] buckets = new long[Math.max(0, r.cells.length() - Groups.HIST)];
+        for (int b = 0; b < buckets.length; b++) {
+            buckets[b] = r.cells.get(Groups.HIST + b);
+        }
+        return new Line(name, r.cells.get(Groups.COUNT), r.cells.get(Groups.SUM), r.cells.get(Groups.MIN),
+                r.cells.get(Groups.MAX), buckets, others, folded);
+    }
+
+    private static Line merge(Line a, Line b) {
+        long[] buckets = a.buckets.clone();
+        for (int i = 0; i < buckets.length && i < b.buckets.length; i++) {
+            buckets[i] += b.buckets[i];
+        }
+        return new Line(a.name, a.count + b.count, a.sum + b.sum, Math.min(a.min, b.min), Math.max(a.max, b.max),
+                buckets, true, a.folded + 1);
+    }
+
+    /** The text report's Answers section (empty when no question is defined). */
+    public static String text(int width) {
+        if (!active()) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        out.append("\nAnswers (checks: events whose conditions were tested; records: events recorded)\n");
+        for (String p : Questions.problems()) {
+            out.append("  problem: ").append(p).append('\n');
+        }
+        for (Question q : Questions.all()) {
+            if (q == null) {
+                continue;
+            }
+            Answer a = answer(q);
+            out.append("\n  ").append(q.text).append('\n');
+            out.append("  ").append(Units.count(q.sites)).append(q.sites == 1 ? " site" : " sites")
+                    .append(" patched; ").append(Units.count(q.checks.sum())).append(" checks, ")
+                    .append(Units.count(q.records())).append(" records");
+            if (q.group != Question.Group.NONE) {
+                out.append("; ").append(Units.count(q.groups.size())).append(q.groups.size() == 1 ? " group"
+                        : " groups");
+            }
+            if (q.groups.others().cells.get(Groups.COUNT) > 0) {
+                out.append(" (the bound, ").append(Units.count(q.groups.max()))
+                        .append("; later groups went to (others))");
+            }
+            out.append('\n');
+            if (a.lines().isEmpty()) {
+                out.append("    no events\n");
+                continue;
+            }
+            table(q, a).appendTo(out, width);
+        }
+        return out.toString();
+    }
+
+    private static TextTable table(Question q, Answer a) {
+        String g = q.group == Question.Group.NONE ? "" : q.groupTitle;
+        TextTable t;
+        switch (q.measure) {
+            case COUNT -> {
+                t = new TextTable(g, "count");
+                for (Line l : a.lines()) {
+                    t.row(name(l), Units.count(l.count));
+                }
+            }
+            case TIME, WAIT -> {
+                t = new TextTable(g, q.measure == Question.Measure.WAIT ? "waits" : "calls", "total", "mean", "min",
+                        "max", "p50 (est.)", "p99 (est.)");
+                for (Line l : a.lines()) {
+                    t.row(name(l), Units.count(l.count), Units.duration(l.sum), Units.duration(l.mean()),
+                            Units.duration(l.min), Units.duration(l.max), Units.duration(l.percentile(0.50)),
+                            Units.duration(l.percentile(0.99)));
+                }
+            }
+            default -> {
+                String v = q.valueTitle;
+                t = new TextTable(g, "count", "sum " + v, "min " + v, "max " + v, "mean " + v);
+                for (Line l : a.lines()) {
+                    t.row(name(l), Units.count(l.count), Long.toString(l.sum), Long.toString(l.min),
+                            Long.toString(l.max), String.format(java.util.Locale.ROOT, "%.2f", l.mean()));
+                }
+            }
+        }
+        return t;
+    }
+
+    private static String name(Line l) {
+        return l.others && l.folded > 0 ? "(others: " + Units.count(l.folded) + " more groups)" : l.name;
+    }
+
+    /** The XML report's {@code <ANSWERS>} element, indented as a child of the root (empty when none). */
+    public static String xml() {
+        if (!active()) {
+            return "";
+        }
+        StringBuilder x = new StringBuilder("  <ANSWERS MAX_GROUPS='").append(maxGroups()).append("'>\n");
+        for (String p : Questions.problems()) {
+            Reports.escape(x.append("    <PROBLEM TEXT='"), p).append("'/>\n");
+        }
+        for (Question q : Questions.all()) {
+            if (q == null) {
+                continue;
+            }
+            Answer a = answer(q);
+            x.append("    <QUESTION ID='").append(q.id).append("' TEXT='");
+            Reports.escape(x, q.text).append("' MEASURE='").append(q.measure).append("' STAT='").append(q.stat)
+                    .append("' GROUP_BY='");
+            Reports.escape(x, q.group == Question.Group.NONE ? "" : q.groupTitle).append("' VALUE='");
+            Reports.escape(x, q.valueTitle).append("' SITES='").append(q.sites).append("' CHECKS='")
+                    .append(q.checks.sum()).append("' RECORDS='").append(q.records()).append("' GROUPS='")
+                    .append(q.groups.size()).append("'>\n");
+            for (Line l : a.lines()) {
+                x.append("      <GROUP NAME='");
+                Reports.escape(x, l.name).append("' COUNT='").append(l.count).append("' SUM='").append(l.sum)
+                        .append("' MIN='").append(l.min).append("' MAX='").append(l.max).append("' MEAN='")
+                        .append(String.format(java.util.Locale.ROOT, "%.3f", l.mean())).append('\'');
+                if (q.timed()) {
+                    x.append(" P50='").append(Math.round(l.percentile(0.5))).append("' P99='")
+                            .append(Math.round(l.percentile(0.99))).append('\'');
+                }
+                if (l.others) {
+                    x.append(" OTHERS='").append(l.folded).append('\'');
+                }
+                x.append("/>\n");
+            }
+            x.append("    </QUESTION>\n");
+        }
+        return x.append("  </ANSWERS>\n").toString();
+    }
+
+    private static int maxGroups() {
+        Question[] all = Questions.all();
+        for (Question q : all) {
+            if (q != null) {
+                return q.groups.max();
+            }
+        }
+        return Questions.DEFAULT_MAX_GROUPS;
+    }
+}

@@ -1,0 +1,193 @@
+package org.dyper.runtime.whatif;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.dyper.runtime.Dyper;
+
+/**
+ * Causal ("what-if") profiling by virtual speed-up, as Coz does (Curtsinger and Berger, SOSP 2015): the hooks that
+ * run-time-patched code calls, and the experiment switch that {@code dyper whatif} turns through the monitor.
+ *
+ * <p>While an experiment runs with candidate {@code c} and speed-up {@code s} %: a thread that returns from {@code c}
+ * adds {@code s/100} of the call's time to one global delay and counts it as paid by itself; every thread, at its next
+ * delay point (the entry of a patched method), sleeps for the delay it owes (global minus what it has paid). The
+ * candidate then runs s % faster relative to everything else. A thread that was off the CPU since it last looked is
+ * credited with the share of the delay that accrued meanwhile (it was waiting, probably for a thread that paid), see
+ * {@link Slot}. Progress points count completed calls.
+ *
+ * <p>With no experiment running every hook is one volatile read. The hooks never throw (a failure is counted by
+ * {@link Dyper#hookFailed}), allocate nothing per event (a thread's first event allocates its {@link Slot}), take no
+ * lock, and sleep only at a delay point, which is the entry of a patched method of the program: never in Dyper's own
+ * code (which is never patched, so never holds one of Dyper's locks there) and never while the thread runs a class
+ * initialiser (checked before each sleep).
+ */
+public final class WhatIf {
+    /** No candidate selected. */
+    public static final int NONE = -1;
+    /** Progress points are counted for site ids below this; higher ids are counted in {@link #PROGRESS_LOST}. */
+    public static final int MAX_PROGRESS_ID = 1 << 16;
+    /** A thread sleeps only when it owes at least this much (a shorter park would mostly be timer slack). */
+    static final long MIN_PARK_NS = 100_000;
+
+    /** Whether an experiment runs (speed-up 0 included): delay points and candidates do nothing otherwise. */
+    private static volatile boolean running;
+    /** The site id of the selected candidate, or {@link #NONE}. */
+    private static volatile int selected = NONE;
+    /** The virtual speed-up in per-mille of the candidate's time. */
+    private static volatile int permille;
+    /** The experiment's number: a thread that sees a new one starts afresh (owing nothing). */
+    private static volatile int epoch;
+
+    /** The delay every thread owes since the first experiment, in nanoseconds (never decreases). */
+    static final AtomicLong GLOBAL = new AtomicLong();
+    static final AtomicLongArray PROGRESS = new AtomicLongArray(MAX_PROGRESS_ID);
+    static final AtomicLong PROGRESS_LOST = new AtomicLong();
+    /** Sleeps taken at delay points, their total time, and the delay credited to threads that were off the CPU. */
+    static final AtomicLong PARKS = new AtomicLong();
+    static final AtomicLong PARKED_NS = new AtomicLong();
+    static final AtomicLong CREDITED_NS = new AtomicLong();
+    /** Sleeps skipped because the thread was in a class initialiser, or interrupted. */
+    static final AtomicLong SKIPPED_CLINIT = new AtomicLong();
+    static final AtomicLong SKIPPED_INTERRUPTED = new AtomicLong();
+    /** Delay added by candidates (the sum over experiments; {@link #GLOBAL} is the same figure). */
+    static final AtomicLong CANDIDATE_CALLS = new AtomicLong();
+
+    private WhatIf() {
+    }
+
+    /**
+     * The ENTER hook of every patched method (WHATIF_ENTER): a delay point, and the start of the candidate's time when
+     * {@code id} is the selected candidate. Returns the context for {@link #exit}: 0 (not timed), 1 (a nested call
+     * of the candidate) or the start time. Never throws.
+     */
+    public static long enter(int id) {
+        if (!running) {
+            return 0;
+        }
+        try {
+            Slot t = Slot.current();
+            int e = epoch;
+            if (t.epoch != e) {
+                t.join(e);
+            }
+            t.delayPoint();
+            if (id == selected) {
+                return t.depth++ == 0 ? Math.max(2, System.nanoTime()) : 1;
+            }
+        } catch (Throwable x) {
+            Dyper.hookFailed(id, x);
+        }
+        return 0;
+    }
+
+    /** The EXIT hook (WHATIF_EXIT): ends the candidate's time begun by {@link #enter}. Never throws. */
+    public static void exit(int id, long context) {
+        if (context == 0) {
+            return;
+        }
+        try {
+            Slot t = Slot.current();
+            if (t.epoch != epoch || t.depth == 0) {
+                return; // the experiment changed during the call: its time belongs to none
+            }
+            t.depth--;
+            if (context != 1) {
+                long elapsed = System.nanoTime() - context;
+                if (elapsed > 0) {
+                    long delay = elapsed * permille / 1000;
+                    GLOBAL.addAndGet(delay);
+                    t.paid += delay;
+                    CANDIDATE_CALLS.incrementAndGet();
+                }
+            }
+        } catch (Throwable x) {
+            Dyper.hookFailed(id, x);
+        }
+    }
+
+    /**
+     * A delay point alone (WHATIF_DELAY): patched before a thread releases a lock or hands work to another thread, so
+     * that it pays what it owes before the thread it wakes goes on. Never throws.
+     */
+    public static void delay(int id) {
+        if (!running) {
+            return;
+        }
+        try {
+            Slot t = Slot.current();
+            int e = epoch;
+            if (t.epoch != e) {
+                t.join(e);
+            }
+            t.delayPoint();
+        } catch (Throwable x) {
+            Dyper.hookFailed(id, x);
+        }
+    }
+
+    /** The progress hook (WHATIF_PROGRESS, at EXIT): one more completed unit of work at {@code id}. Never throws. */
+    public static void progress(int id) {
+        try {
+            if (id >= 0 && id < MAX_PROGRESS_ID) {
+                PROGRESS.incrementAndGet(id);
+            } else {
+                PROGRESS_LOST.incrementAndGet();
+            }
+        } catch (Throwable x) {
+            Dyper.hookFailed(id, x);
+        }
+    }
+
+    /** Completed calls counted at progress point {@code id} so far. */
+    public static long progressCount(int id) {
+        return id >= 0 && id < MAX_PROGRESS_ID ? PROGRESS.get(id) : 0;
+    }
+
+    /** The global delay so far, in nanoseconds. */
+    public static long globalDelay() {
+        return GLOBAL.get();
+    }
+
+    /**
+     * Starts an experiment: {@code candidate} (a site id, or {@link #NONE}) runs {@code speedupPercent} % faster,
+     * virtually, from now on. Threads start it owing nothing.
+     */
+    public static synchronized void start(int candidate, int speedupPercent) {
+        if (speedupPercent < 0 || speedupPercent > 100) {
+            throw new IllegalArgumentException("a speed-up is 0 to 100 %, not " + speedupPercent);
+        }
+        running = false;
+        selected = candidate;
+        permille = speedupPercent * 10;
+        epoch = epoch + 1;
+        running = true;
+    }
+
+    /** Ends any experiment: the hooks do nothing again (a thread asleep at a delay point finishes its sleep). */
+    public static synchronized void stop() {
+        running = false;
+        selected = NONE;
+        permille = 0;
+        epoch = epoch + 1;
+    }
+
+    /** Whether an experiment runs now. */
+    public static boolean running() {
+        return running;
+    }
+
+    /** The selected candidate's site id, or {@link #NONE}. */
+    public static int selected() {
+        return selected;
+    }
+
+    /** The speed-up of the running experiment in per-mille. */
+    public static int permille() {
+        return permille;
+    }
+
+    /** The experiment's number (every start and stop counts). */
+    public static int epoch() {
+        return epoch;
+    }
+}

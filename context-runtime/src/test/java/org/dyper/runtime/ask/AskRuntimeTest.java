@@ -1,0 +1,118 @@
+package org.dyper.runtime.ask;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The run time of questions: bounded groups with an others row, conditions, during flags, the table and report. */
+class AskRuntimeTest {
+    /** The question table is the JVM's: the other tests of this JVM see no answers. */
+    @AfterEach
+    void noQuestionsLeft() {
+        Questions.define("");
+        assertEquals("", AnswerReport.xml());
+    }
+    @Test
+    void groupsAreBoundedAndLaterGroupsGoToOthers() {
+        Groups g = new Groups(3, false);
+        for (int k = 1; k <= 5; k++) {
+            for (int n = 0; n < k; n++) {
+                g.of(k, null, Groups.VALUE_LABEL).add(k);
+            }
+        }
+        assertEquals(3, g.size());
+        assertEquals(List.of("1", "2", "3"), g.rows().stream().map(Groups.Row::name).sorted().toList());
+        assertEquals(4 + 5, g.others().cells.get(Groups.COUNT));
+        assertEquals(4 * 4 + 5 * 5, g.others().cells.get(Groups.SUM));
+        assertSame(g.of(2, null, Groups.VALUE_LABEL), g.of(2, null, Groups.VALUE_LABEL));
+    }
+
+    @Test
+    void manyThreadsCountExactlyWithoutLosingAnEvent() throws Exception {
+        Groups g = new Groups(1000, true);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            threads.add(new Thread(() -> {
+                for (int i = 0; i < 100_000; i++) {
+                    g.of(i % 7, null, Groups.VALUE_LABEL).add(i % 1000);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertEquals(7, g.size());
+        long count = g.rows().stream().mapToLong(r -> r.cells.get(Groups.COUNT)).sum();
+        assertEquals(400_000, count);
+        long buckets = 0;
+        for (Groups.Row r : g.rows()) {
+            for (int b = 0; b < Groups.BUCKETS; b++) {
+                buckets += r.cells.get(Groups.HIST + b);
+            }
+        }
+        assertEquals(400_000, buckets, "every duration in one histogram bucket");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            w*     | w1     | true
+            w*     | main   | false
+            *pool* | a-pool-1 | true
+            main   | main   | true
+            main   | main2  | false
+            a*b*c  | axxbyyc | true
+            a*b*c  | axxbyy  | false
+            """)
+    void threadPatterns(String pattern, String name, boolean matches) {
+        assertEquals(matches, Glob.matches(pattern, name));
+    }
+
+    @Test
+    void aQuestionTestsItsConditionsRecordsItsGroupsAndReportsThem() {
+        Questions.define("# a table\n"
+                + "id=0\tmeasure=VALUE\tstat=MAX\tvalue=1\tgroup=SLOT\tgroupSlot=0\tgroupTitle=arg1\tvalueTitle=arg2\t"
+                + "top=2\tduring=3\tthread=\tbefore=1:GE:10\tafter=\tsites=4\ttext=max arg2 of p.C.m by arg1 top 2\n"
+                + "id=1\tmeasure=COUNT\tstat=COUNT\n"
+                + "broken line\n");
+        for (int k = 0; k < 4; k++) {
+            Ask.point(0, 1, null, k, 100 + k, 0);   // not during: no record
+        }
+        Ask.enterDuring(3);
+        Ask.enterDuring(3);
+        Ask.exitDuring(3);   // still inside once (recursion counts)
+        for (int k = 0; k < 4; k++) {
+            Ask.point(0, 1, null, k, 100 + k, 0);
+            Ask.point(0, 1, null, k, 5, 0);   // arg2 < 10: fails the condition
+        }
+        Ask.exitDuring(3);
+        Ask.point(0, 1, null, 9, 500, 0);   // outside again
+        Question q = Questions.get(0);
+        assertEquals(4 + 8 + 1, q.checks.sum());
+        assertEquals(4, q.records());
+        String xml = AnswerReport.xml();
+        assertTrue(xml.contains("<QUESTION ID='0' TEXT='max arg2 of p.C.m by arg1 top 2' MEASURE='VALUE' STAT='MAX' "
+                + "GROUP_BY='arg1' VALUE='arg2' SITES='4' CHECKS='13' RECORDS='4' GROUPS='4'>\n"
+                + "      <GROUP NAME='3' COUNT='1' SUM='103' MIN='103' MAX='103' MEAN='103.000'/>\n"
+                + "      <GROUP NAME='2' COUNT='1' SUM='102' MIN='102' MAX='102' MEAN='102.000'/>\n"
+                + "      <GROUP NAME='(others)' COUNT='2' SUM='201' MIN='100' MAX='101' MEAN='100.500' OTHERS='2'/>\n"
+                + "    </QUESTION>"), xml);
+        assertTrue(xml.contains("<PROBLEM TEXT='the question table:4: not key=value: broken line'/>"), xml);
+        String text = AnswerReport.text(0);
+        assertTrue(text.contains("""
+                  max arg2 of p.C.m by arg1 top 2
+                  4 sites patched; 13 checks, 4 records; 4 groups
+                  arg1                     count  sum arg2  min arg2  max arg2  mean arg2
+                  3                            1       103       103       103     103.00
+                  2                            1       102       102       102     102.00
+                  (others: 2 more groups)      2       201       100       101     100.50
+                """), text);
+    }
+}

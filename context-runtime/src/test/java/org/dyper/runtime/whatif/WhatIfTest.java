@@ -1,0 +1,284 @@
+package org.dyper.runtime.whatif;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.dyper.runtime.wire.Xml;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.w3c.dom.Element;
+
+/** The what-if hooks: who adds delay, who pays it, who is credited, and what is never done. */
+class WhatIfTest {
+    static final int CANDIDATE = 5;
+    static final int OTHER = 6;
+
+    @AfterEach
+    void stop() {
+        WhatIf.stop();
+    }
+
+    /** Spins on the CPU for at least {@code nanos} (the planted work of a candidate). */
+    static void spin(long nanos) {
+        long end = System.nanoTime() + nanos;
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Runs the candidate on this thread for at least {@code nanos}; returns the global delay it added. */
+    static long runCandidate(long nanos) {
+        long before = WhatIf.globalDelay();
+        long ctx = WhatIf.enter(CANDIDATE);
+        spin(nanos);
+        WhatIf.exit(CANDIDATE, ctx);
+        return WhatIf.globalDelay() - before;
+    }
+
+    @Test
+    void withoutAnExperimentTheHooksDoNothing() {
+        long delay = WhatIf.globalDelay();
+        long parks = WhatIf.PARKS.get();
+        long ctx = WhatIf.enter(CANDIDATE);
+        assertEquals(0, ctx);
+        spin(1_000_000);
+        WhatIf.exit(CANDIDATE, ctx);
+        assertEquals(delay, WhatIf.globalDelay());
+        assertEquals(parks, WhatIf.PARKS.get());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"0", "10", "50", "100"})
+    void theCandidateAddsItsShareOfItsOwnTime(int speedup) {
+        WhatIf.start(CANDIDATE, speedup);
+        long t0 = System.nanoTime();
+        long added = runCandidate(20_000_000);
+        long outer = System.nanoTime() - t0;
+        // the call lasted at least 20 ms and at most the outer measurement
+        assertTrue(added >= 20_000_000L * speedup / 100, "added " + added);
+        assertTrue(added <= outer * speedup / 100, "added " + added + " of " + outer);
+    }
+
+    @Test
+    void nestedCallsOfTheCandidateCountOnce() {
+        WhatIf.start(CANDIDATE, 50);
+        long calls = WhatIf.CANDIDATE_CALLS.get();
+        long outer = WhatIf.enter(CANDIDATE);
+        long inner = WhatIf.enter(CANDIDATE);
+        assertEquals(1, inner);
+        spin(2_000_000);
+        WhatIf.exit(CANDIDATE, inner);
+        WhatIf.exit(CANDIDATE, outer);
+        assertEquals(calls + 1, WhatIf.CANDIDATE_CALLS.get());
+    }
+
+    @Test
+    void theThreadRunningTheCandidateDoesNotPayForIt() {
+        WhatIf.start(CANDIDATE, 100);
+        long parks = WhatIf.PARKS.get();
+        assertTrue(runCandidate(5_000_000) >= 5_000_000);
+        assertEquals(0, WhatIf.enter(OTHER));
+        assertEquals(parks, WhatIf.PARKS.get());
+    }
+
+    @Test
+    void aRunningThreadPaysAtItsNextDelayPoint() throws Exception {
+        WhatIf.start(CANDIDATE, 100);
+        CountDownLatch joined = new CountDownLatch(1);
+        CountDownLatch added = new CountDownLatch(1);
+        AtomicLong paid = new AtomicLong();
+        AtomicLong owed = new AtomicLong();
+        Thread other = new Thread(() -> {
+            WhatIf.enter(OTHER); // joins the experiment owing nothing
+            Slot me = Slot.current();
+            long start = me.paid;
+            joined.countDown();
+            // stays on the CPU while the candidate runs elsewhere (planted: a busy thread)
+            while (added.getCount() > 0) {
+                Thread.onSpinWait();
+            }
+            owed.set(WhatIf.globalDelay() - start);
+            WhatIf.enter(OTHER);
+            paid.set(me.paid - start);
+        });
+        other.start();
+        joined.await();
+        long delay = runCandidate(20_000_000);
+        added.countDown();
+        other.join();
+        assertTrue(owed.get() >= delay, "owed " + owed + " of " + delay);
+        // whatever share the scheduler took off the CPU is credited; the rest is slept, so it is all paid
+        assertTrue(paid.get() >= owed.get(), "paid " + paid + " of " + owed);
+    }
+
+    @Test
+    void aThreadThatWaitedIsCreditedNotDelayed() throws Exception {
+        assumeTrue(Slot.crediting(), "crediting needs the threads' CPU time");
+        WhatIf.start(CANDIDATE, 100);
+        CountDownLatch joined = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+        AtomicLong owed = new AtomicLong(-1);
+        AtomicLong slept = new AtomicLong(-1);
+        AtomicLong paid = new AtomicLong(-1);
+        Thread waiter = new Thread(() -> {
+            WhatIf.enter(OTHER);
+            Slot me = Slot.current();
+            long start = me.paid;
+            joined.countDown();
+            try {
+                go.await(); // blocked while the candidate runs: this is what is credited
+            } catch (InterruptedException e) {
+                return;
+            }
+            long before = WhatIf.PARKED_NS.get();
+            owed.set(WhatIf.globalDelay() - start);
+            WhatIf.enter(OTHER);
+            slept.set(WhatIf.PARKED_NS.get() - before);
+            paid.set(me.paid - start);
+        });
+        waiter.start();
+        joined.await();
+        runCandidate(30_000_000);
+        go.countDown();
+        waiter.join();
+        assertTrue(owed.get() >= 30_000_000, "owed " + owed);
+        assertTrue(paid.get() >= owed.get(), "paid " + paid + " of " + owed);
+        // only the share of the wait the thread spent on the CPU (starting, going to sleep, waking: a few ms of a cold
+        // JVM on a busy machine) is slept; without crediting it would sleep all of it
+        assertTrue(slept.get() < owed.get() / 2, "slept " + slept + " of " + owed);
+    }
+
+    static final class SlowInit {
+        static final long PARKS_BEFORE = WhatIf.PARKS.get();
+        static final long SKIPPED = WhatIf.SKIPPED_CLINIT.get();
+        static {
+            WhatIf.enter(OTHER); // a delay point inside a static initialiser: never a sleep
+        }
+    }
+
+    @Test
+    void noSleepInAClassInitialiserNorForAnInterruptedThread() throws Exception {
+        WhatIf.start(CANDIDATE, 100);
+        AtomicReference<long[]> seen = new AtomicReference<>();
+        AtomicReference<Boolean> interrupted = new AtomicReference<>();
+        CountDownLatch joined = new CountDownLatch(1);
+        CountDownLatch added = new CountDownLatch(1);
+        Thread t = new Thread(() -> {
+            WhatIf.enter(OTHER);
+            joined.countDown();
+            while (added.getCount() > 0) {
+                Thread.onSpinWait(); // planted: a busy thread that owes the whole delay
+            }
+            long skipped = WhatIf.SKIPPED_CLINIT.get();
+            long parks = WhatIf.PARKS.get();
+            long p = SlowInit.PARKS_BEFORE; // initialises SlowInit here
+            seen.set(new long[] {WhatIf.SKIPPED_CLINIT.get() - skipped, WhatIf.PARKS.get() - parks, p});
+            long skippedInterrupt = WhatIf.SKIPPED_INTERRUPTED.get();
+            Thread.currentThread().interrupt();
+            WhatIf.enter(OTHER);
+            interrupted.set(Thread.currentThread().isInterrupted()
+                    && WhatIf.SKIPPED_INTERRUPTED.get() == skippedInterrupt + 1);
+        });
+        t.start();
+        joined.await();
+        runCandidate(20_000_000);
+        added.countDown();
+        t.join();
+        assertEquals(1, seen.get()[0], "skipped in <clinit>");
+        assertEquals(0, seen.get()[1], "slept in <clinit>");
+        assertTrue(interrupted.get(), "an interrupted thread skips the sleep and stays interrupted");
+    }
+
+    @Test
+    void progressIsCountedExactly() throws Exception {
+        long before = WhatIf.progressCount(77);
+        Thread[] ts = new Thread[3];
+        for (int i = 0; i < ts.length; i++) {
+            ts[i] = new Thread(() -> {
+                for (int k = 0; k < 10_000; k++) {
+                    WhatIf.progress(77);
+                }
+            });
+            ts[i].start();
+        }
+        for (Thread t : ts) {
+            t.join();
+        }
+        assertEquals(before + 30_000, WhatIf.progressCount(77));
+        long lost = WhatIf.PROGRESS_LOST.get();
+        WhatIf.progress(WhatIf.MAX_PROGRESS_ID);
+        assertEquals(lost + 1, WhatIf.PROGRESS_LOST.get());
+    }
+
+    @Test
+    void theHooksAllocateNothingInSteadyState() {
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        assumeTrue(mx instanceof com.sun.management.ThreadMXBean, "needs the HotSpot ThreadMXBean");
+        com.sun.management.ThreadMXBean hotspot = (com.sun.management.ThreadMXBean) mx;
+        assumeTrue(hotspot.isThreadAllocatedMemorySupported() && hotspot.isThreadAllocatedMemoryEnabled());
+        WhatIf.start(CANDIDATE, 0);
+        long thread = Thread.currentThread().getId();
+        for (int i = 0; i < 50_000; i++) {
+            WhatIf.exit(CANDIDATE, WhatIf.enter(CANDIDATE));
+            WhatIf.exit(OTHER, WhatIf.enter(OTHER));
+            WhatIf.progress(OTHER);
+        }
+        long cost = -(hotspot.getThreadAllocatedBytes(thread) - hotspot.getThreadAllocatedBytes(thread));
+        long before = hotspot.getThreadAllocatedBytes(thread);
+        for (int i = 0; i < 200_000; i++) {
+            WhatIf.exit(CANDIDATE, WhatIf.enter(CANDIDATE));
+            WhatIf.exit(OTHER, WhatIf.enter(OTHER));
+            WhatIf.progress(OTHER);
+        }
+        long after = hotspot.getThreadAllocatedBytes(thread);
+        assertEquals(0, Math.max(0, after - before - cost), "bytes allocated by 200,000 rounds");
+    }
+
+    static Element whatif(String attrs) throws Exception {
+        return Xml.parse("<WHATIF " + attrs + "/>");
+    }
+
+    @Test
+    void theCommandReadsThenSwitches() throws Exception {
+        WhatIf.progress(9);
+        String first = WhatIfControl.answer(whatif("CANDIDATE='5' SPEEDUP='20' PROGRESS='9'"));
+        Element a = Xml.parse(first);
+        assertEquals("false", a.getAttribute("RUNNING"));
+        assertEquals(Long.toString(WhatIf.progressCount(9)), Xml.child(a, "PROGRESS").getAttribute("COUNT"));
+        assertTrue(WhatIf.running());
+        assertEquals(5, WhatIf.selected());
+        assertEquals(200, WhatIf.permille());
+        Element b = Xml.parse(WhatIfControl.answer(whatif("STOP='true' PROGRESS='9'")));
+        assertEquals("true", b.getAttribute("RUNNING"));
+        assertEquals("5", b.getAttribute("CANDIDATE"));
+        assertEquals("200", b.getAttribute("PERMILLE"));
+        assertFalse(WhatIf.running());
+        assertTrue(Long.parseLong(b.getAttribute("NOW")) > Long.parseLong(a.getAttribute("NOW")));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "CANDIDATE='5' SPEEDUP='101'|WHATIF SPEEDUP is a whole number from 0 to 100, not '101'",
+        "CANDIDATE='x' SPEEDUP='1'|WHATIF CANDIDATE is a whole number from -1 to 2147483647, not 'x'",
+        "CANDIDATE='5'|WHATIF: CANDIDATE and SPEEDUP go together",
+        "STOP='true' CANDIDATE='5' SPEEDUP='1'|WHATIF: STOP='true' takes no CANDIDATE or SPEEDUP",
+        "STOP='maybe'|WHATIF STOP is a flag (true/false), not 'maybe'",
+        "PROGRESS='1,,2'|WHATIF PROGRESS is a whole number from 0 to 65535, not ''",
+    })
+    void badInputIsRefusedAndChangesNothing(String attrs, String message) throws Exception {
+        int epoch = WhatIf.epoch();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> WhatIfControl.answer(whatif(attrs)));
+        assertEquals(message, e.getMessage());
+        assertEquals(epoch, WhatIf.epoch());
+    }
+}

@@ -1,0 +1,77 @@
+package org.dyper.patch.ask;
+
+import java.util.List;
+
+/**
+ * One question as parsed from its one-line form (docs/questions.md), names not yet resolved. Every part keeps the
+ * column where it was written, so that the compiler can point at it.
+ *
+ * @param text the question as asked
+ * @param measure what is measured; {@code stat} the statistic that orders the groups
+ * @param value the argument or return value a VALUE measure summarises (null otherwise)
+ * @param target what events the question is about
+ * @param conditions the {@code where} conditions on values (all must hold)
+ * @param thread a thread-name condition, or null
+ * @param during the {@code during} method, or null
+ * @param group how events are grouped ({@link GroupBy#NONE} when no {@code by})
+ * @param top how many groups to show (0: all)
+ */
+public record Question(String text, Measure measure, Stat stat, ValueRef value, Target target,
+                       List<Condition> conditions, ThreadCondition thread, Name during, GroupBy group, int top) {
+    public Question {
+        conditions = List.copyOf(conditions);
+    }
+
+    /** What is measured. */
+    public enum Measure { COUNT, TIME, WAIT, VALUE }
+
+    /** The statistic that orders the groups; for a VALUE measure the aggregate asked for. */
+    public enum Stat { COUNT, TOTAL, MEAN, MIN, MAX, P50, P99, SUM }
+
+    /** A name as written ({@code acme.Bank.transfer} or {@code acme.Bank.transfer(int,int,long)}), with its column. */
+    public record Name(String text, int column) {
+    }
+
+    /** {@code argN} (index from 1) or {@code return} (index 0). */
+    public record ValueRef(int index, int column) {
+        public boolean isReturn() {
+            return index == 0;
+        }
+
+        @Override
+        public String toString() {
+            return index == 0 ? "return" : "arg" + index;
+        }
+    }
+
+    /** The target: calls of a method, calls of it from a caller, allocations of a type, the locks taken in a method. */
+    public record Target(Kind kind, Name name, Name from) {
+        public enum Kind { CALLS, CALLS_FROM, NEW, LOCK }
+    }
+
+    /** {@code value op constant}. */
+    public record Condition(ValueRef value, Op op, long constant) {
+    }
+
+    /** Comparison operators, with the names the runtime's question table uses. */
+    public enum Op {
+        EQ("="), NE("!="), LT("<"), LE("<="), GT(">"), GE(">=");
+
+        final String symbol;
+
+        Op(String symbol) {
+            this.symbol = symbol;
+        }
+    }
+
+    /** {@code thread = NAME} (exact) or {@code thread ~ PATTERN} ({@code *}: any run of characters). */
+    public record ThreadCondition(String pattern, boolean exact, int column) {
+    }
+
+    /** The grouping: none, the caller (or allocating method), the method, the thread, the receiver's class, a value. */
+    public record GroupBy(Kind kind, ValueRef value, int column) {
+        public enum Kind { NONE, CALLER, METHOD, THREAD, RECEIVER, VALUE }
+
+        public static final GroupBy NONE = new GroupBy(Kind.NONE, null, 0);
+    }
+}

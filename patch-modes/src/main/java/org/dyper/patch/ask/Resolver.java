@@ -1,0 +1,261 @@
+package org.dyper.patch.ask;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.dyper.patch.ask.Question.Name;
+import org.dyper.patch.ask.Question.Target;
+import org.dyper.patch.ask.Question.ValueRef;
+import org.dyper.patch.ask.QuestionCompiler.JoinPoint;
+import org.dyper.patch.scan.Allocation;
+import org.dyper.patch.scan.CallInfo;
+import org.dyper.patch.scan.ClassIndex;
+import org.dyper.patch.scan.ClassInfo;
+import org.dyper.patch.scan.MethodInfo;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Resolves the names of a question against the scanned classes (the class path, as every Dyper command reads it)
+ * and finds the join points that can contribute: the calls of a method (in one caller or all), the allocations of a
+ * type, the monitors a method enters. A name the classes lack is a {@link QuestionException} at its column.
+ */
+final class Resolver {
+    private final ClassIndex index;
+
+    Resolver(ClassIndex index) {
+        this.index = index;
+    }
+
+    /** The methods a name selects ({@code Class.method}, all overloads, or {@code Class.method(params)}). */
+    List<MethodInfo> methods(Name name) throws QuestionException {
+        String s = name.text();
+        int paren = s.indexOf('(');
+        String head = paren < 0 ? s : s.substring(0, paren);
+        int dot = head.lastIndexOf('.');
+        String className = head.substring(0, dot);
+        String method = head.substring(dot + 1);
+        int methodColumn = name.column() + dot + 1;
+        ClassInfo c = type(className).orElseThrow(() -> new QuestionException(name.column(), "no class '"
+                + className + "' in the classes on the class path"));
+        List<MethodInfo> named = c.methods().stream().filter(m -> m.name().equals(method)).toList();
+        if (named.isEmpty()) {
+            TreeSet<String> names = new TreeSet<>();
+            c.methods().stream().filter(MethodInfo::hasUserBody).filter(m -> !m.name().startsWith("<"))
+                    .forEach(m -> names.add(m.name()));
+            throw new QuestionException(methodColumn, c.name() + " has no method '" + method + "'"
+                    + (names.isEmpty() ? "" : " (it has: " + String.join(", ", names) + ")"));
+        }
+        if (paren >= 0) {
+            List<String> wanted = params(s.substring(paren + 1, s.length() - 1));
+            named = named.stream().filter(m -> sameParams(m.parameterTypes(), wanted)).toList();
+            if (named.isEmpty()) {
+                throw new QuestionException(methodColumn + method.length(), c.name() + "." + method + " has no "
+                        + "overload (" + String.join(",", wanted) + ")");
+            }
+        }
+        List<MethodInfo> bodies = named.stream().filter(MethodInfo::hasUserBody).toList();
+        if (bodies.isEmpty()) {
+            throw new QuestionException(methodColumn, c.name() + "." + method + " has no body here (abstract, "
+                    + "native or synthetic): name the class that implements it");
+        }
+        return bodies;
+    }
+
+    private Optional<ClassInfo> type(String name) {
+        Optional<ClassInfo> c = index.find(name);
+        String n = name;
+        while (c.isEmpty() && n.lastIndexOf('.') > 0) {
+            int dot = n.lastIndexOf('.');
+            n = n.substring(0, dot) + "$" + n.substring(dot + 1);
+            c = index.find(n);
+        }
+        return c;
+    }
+
+    private static List<String> params(String list) {
+        List<String> out = new ArrayList<>();
+        for (String p : list.split(",")) {
+            if (!p.isBlank()) {
+                out.add(p.strip());
+            }
+        }
+        return out;
+    }
+
+    private static boolean sameParams(List<String> actual, List<String> wanted) {
+        if (actual.size() != wanted.size()) {
+            return false;
+        }
+        for (int i = 0; i < actual.size(); i++) {
+            String a = actual.get(i);
+            String w = wanted.get(i);
+            String simple = a.substring(Math.max(a.lastIndexOf('.'), a.lastIndexOf('$')) + 1);
+            if (!a.equals(w) && !simple.equals(w) && !a.replace('$', '.').equals(w)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Checks that {@code r} exists in {@code m} and is a whole number. */
+    void checkValue(ValueRef r, MethodInfo m) throws QuestionException {
+        String type;
+        if (r.isReturn()) {
+            type = m.returnType();
+            if (type.equals("void")) {
+                throw new QuestionException(r.column(), "return: " + m.displayName() + " returns nothing (void)");
+            }
+        } else {
+            List<String> params = m.parameterTypes();
+            if (r.index() > params.size()) {
+                throw new QuestionException(r.column(), r + ": " + m.displayName() + " has " + params.size()
+                        + (params.size() == 1 ? " parameter" : " parameters"));
+            }
+            type = params.get(r.index() - 1);
+        }
+        if (!QuestionCompiler.INTEGRAL.contains(type)) {
+            throw new QuestionException(r.column(), r + " of " + m.displayName() + " is a " + type + ": questions "
+                    + "compare, sum and group whole numbers only (int, long, short, byte, char)");
+        }
+    }
+
+    /**
+     * The call sites of {@code targets} in {@code callers} (null: in every scanned method). Calls the CALL join
+     * point does not see (in lambda bodies and other synthetic methods, {@code super.m()}) are left out with a
+     * warning; no call at all is an error at the target's column.
+     */
+    List<JoinPoint> calls(List<MethodInfo> targets, List<MethodInfo> callers, Target target, List<String> warnings)
+            throws QuestionException {
+        String owner = targets.get(0).owner();
+        String name = targets.get(0).name();
+        List<String> descriptors = targets.stream().map(MethodInfo::descriptor).toList();
+        List<JoinPoint> out = new ArrayList<>();
+        int unseen = 0;
+        List<MethodInfo> scope = callers;
+        if (scope == null) {
+            scope = new ArrayList<>();
+            for (ClassInfo c : index.classes()) {
+                scope.addAll(c.methods());
+            }
+        }
+        for (MethodInfo m : scope) {
+            int i = 0;
+            for (CallInfo call : m.calls()) {
+                i++;
+                if (!call.owner().equals(owner) || !call.name().equals(name)) {
+                    continue;
+                }
+                if (!descriptors.contains(call.descriptor())) {
+                    throw new QuestionException(target.name().column(), m.displayName() + " also calls another "
+                            + "overload of " + owner + "." + name + ", which a CALL patch cannot tell apart: ask about "
+                            + "all of them (no parameter list)");
+                }
+                if (!m.hasUserBody() || call.opcode() == Opcodes.INVOKESPECIAL) {
+                    unseen++;
+                    continue;
+                }
+                out.add(new JoinPoint(m, "#" + i, 1, "CALL in " + m.displayName() + " of " + owner + "." + name
+                        + (call.line() > 0 ? " (line " + call.line() + ")" : "")));
+            }
+        }
+        if (unseen > 0) {
+            warnings.add(target.name().text() + ": " + unseen + " call(s) in lambda bodies, synthetic methods or "
+                    + "super calls are not CALL join points and go unmeasured");
+        }
+        if (out.isEmpty()) {
+            Name at = target.from() != null ? target.from() : target.name();
+            throw new QuestionException(at.column(), "no call of " + owner + "." + name
+                    + (callers == null ? " in the classes on the class path" : " in " + target.from().text())
+                    + (unseen > 0 ? " that a CALL patch can see" : ""));
+        }
+        return out;
+    }
+
+    /** The allocations ({@code new T}) of a type in every scanned method. */
+    List<JoinPoint> allocations(Name type) throws QuestionException {
+        String t = type(type.text()).map(ClassInfo::name).orElse(type.text());
+        List<JoinPoint> out = new ArrayList<>();
+        for (ClassInfo c : index.classes()) {
+            for (MethodInfo m : c.methods()) {
+                if (!m.hasUserBody()) {
+                    continue;
+                }
+                int i = 0;
+                for (Allocation a : m.allocations()) {
+                    i++;
+                    if (a.kind() == Allocation.Kind.OBJECT && a.type().equals(t)) {
+                        out.add(new JoinPoint(m, "#" + i, 1, "OBJECT_ALLOC in " + m.displayName() + " of " + t
+                                + (a.line() > 0 ? " (line " + a.line() + ")" : "")));
+                    }
+                }
+            }
+        }
+        if (out.isEmpty()) {
+            throw new QuestionException(type.column(), "no 'new " + type.text() + "' in the classes on the class "
+                    + "path" + (type(type.text()).isEmpty() ? " (and no such class there)" : ""));
+        }
+        return out;
+    }
+
+    /** The monitor entries of methods: each {@code monitorenter}, and the method's own when it is synchronized. */
+    List<JoinPoint> locks(List<MethodInfo> methods, Name name) throws QuestionException, IOException {
+        List<JoinPoint> out = new ArrayList<>();
+        for (MethodInfo m : methods) {
+            if (m.isSynchronized()) {
+                out.add(new JoinPoint(m, "sync", 1, "SYNC_TEST/SYNC_ENTER of " + m.displayName()
+                        + " (synchronized method)"));
+            }
+            int blocks = monitorEnters(m);
+            for (int b = 1; b <= blocks; b++) {
+                out.add(new JoinPoint(m, "monitorenter #" + b, 1, "SYNC_TEST/SYNC_ENTER in " + m.displayName()
+                        + " (synchronized block " + b + ")"));
+            }
+        }
+        if (out.isEmpty()) {
+            throw new QuestionException(name.column(), name.text() + " takes no lock (no synchronized block, not "
+                    + "synchronized)");
+        }
+        return out;
+    }
+
+    private int monitorEnters(MethodInfo m) throws IOException {
+        if (!m.entersMonitors()) {
+            return 0;
+        }
+        int[] n = {0};
+        new ClassReader(index.classFile(m.owner())).accept(new ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public MethodVisitor visitMethod(int access, String mName, String desc, String sig, String[] ex) {
+                if (!mName.equals(m.name()) || !desc.equals(m.descriptor())) {
+                    return null;
+                }
+                return new MethodVisitor(Opcodes.ASM9) {
+                    @Override
+                    public void visitInsn(int opcode) {
+                        if (opcode == Opcodes.MONITORENTER) {
+                            n[0]++;
+                        }
+                    }
+                };
+            }
+        }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        return n[0];
+    }
+
+    /** The FOR's METHOD of one method: its name (or {@code new}) and its parameter list, so no overload is added. */
+    static String methodPattern(MethodInfo m) {
+        return (m.isConstructor() ? "new" : m.name()) + "(" + String.join(",", m.parameterTypes()) + ")";
+    }
+
+    /** The WHEN CASE='METHOD' argument of calls of a named method: {@code Class.name}. */
+    static String calledPattern(Name n) {
+        String s = n.text();
+        int paren = s.indexOf('(');
+        return (paren < 0 ? s : s.substring(0, paren)).replace('$', '.');
+    }
+}

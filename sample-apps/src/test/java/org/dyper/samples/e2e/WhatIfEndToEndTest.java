@@ -1,0 +1,211 @@
+package org.dyper.samples.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.dyper.cli.Main;
+import org.dyper.runtime.wire.Xml;
+import org.dyper.samples.e2e.E2e.Run;
+import org.dyper.samples.whatif.Counter;
+import org.dyper.samples.whatif.Pipeline;
+import org.dyper.testsupport.Await;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.Processes;
+import org.dyper.testsupport.Running;
+import org.dyper.testsupport.Skip;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.w3c.dom.Element;
+
+/**
+ * {@code dyper whatif} on the planted programs, on JDK 17 and 25: what does not depend on timing noise. The method on
+ * the pipeline's critical path ranks above the one off it; nothing stays patched or switched on afterwards; the program's
+ * output is what it computes unpatched; Ctrl-C (or SIGTERM) takes everything out too.
+ */
+class WhatIfEndToEndTest {
+    static final String PKG = "org.dyper.samples.whatif.";
+
+    @TempDir
+    Path dir;
+    @TempDir
+    static Path shared;
+
+    /** A planted program: its main class, progress point, critical and off-path methods, and its true output. */
+    enum Planted {
+        PIPELINE(Pipeline.class.getName(), PKG + "Pipeline.emit", PKG + "Pipeline.parse", PKG + "Pipeline.render",
+                PKG + "Pipeline.produce," + PKG + "Pipeline.consume",
+                "pipeline", line -> "pipeline items=" + number(line, "items") + " checksum=" + Long.toHexString(
+                        Pipeline.checksum(number(line, "items"), Pipeline.PARSE, Pipeline.RENDER))),
+        // step holds the synchronized block: its lock release is the delay point that makes the holder pay in the lock
+        COUNTER(Counter.class.getName(), PKG + "Counter.tally", PKG + "Counter.update", PKG + "Counter.prepare",
+                PKG + "Counter.step",
+                "counter", line -> {
+                    String[] t = line.replaceAll(".*threads=", "").split(",");
+                    long[] steps = {Long.parseLong(t[0]), Long.parseLong(t[1])};
+                    return "counter items=" + (steps[0] + steps[1]) + " checksum=" + Long.toHexString(
+                            Counter.checksum(steps, Counter.UNIT / 2, Counter.UNIT)) + " threads=" + steps[0] + ","
+                            + steps[1];
+                });
+
+        final String main;
+        final String progress;
+        final String critical;
+        final String offPath;
+        /** The methods around them that auto would find by their time on the stack: more delay points. */
+        final String delayPoints;
+        final String name;
+        /** The line the program must print, computed from the line it printed (how many items, per thread). */
+        final UnaryOperator<String> expected;
+
+        Planted(String main, String progress, String critical, String offPath, String delayPoints, String name,
+                UnaryOperator<String> expected) {
+            this.main = main;
+            this.progress = progress;
+            this.critical = critical;
+            this.offPath = offPath;
+            this.delayPoints = delayPoints;
+            this.name = name;
+            this.expected = expected;
+        }
+    }
+
+    static long number(String line, String key) {
+        return Long.parseLong(line.replaceAll(".*" + key + "=(\\d+).*", "$1"));
+    }
+
+    static Stream<Arguments> cases() {
+        return Stream.of(Jdk.values()).flatMap(j -> Stream.of(Planted.values()).map(p -> Arguments.of(j, p)));
+    }
+
+    private Running start(Jdk jdk, Planted p) throws Exception {
+        MonitorEndToEndTest.runtimeJar();
+        return MonitorEndToEndTest.start(List.of(jdk.java().toString(), "-Ddyper.report=none", "-cp",
+                E2e.appClasses().toString(), p.main, "0"), jdk.home().toString());
+    }
+
+    private List<String> whatif(long pid, Planted p, String... more) {
+        List<String> args = new ArrayList<>(List.of("whatif", Long.toString(pid), "--dir",
+                dir.resolve("registry").toString(), "--cache", shared.resolve("cache").toString(), "--progress",
+                p.progress, "--candidates", p.critical + "," + p.offPath, "--delay-points", p.delayPoints, "--speedups",
+                "0,50"));
+        args.addAll(List.of(more));
+        return args;
+    }
+
+    private Run ctl(long pid, String... args) {
+        List<String> all = new ArrayList<>(List.of("ctl", "--dir", dir.resolve("registry").toString(), "--xml",
+                Long.toString(pid)));
+        all.addAll(List.of(args));
+        return E2e.dyper(all.toArray(String[]::new));
+    }
+
+    /** The model is out (every class restored) and no experiment runs. */
+    private void nothingLeft(long pid) throws Exception {
+        Run instrumented = ctl(pid, "INSTRUMENTED");
+        assertEquals(0, instrumented.exit(), instrumented.err());
+        Element patches = Xml.child(Xml.parse(instrumented.out()), "PATCHES");
+        int models = 0;
+        for (Element m : Xml.children(patches, "MODEL")) {
+            assertEquals("dyper-whatif", m.getAttribute("NAME"));
+            assertEquals("false", m.getAttribute("ACTIVE"), instrumented.out());
+            for (Element c : Xml.children(m, "CLASS")) {
+                assertEquals("RESTORED", c.getAttribute("STATE"), instrumented.out());
+            }
+            models++;
+        }
+        assertEquals(1, models, instrumented.out());
+        Run state = ctl(pid, "WHATIF", "<WHATIF/>");
+        assertEquals(0, state.exit(), state.err());
+        assertEquals("false", Xml.child(Xml.parse(state.out()), "WHATIF").getAttribute("RUNNING"), state.out());
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("cases")
+    void theCriticalPathRanksFirstAndNothingStays(Jdk jdk, Planted p) throws Exception {
+        Running t = start(jdk, p);
+        try {
+            long pid = t.pid();
+            Path xml = dir.resolve("profile.xml");
+            Run run = E2e.dyper(whatif(pid, p, "--duration", "12s", "--window", "200ms", "--xml", xml.toString())
+                    .toArray(String[]::new));
+            assertEquals(0, run.exit(), run.out() + run.err());
+            assertTrue(run.out().contains("dyper: whatif: experiments stopped; model 'dyper-whatif' removed from "
+                    + "process " + pid), run.out());
+            Element profile = Xml.parse(Files.readString(xml));
+            List<Element> candidates = Xml.children(profile, "CANDIDATE");
+            assertEquals(2, candidates.size(), run.out());
+            if (p == Planted.PIPELINE) {
+                assertTrue(candidates.get(0).getAttribute("NAME").startsWith(p.critical + "("), run.out());
+                assertTrue(candidates.get(1).getAttribute("NAME").startsWith(p.offPath + "("), run.out());
+            }
+            // the lock-bound counter's ranking is not asserted: in 12 s on the busy 2-core machine its intervals
+            // spanned 60-80 points and the order came out both ways (docs/whatif.md); both candidates did run
+            for (Element c : candidates) {
+                assertEquals("true", c.getAttribute("DELAYED"), run.out());
+            }
+            nothingLeft(pid);
+            assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
+            String out = t.stdout().trim();
+            assertTrue(out.matches(p.name + " items=\\d+ checksum=[0-9a-f]+( threads=\\d+,\\d+)?"), out);
+            assertTrue(number(out, "items") > 0, out);
+            assertEquals(p.expected.apply(out), out);
+        } finally {
+            t.close();
+        }
+    }
+
+    /** Whether this JVM was started with {@code signal} ignored (a background job of a shell without job control). */
+    private static boolean ignored(int signal) throws java.io.IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << (signal - 1))) != 0;
+            }
+        }
+        return false;
+    }
+
+    static Stream<Arguments> signals() {
+        return Stream.of(Arguments.of(Jdk.JDK17, "TERM", 143), Arguments.of(Jdk.JDK25, "INT", 130));
+    }
+
+    /** Ctrl-C (SIGINT) and SIGTERM run the CLI's shutdown hook, which takes everything out. */
+    @ParameterizedTest(name = "{0}, SIG{1}")
+    @MethodSource("signals")
+    void aSignalTakesEverythingOut(Jdk jdk, String signal, int exit) throws Exception {
+        Skip.unless(!(signal.equals("INT") && ignored(2)),
+                "SIGINT is ignored in this JVM (started in the background), so its children cannot get it either");
+        Running t = start(jdk, Planted.PIPELINE);
+        try {
+            long pid = t.pid();
+            List<String> cmd = new ArrayList<>(List.of(Processes.currentJava().toString(), "-cp",
+                    System.getProperty("java.class.path"), Main.class.getName()));
+            cmd.addAll(whatif(pid, Planted.PIPELINE, "--duration", "10m"));
+            Running cli = Processes.start(cmd);
+            try {
+                Await.until("dyper whatif experimenting", () -> cli.stdout().contains("experimenting for"),
+                        Await.MINUTE);
+                Processes.signal(cli.pid(), signal);
+                assertEquals(exit, cli.awaitExit(Duration.ofSeconds(60)), cli.stdout() + cli.stderr());
+                assertTrue(cli.stderr().contains("dyper: whatif: interrupted; experiments stopped and model "
+                        + "'dyper-whatif' removed from process " + pid), cli.stderr());
+                assertFalse(cli.stdout().contains("causal profile"), cli.stdout());
+            } finally {
+                cli.close();
+            }
+            nothingLeft(pid);
+            assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
+        } finally {
+            t.close();
+        }
+    }
+}

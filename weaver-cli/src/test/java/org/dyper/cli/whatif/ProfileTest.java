@@ -1,0 +1,126 @@
+package org.dyper.cli.whatif;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.dyper.cli.whatif.Profile.Window;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The causal profile from windows: Coz's correction for inserted delay, the baseline, the ranking, the intervals. */
+class ProfileTest {
+    static final long SECOND = 1_000_000_000L;
+
+    /** Windows of one experiment, {@code n} times. */
+    static List<Window> times(int n, Window w) {
+        List<Window> ws = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            ws.add(w);
+        }
+        return ws;
+    }
+
+    @ParameterizedTest(name = "{0} visits in {1} ms with {2} ms of delay: {3}")
+    @CsvSource({
+        // baseline: 100 visits per effective second
+        "100, 1000,   0, 0.0",
+        // the same progress in less effective time: the program would be 50 % faster
+        "100, 1000, 500, 0.5",
+        // the delay held everything up by as much as it took: no change (off the critical path)
+        "100, 1500, 500, 0.0",
+        // 10 % fewer visits per effective second: a slowdown
+        " 90, 1000,   0, -0.1111111111111111",
+    })
+    void predictedSpeedUpIsOneMinusThePeriodRatio(long visits, long millis, long delayMillis, double expected) {
+        List<Window> ws = new ArrayList<>(times(4, new Window(0, 0, 100, SECOND, 0)));
+        ws.addAll(times(4, new Window(0, 30, visits, millis * 1_000_000, delayMillis * 1_000_000)));
+        Profile.Row row = Profile.rows(List.of("m"), new double[][] {{-1, -1}}, List.of(30), ws, 1).get(0);
+        Profile.Point p = row.points().get(0);
+        assertEquals(expected, p.predicted(), 1e-12);
+        // identical windows: the bootstrap has nothing to vary
+        assertEquals(expected, p.low(), 1e-12);
+        assertEquals(expected, p.high(), 1e-12);
+        assertEquals(4, p.windows());
+        assertEquals(4 * visits, p.visits());
+        assertEquals(delayMillis > 0, row.delayed());
+    }
+
+    @Test
+    void everyBaselineWindowCountsWhateverItsCandidate() {
+        List<Window> ws = new ArrayList<>();
+        ws.add(new Window(0, 0, 100, SECOND, 0));
+        ws.add(new Window(1, 0, 300, SECOND, 0));
+        Profile.Baseline b = Profile.baselineOf(ws);
+        assertEquals(200.0, b.rate(), 1e-9);
+        assertEquals(2, b.windows());
+        assertEquals(400, b.visits());
+    }
+
+    @Test
+    void rankedByTheEffectNearTwentyPercentAndMissingFiguresLast() {
+        List<Window> ws = new ArrayList<>(times(3, new Window(0, 0, 100, SECOND, 0)));
+        ws.addAll(times(3, new Window(0, 20, 100, SECOND, 100_000_000))); // a: +10 % at s = 20
+        ws.addAll(times(3, new Window(1, 20, 100, SECOND, 190_000_000))); // b: +19 %
+        ws.addAll(times(3, new Window(0, 50, 100, SECOND, 0)));           // a: 0 at s = 50 (ranking ignores it)
+        ws.addAll(times(3, new Window(1, 50, 100, SECOND, 0)));
+        // c: no window with a visit
+        ws.addAll(times(3, new Window(2, 20, 0, SECOND, 100_000_000)));
+        List<Profile.Row> rows = Profile.rows(List.of("a", "b", "c"), new double[3][2], List.of(20, 50), ws, 1);
+        assertEquals(List.of("b", "a", "c"), rows.stream().map(Profile.Row::candidate).toList());
+        assertEquals(0.19, rows.get(0).nearest(20).predicted(), 1e-12);
+        assertEquals(0.1, rows.get(1).nearest(25).predicted(), 1e-12);
+        assertTrue(Double.isNaN(rows.get(2).nearest(20).predicted()));
+        assertEquals(Double.POSITIVE_INFINITY, Profile.widest(rows));
+    }
+
+    @Test
+    void theIntervalCoversTheNoiseAndWindowsWithoutEffectiveTimeAreLeftOut() {
+        List<Window> ws = new ArrayList<>();
+        for (int i = 0; i < 44; i++) { // four times 95..105 each, in two orders
+            ws.add(new Window(0, 0, 95 + i % 11, SECOND, 0));
+            ws.add(new Window(0, 40, 95 + (i * 7) % 11, SECOND, 200_000_000));
+        }
+        ws.add(new Window(0, 40, 1000, SECOND, 2 * SECOND)); // more delay than time: not a measurement
+        Profile.Point p = Profile.rows(List.of("m"), new double[][] {{-1, -1}}, List.of(40), ws, 7).get(0)
+                .points().get(0);
+        assertEquals(44, p.windows());
+        assertEquals(0.2, p.predicted(), 1e-9);
+        assertTrue(p.low() < 0.2 && p.high() > 0.2, p.low() + " .. " + p.high());
+        assertTrue(p.high() - p.low() < 0.05, p.low() + " .. " + p.high());
+        assertFalse(Profile.widest(List.of(new Profile.Row("m", -1, -1, true, List.of(p)))) > 0.025);
+    }
+
+    @Test
+    void theSameSeedGivesTheSameIntervals() {
+        List<Window> ws = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            ws.add(new Window(0, 0, 90 + i % 13, SECOND, 0));
+            ws.add(new Window(0, 10, 90 + (i * 5) % 13, SECOND, 100_000_000));
+        }
+        assertEquals(Profile.rows(List.of("m"), new double[1][2], List.of(10), ws, 3),
+                Profile.rows(List.of("m"), new double[1][2], List.of(10), ws, 3));
+    }
+
+    @Test
+    void thePageHasAPlotPerCandidateInRankOrder() {
+        List<Window> ws = new ArrayList<>(times(3, new Window(0, 0, 100, SECOND, 0)));
+        ws.addAll(times(3, new Window(0, 20, 100, SECOND, 0)));
+        ws.addAll(times(3, new Window(1, 20, 100, SECOND, 190_000_000)));
+        ws.addAll(times(3, new Window(0, 40, 100, SECOND, 0)));
+        ws.addAll(times(3, new Window(1, 40, 100, SECOND, 380_000_000)));
+        List<Profile.Row> rows = Profile.rows(List.of("a.A.off(int)", "a.A.<critical>(int)"), new double[2][2],
+                List.of(20, 40), ws, 1);
+        String page = ProfileHtml.page(42, "a.A.done()", new Session.Result(ws, 5000, 0, 0, 0, 0, false),
+                Profile.baselineOf(ws), rows, List.of(20, 40));
+        assertEquals(2, page.split("<figure>", -1).length - 1);
+        assertTrue(page.indexOf("1. a.A.&lt;critical&gt;(int)") < page.indexOf("2. a.A.off(int)"), page);
+        // a: not delayed (no delay in its windows): no points; the critical one: two points with their intervals
+        assertEquals(2, page.split("<circle ", -1).length - 1);
+        assertTrue(page.contains("never returned during the experiments"), page);
+        assertTrue(page.contains("<td>+19.0 [+19.0,+19.0]</td><td>+38.0 [+38.0,+38.0]</td>"), page);
+    }
+}
