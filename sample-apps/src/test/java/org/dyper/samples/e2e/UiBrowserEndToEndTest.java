@@ -136,7 +136,15 @@ class UiBrowserEndToEndTest {
             assertEquals(1000, barCalls, "the histogram's bars hold every call");
             screenshot("ui-measured.png");
 
-            browser.driver.findElement(By.cssSelector("button[data-stop='" + HotspotFacts.HOT + "']")).click();
+            // the exact table is drawn again every second: a button found just before may be gone when clicked
+            Await.until("Stop clicked", () -> {
+                try {
+                    browser.driver.findElement(By.cssSelector("button[data-stop='" + HotspotFacts.HOT + "']")).click();
+                    return true;
+                } catch (org.openqa.selenium.StaleElementReferenceException e) {
+                    return false;
+                }
+            }, Await.MINUTE);
             Await.until("Stop taken", () -> browser.driver.findElements(
                     By.cssSelector("button[data-stop='" + HotspotFacts.HOT + "']")).isEmpty(), Await.MINUTE);
             assertFalse(E2e.dyper("ctl", "--dir", registry.toString(), Long.toString(pid), "instrumented").out()
@@ -145,6 +153,33 @@ class UiBrowserEndToEndTest {
             assertEquals(HotspotFacts.burst(500, 1500), app.line(3, LINE));
             twoRefreshes();
             assertEquals("1000", calls(), "the count stopped growing");
+
+            // two marks around some spinning: the window between them, drawn against the one from mark 1 to now
+            app.send("spin");
+            assertEquals(HotspotFacts.SPINNING, app.line(4, LINE));
+            browser.driver.findElement(By.id("mark")).click();
+            Await.until("mark 1 shown", () -> !browser.driver.findElements(By.cssSelector("#marks [data-mark='1']"))
+                    .isEmpty(), Await.MINUTE);
+            Await.until("samples of Hot.work after mark 1", () -> UiApiEndToEndTest.hot(ui.get("/api/jvms/" + pid
+                    + "/stacks?window=1..")), w -> w >= 5, Await.MINUTE);
+            browser.driver.findElement(By.id("mark-label")).sendKeys("second");
+            browser.driver.findElement(By.id("mark")).click();
+            Await.until("mark 2 shown", () -> !browser.driver.findElements(By.cssSelector("#marks [data-mark='2']"))
+                    .isEmpty(), Await.MINUTE);
+            app.send("pause");
+            assertEquals(HotspotFacts.PAUSED, app.line(5, LINE));
+            browser.driver.findElement(By.cssSelector("#window option[value='1..2']")).click();
+            browser.driver.findElement(By.cssSelector("#compare option[value='1..']")).click();
+            String info = Await.until("the window between the marks, compared", () -> browser.driver.findElement(
+                    By.id("flame-info")).getText(), t -> t.contains("mark 1 to mark 2 (second)")
+                    && t.contains("Compared with mark 1 to now"), Await.MINUTE);
+            long between = ((Number) ui.get("/api/jvms/" + pid + "/stacks?window=1..2").map().get("total"))
+                    .longValue();
+            assertTrue(between > 0, info);
+            assertEquals(between, ((Number) browser.js("return Dyper.flame.tree.total")).longValue(), info);
+            assertEquals(true, browser.js("return !!Dyper.flame.tree.w0"), "a differential tree");
+            screenshot("ui-marks.png");
+            browser.driver.findElement(By.cssSelector("#compare option[value='']")).click();
 
             // a model file with a mistake, uploaded: read in the browser into the box, then applied as pasted XML
             String mistake = "<MODEL NAME='m'>\n  <FOR CLAS='x'/></MODEL>";
