@@ -240,7 +240,10 @@ class WhatIfTest {
             WhatIf.progress(OTHER);
         }
         long after = hotspot.getThreadAllocatedBytes(thread);
-        assertEquals(0, Math.max(0, after - before - cost), "bytes allocated by 200,000 rounds");
+        // one object per event would be at least 16 bytes × 600,000 hooks; a clean-clone suite saw 72 bytes once in
+        // all (something once, as a compilation or deoptimisation in this thread), so a small bound, not 0
+        long allocated = Math.max(0, after - before - cost);
+        assertTrue(allocated < 1024, "bytes allocated by 200,000 rounds: " + allocated);
     }
 
     static Element whatif(String attrs) throws Exception {
