@@ -117,7 +117,8 @@ class WhatIfTest {
         other.join();
         assertTrue(owed.get() >= delay, "owed " + owed + " of " + delay);
         // whatever share the scheduler took off the CPU is credited; the rest is slept, so it is all paid
-        assertTrue(paid.get() >= owed.get(), "paid " + paid + " of " + owed);
+        // (a debt under MIN_PARK_NS left after the credit is not slept)
+        assertTrue(paid.get() > owed.get() - WhatIf.MIN_PARK_NS, "paid " + paid + " of " + owed);
     }
 
     @Test
@@ -151,7 +152,8 @@ class WhatIfTest {
         go.countDown();
         waiter.join();
         assertTrue(owed.get() >= 30_000_000, "owed " + owed);
-        assertTrue(paid.get() >= owed.get(), "paid " + paid + " of " + owed);
+        // a debt under MIN_PARK_NS is left owing, not slept (a clean-clone suite saw 29.92 of 30.01 ms paid)
+        assertTrue(paid.get() > owed.get() - WhatIf.MIN_PARK_NS, "paid " + paid + " of " + owed);
         // only the share of the wait the thread spent on the CPU (starting, going to sleep, waking: a few ms of a cold
         // JVM on a busy machine) is slept; without crediting it would sleep all of it
         assertTrue(slept.get() < owed.get() / 2, "slept " + slept + " of " + owed);
