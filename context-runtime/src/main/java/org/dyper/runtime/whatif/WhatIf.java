@@ -65,11 +65,7 @@ public final class WhatIf {
             return 0;
         }
         try {
-            Slot t = Slot.current();
-            int e = epoch;
-            if (t.epoch != e) {
-                t.join(e);
-            }
+            Slot t = joined();
             t.delayPoint();
             if (id == selected) {
                 return t.depth++ == 0 ? Math.max(2, System.nanoTime()) : 1;
@@ -78,6 +74,16 @@ public final class WhatIf {
             Dyper.hookFailed(id, x);
         }
         return 0;
+    }
+
+    /** This thread's slot, in the current experiment (a thread joins a new one owing nothing). */
+    private static Slot joined() {
+        Slot t = Slot.current();
+        int e = epoch;
+        if (t.epoch != e) {
+            t.join(e);
+        }
+        return t;
     }
 
     /** The EXIT hook (WHATIF_EXIT): ends the candidate's time begun by {@link #enter}. Never throws. */
@@ -114,12 +120,7 @@ public final class WhatIf {
             return;
         }
         try {
-            Slot t = Slot.current();
-            int e = epoch;
-            if (t.epoch != e) {
-                t.join(e);
-            }
-            t.delayPoint();
+            joined().delayPoint();
         } catch (Throwable x) {
             Dyper.hookFailed(id, x);
         }
