@@ -1,0 +1,42 @@
+package org.dyper.cli.fleet;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The monitored JVMs that one carrier reaches: this machine's registry folder, or a NATS broker. {@code dyper ctl
+ * --all}, the merged report and the UI's fleet view work on any of them alike.
+ */
+public interface Fleet extends AutoCloseable {
+    /**
+     * One monitored JVM. {@code id} is what the other commands take (a pid on this machine; host, pid and start time
+     * on a broker); {@code jdk} is its {@code java.version}, or "" when the carrier does not say.
+     */
+    record Member(String id, String host, long pid, String mainClass, long startMillis, String jdk) {
+    }
+
+    /** One JVM's reply to a message ({@code reply}, the raw XML), or why there is none ({@code error}, naming it). */
+    record Answer(Member member, String reply, String error) {
+        public boolean ok() {
+            return error == null;
+        }
+    }
+
+    /** The JVMs that answer within {@code deadline}, in a stable order (host, main class, pid). */
+    List<Member> who(Duration deadline) throws IOException;
+
+    /**
+     * Sends one DYPER message to each of {@code members} at once and gathers the replies until {@code deadline}: one
+     * answer per member, in their order; a member that did not answer in time gets an error naming it.
+     * {@code control}: the message changes the program (INSTRUMENT, SET, AGENT, ...), which a carrier may allow only
+     * to some users.
+     */
+    List<Answer> send(List<Member> members, String message, boolean control, Duration deadline) throws IOException;
+
+    /** What this fleet is, for messages: {@code "registry /root/.dyper/run"}, {@code "nats://host:4222"}. */
+    String describe();
+
+    @Override
+    void close();
+}
