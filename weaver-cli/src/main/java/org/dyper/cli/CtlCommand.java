@@ -18,7 +18,7 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
     }
 
     /** What {@code dyper ctl} is asked to do, with its checked arguments. */
-    sealed interface Request {
+    interface Request {
     }
 
     /** {@code who}: the monitored processes. */
@@ -54,18 +54,20 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
                 "dyper ctl [--dir DIR] who | dyper ctl [--xml | --wide | --width N] [--dir DIR] PID COMMAND [DATA] | "
                 + "dyper ctl [--dir DIR] [--options OPTS] attach PID | "
                 + "dyper ctl PID instrument --model FILE [--modes FILE] | dyper ctl PID uninstrument [NAME] | "
-                + "dyper ctl [--xml] PID instrumented", options(),
+                + "dyper ctl [--xml] PID instrumented | dyper ctl --nats URL [--user U --password P | --token T | --creds F] "
+                + "who | dyper ctl --nats URL ID COMMAND [DATA]", options(),
                 "who: one line per monitored process: pid, main class, start time (entries of dead processes are\n"
                 + "removed). PID COMMAND [DATA]: any command of the DYPER language (PING, WHORU, REPORT,\n"
                 + "SHOWSTACK, SET \"<VAR NAME='CHECKTIME' VALUE='7'/>\", GET, CLEAR, ...); DATA is the command's XML.\n"
                 + "attach PID: load the monitor into a running JVM (same user) with the JDK attach API.\n"
                 + CtlPatching.HELP
+                + CtlNats.HELP
                 + EventsCommand.CTL_HELP
                 + ExitCode.SUMMARY.stripTrailing(), true);
     }
 
     private static Options options() {
-        return CtlPatching.addOptions(new Options())
+        return CtlNats.addOptions(CtlPatching.addOptions(new Options()))
                 .addOption(Option.builder().longOpt("xml").desc("print the raw XML reply").build())
                 .addOption(Option.builder().longOpt("wide").desc("print whole names (rows may be wide)")
                         .build())
@@ -91,6 +93,9 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
 
     private static Request request(CommandLine line, Path defaultCache) throws UsageError {
         List<String> args = line.getArgList();
+        if (line.hasOption("nats")) {
+            return CtlNats.request(line, args);
+        }
         if (args.isEmpty()) {
             throw new UsageError("say who, attach PID, or PID COMMAND [DATA] (see dyper ctl --help)");
         }
