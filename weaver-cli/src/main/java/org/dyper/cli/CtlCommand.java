@@ -36,8 +36,11 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
     record Send(long pid, String command, String data, boolean xml, int width) implements Request {
     }
 
-    /** {@code PID instrument --model FILE...}: the model files, mode files and the cache root. */
-    record Instrument(long pid, List<Path> models, List<Path> modes, Path cache) implements Request {
+    /**
+     * {@code PID instrument --model FILE... [--inline]}: the model files, mode files, the cache root, and whether the
+     * patched class files go inside the command.
+     */
+    record Instrument(long pid, List<Path> models, List<Path> modes, Path cache, boolean inline) implements Request {
     }
 
     /** {@code PID uninstrument [NAME]}: take out the model {@code name} (null: the active one). */

@@ -39,7 +39,8 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
     /** The lines {@code dyper ctl --help} says about these subcommands. */
     static final String HELP = "PID instrument --model FILE: patch the running program with the model (its classes are\n"
             + "fetched, patched and swapped in; prints the time it took); uninstrument [NAME] takes it out;\n"
-            + "instrumented lists what is patched and since when (docs/runtime-patching.md).\n";
+            + "instrumented lists what is patched and since when (docs/runtime-patching.md); --inline sends the\n"
+            + "patched class files' bytes, not their paths (for a monitor that cannot read this machine's files).\n";
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
 
     /** The ctl options these subcommands add. */
@@ -49,7 +50,9 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
                 .addOption(Option.builder().longOpt("modes").hasArg().argName("FILE")
                         .desc("instrument: a mode file; repeatable").build())
                 .addOption(Option.builder().longOpt("cache").hasArg().argName("DIR")
-                        .desc("instrument: where patched class files are kept (default: the dyper cache)").build());
+                        .desc("instrument: where patched class files are kept (default: the dyper cache)").build())
+                .addOption(Option.builder().longOpt("inline").desc("instrument: send the patched class files' bytes "
+                        + "in the command, not their paths (the monitor reads no file of this machine)").build());
     }
 
     /** Whether {@code word} (the ctl argument after the PID) is one of these subcommands. */
@@ -77,7 +80,7 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
                 }
             }
             Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache;
-            return new CtlCommand.Instrument(pid, models, modes, cache);
+            return new CtlCommand.Instrument(pid, models, modes, cache, line.hasOption("inline"));
         }
         if (what.equals("uninstrument")) {
             if (args.size() > 3) {
@@ -98,7 +101,7 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
     int run(CtlCommand.Request request) throws CommandFailure, IOException {
         if (request instanceof CtlCommand.Instrument r) {
             try {
-                return instrument(r.pid(), r.models(), r.modes(), r.cache());
+                return instrument(r.pid(), r.models(), r.modes(), r.cache(), r.inline());
             } catch (InvalidInputException e) {
                 e.listed().forEach(p -> err.println("dyper: " + (p.warning() ? "" : "error: ") + p));
                 err.println("dyper: " + e.errorCount() + " problem(s); nothing was instrumented");
@@ -131,7 +134,7 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
         return Reply.of(reply, "from process " + pid).orFail(pid);
     }
 
-    int instrument(long pid, List<Path> modelFiles, List<Path> modeFiles, Path cacheRoot)
+    int instrument(long pid, List<Path> modelFiles, List<Path> modeFiles, Path cacheRoot, boolean inline)
             throws CommandFailure, IOException, InvalidInputException, WeaveException {
         long start = System.nanoTime();
         List<Problem> problems = new ArrayList<>();
@@ -155,7 +158,8 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
         List<ForSpec> fors = new ArrayList<>();
         models.forEach(m -> fors.addAll(m.fors()));
         Model model = new Model(models.get(0).name(), fors, models.get(0).at());
-        LivePatching.Inserted in = LivePatching.insert(entry(pid), catalog, model, cacheRoot, 300_000);
+        LivePatching.Inserted in = LivePatching.insert(entry(pid), catalog, model, cacheRoot, 300_000,
+                inline);
         in.warnings().forEach(w -> err.println("dyper: " + w));
         Element reply = in.reply();
         for (Element note : Xml.children(reply, "NOTE")) {

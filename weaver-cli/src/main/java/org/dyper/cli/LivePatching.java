@@ -11,6 +11,7 @@ import org.dyper.patch.model.ForSpec;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Model;
 import org.dyper.patch.runtime.PatchService;
+import org.dyper.runtime.instrument.PatchSetFiles;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.monitor.MonitorReply;
 import org.dyper.runtime.wire.WireClient;
@@ -37,6 +38,17 @@ public final class LivePatching {
      */
     public static Inserted insert(MonitorEntry entry, ModeCatalog catalog, Model model, Path cacheRoot,
             int timeoutMillis) throws CommandFailure, IOException, InvalidInputException, WeaveException {
+        return insert(entry, catalog, model, cacheRoot, timeoutMillis, false);
+    }
+
+    /**
+     * As {@link #insert(MonitorEntry, ModeCatalog, Model, Path, int)}; {@code inline}: INSTRUMENT carries the patched
+     * class files' bytes ({@link PatchSetFiles#inlined}) rather than their paths, so that the monitor reads no file of
+     * this machine (the form for a monitor on another machine).
+     */
+    public static Inserted insert(MonitorEntry entry, ModeCatalog catalog, Model model, Path cacheRoot,
+            int timeoutMillis, boolean inline) throws CommandFailure, IOException, InvalidInputException,
+            WeaveException {
         List<ForSpec> fors = new ArrayList<>(model.fors());
         Path patches = cacheRoot.resolve("patch");
         Path classes = cacheRoot.resolve("classes").resolve(entry.pid() + "-" + Thread.currentThread().getId());
@@ -47,13 +59,36 @@ public final class LivePatching {
             service.model(model);
             PatchService.Patched patched = service.patch(model.name(), true, List.of());
             // the patch set in its one form, with the classes it changes and the runtime jars the woven code needs
-            String message = "<MODEL NAME='" + MonitorReply.escape(model.name()) + "' INSERT='TRUE'>"
-                    + patched.files().patchedOnly().withRuntime(Weaver.runtimeClasspath()).toXml() + "</MODEL>";
+            String message;
+            try {
+                message = instrumentMessage(model.name(), patched.files(), inline);
+            } catch (IllegalArgumentException e) {
+                throw new CommandFailure(ExitCode.INVALID_INPUT, e.getMessage());
+            }
             Element reply = Xml.child(answer(entry.pid(), c.command("INSTRUMENT", message)), "PATCH");
             return new Inserted(model.name(), reply, patched.warnings(), patched.cached(), patched.dir());
         } finally {
             Weaver.deleteTree(classes);
         }
+    }
+
+    /**
+     * INSTRUMENT's data for the patch set {@code files} of model {@code name}: the classes it changes and the runtime
+     * jars the woven code needs, by path, or with their bytes inline ({@code inline}; the monitor then falls back to
+     * the AspectJ runtime beside its own jar when the paths are not on its machine). Throws
+     * IllegalArgumentException when a file cannot be read or is larger than INSTRUMENT takes.
+     */
+    public static String instrumentMessage(String name, PatchSetFiles files, boolean inline) {
+        PatchSetFiles set = files.patchedOnly().withRuntime(Weaver.runtimeClasspath());
+        String message = "<MODEL NAME='" + MonitorReply.escape(name) + "' INSERT='TRUE'>"
+                + (inline ? set.inlined() : set).toXml() + "</MODEL>";
+        // the frame holds the whole <DYPER> message: its command and escaping add a little
+        if (message.length() > org.dyper.runtime.wire.Frames.MAX_MESSAGE - 256) {
+            throw new IllegalArgumentException("model '" + name + "': its patched classes take " + message.length()
+                    + " bytes inline, more than one command carries (" + org.dyper.runtime.wire.Frames.MAX_MESSAGE
+                    + "): patch fewer classes at once" + (inline ? ", or send paths to a monitor on this machine" : ""));
+        }
+        return message;
     }
 
     /** Takes model {@code name} out (null: the one that is in); returns the PATCH reply. */

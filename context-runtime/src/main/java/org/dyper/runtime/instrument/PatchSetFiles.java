@@ -40,6 +40,11 @@ public record PatchSetFiles(String model, String id, String sites, List<ClassEnt
     public static final long MAX_FILE = 16L << 20;
     /** The most bytes one {@link #load} reads in all. */
     public static final long MAX_TOTAL = 256L << 20;
+    /**
+     * Where a path is expected, a file given by its content instead: this prefix, then the bytes in base64
+     * ({@link #inlined}). A patch set so written needs no file on the machine that reads it.
+     */
+    public static final String DATA = "data:;base64,";
 
     /** One class: its binary name, the class file it was patched from and the patched one (both null: no files). */
     public record ClassEntry(String name, String original, String patched) {
@@ -64,6 +69,29 @@ public record PatchSetFiles(String model, String id, String sites, List<ClassEnt
     public PatchSetFiles patchedOnly() {
         return new PatchSetFiles(model, id, sites, classes.stream().filter(c -> c.patched() != null).toList(), aspects,
                 runtimeJars, notes, warnings);
+    }
+
+    /**
+     * This patch set with every file it names (class files, aspects, site table) given by its content
+     * ({@value #DATA}...), read under the limits of {@link #load}: the form that crosses to another machine, whose
+     * monitor cannot read this one's files. The runtime jars stay paths (the monitor falls back to the AspectJ runtime
+     * beside its own jar). Throws IllegalArgumentException naming a file that cannot be read.
+     */
+    public PatchSetFiles inlined() {
+        long[] total = {0};
+        List<ClassEntry> inline = new ArrayList<>();
+        for (ClassEntry c : classes) {
+            inline.add(new ClassEntry(c.name(), data(c.original(), "ORIG of " + c.name(), total),
+                    data(c.patched(), "PATCH of " + c.name(), total)));
+        }
+        Map<String, String> inlineAspects = new LinkedHashMap<>();
+        aspects.forEach((name, file) -> inlineAspects.put(name, data(file, "aspect " + name, total)));
+        return new PatchSetFiles(model, id, data(sites, "the site table", total), inline, inlineAspects, runtimeJars,
+                notes, warnings);
+    }
+
+    private static String data(String file, String what, long[] total) {
+        return file == null ? null : DATA + java.util.Base64.getEncoder().encodeToString(read(file, what, total));
     }
 
     /** The {@code <PATCH>} element. */
@@ -206,6 +234,9 @@ public record PatchSetFiles(String model, String id, String sites, List<ClassEnt
     }
 
     private static byte[] read(String name, String what, long[] total) {
+        if (name.startsWith(DATA)) {
+            return decode(name, what, total);
+        }
         Path path = Path.of(name);
         try {
             long size = Files.size(path);
@@ -226,5 +257,22 @@ public record PatchSetFiles(String model, String id, String sites, List<ClassEnt
             throw new IllegalArgumentException("cannot read " + what + " (" + name + "): "
                     + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()));
         }
+    }
+
+    /** The bytes of a {@value #DATA} name, within the same limits as a file's. */
+    private static byte[] decode(String name, String what, long[] total) {
+        long size = (name.length() - DATA.length()) / 4L * 3;
+        if (size > MAX_FILE || total[0] + size > MAX_TOTAL) {
+            throw new IllegalArgumentException(what + " (given inline) is too large: about " + size + " bytes (at most "
+                    + MAX_FILE + " per file and " + MAX_TOTAL + " in all)");
+        }
+        byte[] bytes;
+        try {
+            bytes = java.util.Base64.getDecoder().decode(name.substring(DATA.length()).strip());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + " (given inline) is not base64: " + e.getMessage());
+        }
+        total[0] += bytes.length;
+        return bytes;
     }
 }

@@ -97,4 +97,48 @@ class PatchSetFilesTest {
                 + "268435456 in all)", assertThrows(IllegalArgumentException.class, () -> tooLarge.load("m"))
                 .getMessage());
     }
+
+    @Test
+    void inlinedCarriesTheBytesSoNoFileIsReadWhenLoaded() throws Exception {
+        PatchSetFiles inline = sample().inlined();
+        String xml = inline.toXml();
+        try (var files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                Files.delete(f);
+            }
+        }
+        assertEquals("data:;base64,AQID", inline.classes().get(0).original());
+        assertEquals("data:;base64,BAU=", inline.classes().get(0).patched());
+        assertNull(inline.classes().get(2).original());
+        PatchSet set = PatchSetFiles.fromXml(Xml.parse(xml)).load("m");
+        assertEquals("0\tsite\n", set.siteTable());
+        assertEquals(List.of("org.x.Foo", "org.x.Bar"), set.classes().stream().map(ClassPatch::name).toList());
+        assertArrayEquals(new byte[] {1, 2, 3}, set.classes().get(0).original());
+        assertArrayEquals(new byte[] {4, 5}, set.classes().get(0).patched());
+        assertArrayEquals(new byte[] {6}, set.classes().get(1).original());
+        assertArrayEquals(new byte[] {7, 8, 9, 10}, set.aspects().get(ASPECT.replace('.', '/')));
+        assertEquals(List.of(Path.of("/jars/aspectjrt.jar")), set.runtimeJars());
+        assertEquals("cannot read ORIG of org.x.Foo (" + dir.resolve("Foo.orig") + "): no such file",
+                assertThrows(IllegalArgumentException.class, () -> sample0().inlined()).getMessage());
+    }
+
+    /** The sample's entries, its files gone. */
+    private PatchSetFiles sample0() {
+        return new PatchSetFiles("m", ID, null, List.of(new PatchSetFiles.ClassEntry("org.x.Foo",
+                dir.resolve("Foo.orig").toString(), null)), Map.of(), List.of(), List.of(), List.of());
+    }
+
+    @Test
+    void badInlineBytesAreNamed() {
+        PatchSetFiles notBase64 = new PatchSetFiles("m", ID, null, List.of(new PatchSetFiles.ClassEntry("a.B",
+                PatchSetFiles.DATA + "AQ*D", null)), Map.of(), List.of(), List.of(), List.of());
+        assertEquals("ORIG of a.B (given inline) is not base64: Illegal base64 character 2a",
+                assertThrows(IllegalArgumentException.class, () -> notBase64.load("m")).getMessage());
+        String big = PatchSetFiles.DATA + "A".repeat((int) (PatchSetFiles.MAX_FILE / 3 * 4) + 8);
+        PatchSetFiles tooLarge = new PatchSetFiles("m", ID, null, List.of(new PatchSetFiles.ClassEntry("a.B", big,
+                null)), Map.of(), List.of(), List.of(), List.of());
+        assertEquals("ORIG of a.B (given inline) is too large: about 16777221 bytes (at most 16777216 per file and "
+                + "268435456 in all)", assertThrows(IllegalArgumentException.class, () -> tooLarge.load("m"))
+                .getMessage());
+    }
 }

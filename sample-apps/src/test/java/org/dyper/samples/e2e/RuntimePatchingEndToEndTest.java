@@ -148,7 +148,9 @@ class RuntimePatchingEndToEndTest {
             assertEquals("dyper: model 'phases' removed from process " + pid + ": 3 class(es) restored in",
                     out.out().substring(0, out.out().lastIndexOf(" in ") + 3));
             phase(t, 3);
-            Run again = instrument(pid, "phases.xml");
+            // the second time with the class files' bytes inside INSTRUMENT (as to a monitor on another machine)
+            Run again = ctl(Long.toString(pid), "instrument", "--inline", "--model", E2e.MODELS.resolve("phases.xml")
+                    .toString(), "--cache", shared.resolve("cache").toString());
             assertEquals(0, again.exit(), again.err());
             assertTrue(again.out().startsWith("dyper: model 'phases' instrumented in process " + pid + ": 3 class(es)"
                     + " patched now, 0 when they load " + ids), again.out() + " / " + ids);

@@ -254,7 +254,12 @@ public final class Patcher {
     private List<Path> runtimeJars(PatchSet set) throws PatchRefused {
         List<Path> appended = new ArrayList<>();
         if (!rehearsal && visible(ClassLoader.getSystemClassLoader(), ASPECTJ_RUNTIME) == null) {
-            for (Path jar : set.runtimeJars()) {
+            List<Path> candidates = new ArrayList<>(set.runtimeJars());
+            candidates.addAll(besideThisRuntime());
+            for (Path jar : candidates) {
+                if (!appended.isEmpty()) {
+                    break;
+                }
                 if (Files.isRegularFile(jar) && holds(jar, ASPECTJ_RUNTIME)) {
                     try {
                         inst.appendToSystemClassLoaderSearch(new JarFile(jar.toFile()));
@@ -269,6 +274,36 @@ public final class Patcher {
     }
 
     private static final String ASPECTJ_RUNTIME = "org.aspectj.lang.NoAspectBoundException";
+
+    /**
+     * The AspectJ runtime jars beside the jar this runtime was loaded from ({@code aspectjrt-*.jar} in the same
+     * folder, as a Dyper installation lays them out): the fallback when the jars a patch set names are not on this
+     * machine (it was made on another, and came through a broker).
+     */
+    static List<Path> besideThisRuntime() {
+        try {
+            java.security.CodeSource source = org.dyper.runtime.Dyper.class.getProtectionDomain().getCodeSource();
+            return source == null || source.getLocation() == null ? List.of()
+                    : aspectjRuntimesIn(Path.of(source.getLocation().toURI()).getParent());
+        } catch (RuntimeException | java.net.URISyntaxException e) {
+            return List.of();
+        }
+    }
+
+    /** The {@code aspectjrt-*.jar} files in {@code folder} (none when it is null or cannot be listed), by name. */
+    static List<Path> aspectjRuntimesIn(Path folder) {
+        if (folder == null || !Files.isDirectory(folder)) {
+            return List.of();
+        }
+        try {
+            try (java.util.stream.Stream<Path> files = Files.list(folder)) {
+                return files.filter(f -> f.getFileName().toString().matches("aspectjrt-.*\\.jar"))
+                        .sorted().toList();
+            }
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+    }
 
     private static boolean holds(Path jar, String className) {
         try (JarFile j = new JarFile(jar.toFile())) {
