@@ -71,6 +71,16 @@ public final class NatsServer implements AutoCloseable {
 
     /** Starts nats-server with {@code config} on a free loopback port (logs in {@code dir}); skips without one. */
     public static NatsServer start(Path config, Path dir) throws IOException {
+        NatsServer server = notStarted(config, dir);
+        server.launch();
+        return server;
+    }
+
+    /**
+     * A server on a free port that is not started yet (a broker that is down when the monitors start):
+     * {@link #restart} starts it.
+     */
+    public static NatsServer notStarted(Path config, Path dir) throws IOException {
         Path binary = binary();
         Skip.unless(binary != null, "no nats-server here (not on the PATH, not /usr/sbin/nats-server, no "
                 + "-Ddyper.nats.server): apt-get install nats-server (.ci/run does)");
@@ -78,9 +88,7 @@ public final class NatsServer implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        NatsServer server = new NatsServer(binary, config, dir.resolve("nats-server-" + port + ".log"), port);
-        server.launch();
-        return server;
+        return new NatsServer(binary, config, dir.resolve("nats-server-" + port + ".log"), port);
     }
 
     private void launch() throws IOException {
@@ -127,7 +135,7 @@ public final class NatsServer implements AutoCloseable {
         process.waitFor();
     }
 
-    /** Starts it again, same port and configuration (after {@link #kill}). */
+    /** Starts it (again), same port and configuration (after {@link #kill}, or {@link #notStarted}). */
     public void restart() throws IOException {
         launch();
     }

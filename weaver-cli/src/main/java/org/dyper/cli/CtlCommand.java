@@ -91,13 +91,13 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
         if (insecure != null) {
             context.err().println("dyper: warning: " + insecure);
         }
-        return new Parsed(dir, request(line, context.cache()));
+        return new Parsed(dir, request(line, dir, context.cache()));
     }
 
-    private static Request request(CommandLine line, Path defaultCache) throws UsageError {
+    private static Request request(CommandLine line, Path dir, Path defaultCache) throws UsageError {
         List<String> args = line.getArgList();
-        if (line.hasOption("nats")) {
-            return CtlNats.request(line, args);
+        if (line.hasOption("nats") || line.hasOption("all")) {
+            return CtlNats.request(line, args, dir, defaultCache);
         }
         if (args.isEmpty()) {
             throw new UsageError("say who, attach PID, or PID COMMAND [DATA] (see dyper ctl --help)");
