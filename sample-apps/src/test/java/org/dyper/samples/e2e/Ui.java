@@ -77,6 +77,77 @@ final class Ui implements AutoCloseable {
         return new Answer(r.statusCode(), r.body(), json);
     }
 
+    /** One Server-Sent Event: its name and its JSON data; {@code null} name: the stream ended. */
+    record Event(String name, Map<String, Object> data) {
+    }
+
+    /** An open event stream ({@code GET .../events} with the token), read by a thread of its own. */
+    final class Events implements AutoCloseable {
+        final int status;
+        private final java.util.concurrent.BlockingQueue<Event> queue = new java.util.concurrent.LinkedBlockingQueue<>();
+        private final java.util.stream.Stream<String> lines;
+
+        @SuppressWarnings("unchecked")
+        private Events(HttpResponse<java.util.stream.Stream<String>> r) {
+            this.status = r.statusCode();
+            this.lines = r.body();
+            Thread t = new Thread(() -> {
+                String name = "message";
+                StringBuilder data = new StringBuilder();
+                try {
+                    for (String line : (Iterable<String>) lines::iterator) {
+                        if (line.isEmpty()) {
+                            if (data.length() > 0) {
+                                queue.add(new Event(name, (Map<String, Object>) new Json().toType(data.toString(),
+                                        Object.class)));
+                            }
+                            name = "message";
+                            data.setLength(0);
+                        } else if (line.startsWith("event: ")) {
+                            name = line.substring(7);
+                        } else if (line.startsWith("data: ")) {
+                            data.append(line.substring(6));
+                        }
+                    }
+                } catch (RuntimeException closed) {
+                    // closed by the test
+                } finally {
+                    queue.add(new Event(null, Map.of()));
+                }
+            }, "events-reader");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        /** The next event that {@code wanted} accepts (others skipped); fails at the deadline. */
+        Event next(String what, java.util.function.Predicate<Event> wanted, Duration deadline) throws Exception {
+            long end = System.nanoTime() + deadline.toNanos();
+            while (true) {
+                Event e = queue.poll(end - System.nanoTime(), java.util.concurrent.TimeUnit.NANOSECONDS);
+                if (e == null) {
+                    throw new AssertionError("no event: " + what + " within " + deadline);
+                }
+                if (wanted.test(e)) {
+                    return e;
+                }
+                if (e.name() == null) {
+                    throw new AssertionError("the stream ended before an event: " + what);
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            lines.close();
+        }
+    }
+
+    Events events(String path) throws IOException, InterruptedException {
+        return new Events(client.send(HttpRequest.newBuilder(URI.create(base() + path))
+                .header("Authorization", "Bearer " + token).header("Accept", "text/event-stream").GET().build(),
+                HttpResponse.BodyHandlers.ofLines()));
+    }
+
     /** Ends it as Ctrl-C would; returns its exit code. */
     int stop() throws Exception {
         Processes.signal(process.process().pid(), "TERM");

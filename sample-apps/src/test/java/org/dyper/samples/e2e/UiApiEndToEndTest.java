@@ -140,6 +140,15 @@ class UiApiEndToEndTest {
         return m;
     }
 
+    static boolean isExact(Ui.Event e) {
+        return "changed".equals(e.name()) && e.data().get("exact") != null;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> exactOf(Ui.Event e) {
+        return (Map<String, Object>) e.data().get("exact");
+    }
+
     static String measure(String method) {
         return "{\"method\":\"" + method + "\"}";
     }
@@ -262,7 +271,43 @@ class UiApiEndToEndTest {
             assertEquals(List.of(HotspotFacts.HOT), in.map().get("measured"));
             assertEquals("dyper-ui", in.map().get("model"));
             assertEquals(1L, ((Number) in.map().get("classes")).longValue(), in.text());
-            Map<String, Object> exact = exactAfter(ui, pid, burst(app, 2, 1000, 1000));
+            Map<String, Object> exact;
+            long said;
+            try (Ui.Events events = ui.events(jvm + "/events")) {
+                assertEquals(200, events.status);
+                // an event with the exact figures (the model went in: Hot.work, no calls yet), then the burst's
+                Ui.Event before = events.next("Hot.work measured", e -> isExact(e) && calls(exactOf(e),
+                        HotspotFacts.HOT) == 0, Await.MINUTE);
+                said = burst(app, 2, 1000, 1000);
+                // (a REPORT during the burst may see part of it: counts only grow, up to the program's)
+                List<Long> counts = new ArrayList<>();
+                Ui.Event after = events.next("Hot.work's 1000 calls", e -> isExact(e) && counts.add(calls(exactOf(e),
+                        HotspotFacts.HOT)) && counts.get(counts.size() - 1) >= 1000, Await.MINUTE);
+                assertEquals(1000, calls(exactOf(after), HotspotFacts.HOT), "exact: " + after);
+                for (int i = 1; i < counts.size(); i++) {
+                    assertTrue(counts.get(i) > counts.get(i - 1), "each event with new figures, growing: " + counts);
+                }
+                assertEquals(1000L * HotspotFacts.MIX_CALLS, called(exactOf(after), HotspotFacts.MIX));
+                assertTrue(((Number) exactOf(after).get("takenMillis")).longValue() >= said - 1000, after.toString());
+                assertTrue(((Number) after.data().get("tick")).longValue() > ((Number) before.data().get("tick"))
+                        .longValue());
+                // a second stream hears the same poller: its ticks go on from the first's (a poller of its own would
+                // start at 0), and it gets the same events (the same REPORT)
+                Ui.Event late = events.next("a REPORT after tick 5", e -> "changed".equals(e.name()) && e.data()
+                        .get("report") != null && ((Number) e.data().get("tick")).longValue() >= 5, Await.MINUTE);
+                try (Ui.Events second = ui.events(jvm + "/events")) {
+                    Ui.Event seen = second.next("a REPORT", e -> "changed".equals(e.name()) && e.data().get("report")
+                            != null, Await.MINUTE);
+                    assertTrue(((Number) seen.data().get("tick")).longValue() > ((Number) late.data().get("tick"))
+                            .longValue(), seen + " after " + late);
+                    Ui.Event same = events.next("the same REPORT", e -> e.data().get("tick") != null && e.data()
+                            .get("tick").equals(seen.data().get("tick")), Await.MINUTE);
+                    assertEquals(seen.data().get("report"), same.data().get("report"));
+                    assertTrue(((Map<String, Object>) seen.data().get("report")).get("totals") instanceof Map<?, ?> t
+                            && ((Number) t.get("CPU")).longValue() > 0, seen.toString());
+                }
+            }
+            exact = exactAfter(ui, pid, said);
             assertEquals(1000, calls(exact, HotspotFacts.HOT), exact.toString());
             assertEquals(1000L * HotspotFacts.MIX_CALLS, called(exact, HotspotFacts.MIX), exact.toString());
 
@@ -322,8 +367,18 @@ class UiApiEndToEndTest {
             // a process that ends is said to have ended
             ui = Ui.start(registry(), shared);
             assertEquals(200, ui.get(jvm).status());
-            app.send("quit");
-            assertEquals(0, app.awaitExit(LINE), app.stderr());
+            try (Ui.Events events = ui.events(jvm + "/events")) {
+                events.next("a first event", e -> "changed".equals(e.name()), Await.MINUTE);
+                app.send("quit");
+                assertEquals(0, app.awaitExit(LINE), app.stderr());
+                Ui.Event gone = events.next("the process ended", e -> e.name() == null || !"changed".equals(
+                        e.name()), Await.MINUTE);
+                assertEquals("ended", gone.name(), gone.toString());
+                assertEquals("process " + pid + " (" + HotspotApp.class.getName() + ") ended", gone.data().get(
+                        "error"));
+                assertEquals(410L, ((Number) gone.data().get("status")).longValue());
+                assertEquals(null, events.next("the stream's end", e -> true, Await.MINUTE).name(), "it ends");
+            }
             Ui.Answer ended = ui.get(jvm + "/exact");
             assertEquals(410, ended.status(), ended.text());
             assertEquals("process " + pid + " (" + HotspotApp.class.getName() + ") ended", ended.map().get("error"));

@@ -108,6 +108,7 @@ class UiBrowserEndToEndTest {
             screenshot("ui-jvms.png");
             browser.driver.findElement(By.cssSelector("button[data-open='" + pid + "']")).click();
             Await.until("the flame graph", () -> "true".equals(data("ready")), Await.MINUTE);
+            assertEquals("events", data("live"), "live updates by the event stream, not by polling");
             browser.driver.findElement(By.cssSelector("#window option[value='start']")).click();
             UiApiEndToEndTest.hotStacks(ui, pid);
             Map<String, Object> widest = Await.until("Hot.work, the widest frame of its level",
@@ -123,10 +124,18 @@ class UiBrowserEndToEndTest {
             browser.driver.findElement(By.id("measure")).click();
             Await.until("the measured method's Stop button", () -> !browser.driver.findElements(
                     By.cssSelector("button[data-stop='" + HotspotFacts.HOT + "']")).isEmpty(), Await.MINUTE);
+            Await.until("the page's fetches after Measure done", () -> Boolean.FALSE.equals(browser.js(
+                    "return Dyper.ui.state.busy || !!Dyper.ui.state.again")), Await.MINUTE);
+            long fetches = ((Number) browser.js("return Dyper.ui.timing.requests.exact")).longValue();
+            long events = ((Number) browser.js("return Dyper.ui.timing.events")).longValue();
             app.send("burst 1000");
             assertEquals(HotspotFacts.burst(1000, 1000), app.line(2, LINE));
             String seen = Await.until("the exact count of Hot.work", this::calls, "1000"::equals, Await.MINUTE);
             assertEquals("1000", seen);
+            assertEquals(fetches, ((Number) browser.js("return Dyper.ui.timing.requests.exact")).longValue(),
+                    "the new figures came with an event: the page did not ask for them");
+            assertTrue(((Number) browser.js("return Dyper.ui.timing.events")).longValue() > events);
+            assertEquals("events", data("live"));
             WebElement row = browser.driver.findElement(By.cssSelector("#exact tr[data-method='" + HotspotFacts.HOT
                     + "'] td.calls"));
             assertEquals("1,000", row.getText());
@@ -206,8 +215,18 @@ class UiBrowserEndToEndTest {
                     By.cssSelector("button[data-open='" + other + "']")).isEmpty(), Await.MINUTE);
             screenshot("ui-attached.png");
             assertTrue(Files.isRegularFile(registry.resolve(other + ".monitor")));
+            // opened, then ended: the event stream says so and the page shows it
+            browser.driver.findElement(By.cssSelector("button[data-open='" + other + "']")).click();
+            Await.until("process " + other + " open and live", () -> data("pid").equals(Long.toString(other))
+                    && "events".equals(data("live")), Await.MINUTE);
             plain.send("quit");
             assertEquals(0, plain.awaitExit(LINE), plain.stderr());
+            Await.until("the page shows the process ended", () -> data("ended"), Long.toString(other)::equals,
+                    Await.MINUTE);
+            assertEquals("ended", data("live"));
+            assertEquals("process " + other + " (" + HotspotApp.class.getName() + ") ended", browser.driver
+                    .findElement(By.id("status")).getText());
+            screenshot("ui-ended.png");
             app.send("quit");
             assertEquals(0, app.awaitExit(LINE), app.stderr());
         } finally {

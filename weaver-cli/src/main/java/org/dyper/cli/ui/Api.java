@@ -46,6 +46,14 @@ final class Api {
     /** Where a response goes. */
     interface Reply {
         void send(int status, String type, byte[] body, List<String[]> headers) throws IOException;
+
+        /** A response of status 200 whose body {@code pump} writes for as long as it lasts (Server-Sent Events). */
+        void stream(String type, Pump pump) throws IOException;
+    }
+
+    /** Writes a streamed response's body. */
+    interface Pump {
+        void pump(java.io.OutputStream out) throws IOException;
     }
 
     /** A request that fails with an HTTP status and a message for the page (and problems for a model). */
@@ -66,6 +74,13 @@ final class Api {
 
     /** How long a REPORT is reused by the requests of one refresh (the page asks for stacks and figures at once). */
     static final long FRESH_MILLIS = 900;
+    /**
+     * While live streams are open on a process, its poller takes the REPORTs ({@link Live}): a request reuses the
+     * poller's newest one up to this age, so a page that fetches what an event announced costs the target nothing
+     * more.
+     */
+    static final long LIVE_FRESH_MILLIS = Live.TICK_MILLIS * Live.REPORT_TICKS + 2000;
+    static final long LIVE_EXACT_MILLIS = Live.TICK_MILLIS + 1000;
     static final int REPORT_MILLIS = 15_000;
     static final int QUICK_MILLIS = 3_000;
     static final int PATCH_MILLIS = 120_000;
@@ -78,11 +93,33 @@ final class Api {
     private final Path cache;
     private final Page page;
     private final Map<Long, Target> targets = new HashMap<>();
+    private final Live live = new Live(new Live.Source() {
+        @Override
+        public Map<String, Object> exact(Target t) throws Failure {
+            return Api.this.exact(t, FRESH_MILLIS);
+        }
+
+        @Override
+        public Map<String, Object> report(Target t) throws Failure {
+            synchronized (t.snapshots) {
+                Api.this.report(t, FRESH_MILLIS);
+                Snapshots.Snapshot s = t.snapshots.latest();
+                Map<String, Object> j = new LinkedHashMap<>();
+                j.put("takenMillis", s.millis());
+                j.put("totals", totals(s));
+                return j;
+            }
+        }
+    });
 
     Api(Path dir, Path cache, Page page) {
         this.dir = dir;
         this.cache = cache;
         this.page = page;
+    }
+
+    Live live() {
+        return live;
     }
 
     void serve(Request r, Reply reply) throws IOException {
@@ -94,6 +131,12 @@ final class Api {
                 return;
             }
             Object body = route(r);
+            if (body instanceof Live.Stream s) {
+                try (s) {
+                    reply.stream("text/event-stream; charset=utf-8", s::pump);
+                }
+                return;
+            }
             if (body instanceof Download d) {
                 reply.send(200, d.type(), d.bytes(), List.<String[]>of(new String[] {"Content-Disposition",
                         "attachment; filename=\"" + d.name() + "\""}));
@@ -140,7 +183,12 @@ final class Api {
             }
             case "/exact" -> {
                 only(r, "GET");
-                return exact(target(pid));
+                Target t = target(pid);
+                return exact(t, t.streams > 0 ? LIVE_EXACT_MILLIS : FRESH_MILLIS);
+            }
+            case "/events" -> {
+                only(r, "GET");
+                return live.open(target(pid));
             }
             case "/measure" -> {
                 only(r, "POST", "DELETE");
@@ -281,16 +329,19 @@ final class Api {
         return new Failure(f.code == ExitCode.NO_PROCESS ? 502 : 409, f.getMessage());
     }
 
-    /** The newest REPORT, taken now unless one younger than {@link #FRESH_MILLIS} is there. */
+    /**
+     * The newest REPORT, taken now unless one younger than {@link #FRESH_MILLIS} is there (or than
+     * {@link #LIVE_FRESH_MILLIS} while live streams' poller takes them).
+     */
     private Element report(Target t) throws Failure {
-        return report(t, false);
+        return report(t, t.streams > 0 ? LIVE_FRESH_MILLIS : FRESH_MILLIS);
     }
 
-    /** The newest REPORT; {@code now}: taken now whatever its age (a mark is of this moment). */
-    private Element report(Target t, boolean now) throws Failure {
+    /** The newest REPORT, taken now unless one younger than {@code maxAge} ms is there (0: a mark, of this moment). */
+    private Element report(Target t, long maxAge) throws Failure {
         synchronized (t.snapshots) {
             long millis = System.currentTimeMillis();
-            if (!now && t.snapshots.latest() != null && millis - t.fetchedMillis < FRESH_MILLIS
+            if (maxAge > 0 && t.snapshots.latest() != null && millis - t.fetchedMillis < maxAge
                     && t.lastReport != null) {
                 return t.lastReport;
             }
@@ -306,10 +357,10 @@ final class Api {
      * The exact figures alone (REPORT TYPE='INSTRUMENTATION': a few hundred bytes and next to no work in the target,
      * where a whole REPORT costs its stacks), so the page can ask for them more often than for the flame graph.
      */
-    private Element exactReport(Target t) throws Failure {
+    private Element exactReport(Target t, long maxAge) throws Failure {
         synchronized (t.exactLock) {
             long now = System.currentTimeMillis();
-            if (t.exactReport != null && now - t.exactMillis < FRESH_MILLIS) {
+            if (t.exactReport != null && now - t.exactMillis < maxAge) {
                 return t.exactReport;
             }
             Element report = monitorReport(t, "INSTRUMENTATION");
@@ -492,7 +543,7 @@ final class Api {
                     throw new Failure(400, "label is longer than 100 characters");
                 }
                 synchronized (t.snapshots) {
-                    report(t, true);
+                    report(t, 0);
                     Snapshots.Mark m = t.snapshots.mark((String) label);
                     if (m == null) {
                         throw new Failure(409, "process " + t.pid + " has " + Snapshots.MAX_MARKS
@@ -527,15 +578,19 @@ final class Api {
 
     /** A mark: {id, label, takenMillis, totals: {view: weight since the start, all threads}}. */
     private static Map<String, Object> markJson(Snapshots.Mark m) {
-        Map<String, Object> totals = new LinkedHashMap<>();
-        m.snapshot().views().forEach((name, v) -> totals.put(name, Snapshots.sum(v.paths().getOrDefault("",
-                Map.of()))));
         Map<String, Object> j = new LinkedHashMap<>();
         j.put("id", m.id());
         j.put("label", m.label());
         j.put("takenMillis", m.snapshot().millis());
-        j.put("totals", totals);
+        j.put("totals", totals(m.snapshot()));
         return j;
+    }
+
+    /** Per view, the weight since the start over all threads. */
+    private static Map<String, Object> totals(Snapshots.Snapshot s) {
+        Map<String, Object> totals = new LinkedHashMap<>();
+        s.views().forEach((name, v) -> totals.put(name, Snapshots.sum(v.paths().getOrDefault("", Map.of()))));
+        return totals;
     }
 
     private Object stacks(Target t, Request r) throws Failure {
@@ -613,8 +668,8 @@ final class Api {
         return j;
     }
 
-    private Object exact(Target t) throws Failure {
-        Element report = exactReport(t);
+    private Map<String, Object> exact(Target t, long maxAge) throws Failure {
+        Element report = exactReport(t, maxAge);
         java.util.Set<String> measured;
         synchronized (t.patching) {
             measured = new java.util.LinkedHashSet<>(t.measured);
@@ -843,6 +898,7 @@ final class Api {
      * for the terminal.
      */
     List<String> close() {
+        live.close();
         List<Target> all;
         synchronized (this) {
             all = List.copyOf(targets.values());

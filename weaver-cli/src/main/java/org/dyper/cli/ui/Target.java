@@ -34,6 +34,9 @@ final class Target {
     org.dyper.runtime.wire.WireClient wire;
     String wireToken;
 
+    /** Live streams open on this process ({@link Live}, changed under its lock): its poller feeds the snapshots. */
+    volatile int streams;
+
     Target(long pid) {
         this.pid = pid;
     }

@@ -28,7 +28,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * token (a cookie after the first visit, or {@code Authorization: Bearer}).
  */
 final class UiServer {
-    /** Threads that serve requests; more requests wait in a queue of {@link #QUEUE}, beyond that they get 503. */
+    /**
+     * Threads that serve requests (and one more per live stream, {@link Live#MAX_STREAMS}); more requests wait in a
+     * queue of {@link #QUEUE}, beyond that their connection is closed unanswered.
+     */
     static final int THREADS = 8;
     static final int QUEUE = 64;
     /** The largest request body (a pasted model and its modes). */
@@ -63,7 +66,9 @@ final class UiServer {
         System.setProperty("sun.net.httpserver.maxRspTime", "120");
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 32);
         AtomicInteger n = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(THREADS, THREADS, 60, TimeUnit.SECONDS,
+        // a live stream holds its thread: THREADS are left for requests when every stream is open
+        int threads = THREADS + Live.MAX_STREAMS;
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(QUEUE), r -> {
                     Thread t = new Thread(r, "dyper-ui-" + n.incrementAndGet());
                     t.setDaemon(true);
@@ -99,6 +104,7 @@ final class UiServer {
     }
 
     void stop() {
+        api.live().close();
         server.stop(0);
         pool.shutdownNow();
     }
@@ -165,6 +171,17 @@ final class UiServer {
             }
             api.serve(new Api.Request(x.getRequestMethod(), uri.getPath(), uri.getRawQuery(), body(x)),
                     new Api.Reply() {
+                        @Override
+                        public void stream(String type, Api.Pump pump) throws IOException {
+                            x.getResponseHeaders().set("Content-Type", type);
+                            // the connection ends with the stream (never kept for another request)
+                            x.getResponseHeaders().set("Connection", "close");
+                            x.sendResponseHeaders(200, 0);  // chunked: as long as the stream lasts
+                            try (OutputStream out = x.getResponseBody()) {
+                                pump.pump(out);
+                            }
+                        }
+
                         @Override
                         public void send(int status, String type, byte[] body, List<String[]> headers)
                                 throws IOException {

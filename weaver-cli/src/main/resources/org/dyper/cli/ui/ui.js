@@ -7,16 +7,18 @@
 (function (D) {
   const F = D.fmt;
   const $ = id => document.getElementById(id);
-  /** The flame graph and the JVM's summary (a whole REPORT: its stacks cost the target most) every 5 s; the exact
-   *  figures (a REPORT of them alone: next to nothing) every second. */
+  /** Live updates come by Server-Sent Events (/api/jvms/PID/events): the server's one poller per JVM announces new
+   *  exact figures (in the event) and each new whole REPORT (the page then fetches the flame graph and summary). When
+   *  the stream cannot be had, the page polls: the flame graph and the JVM's summary (a whole REPORT: its stacks cost
+   *  the target most) every 5 s; the exact figures (a REPORT of them alone: next to nothing) every second. */
   const REFRESH_MS = 5000;
   const EXACT_MS = 1000;
   const VIEWS = ["CPU", "WALL", "LOCK", "ALLOC"];
   const state = { pid: null, view: "CPU", window: "10s", thread: "", zoomPath: null, selected: null,
-    measured: [], exact: new Map(), marks: [], timer: null, jvmTimer: null, busy: false };
+    measured: [], exact: new Map(), marks: [], timer: null, jvmTimer: null, busy: false, live: null, events: null };
   /** What the last refresh cost in the page: fetchMs (monitor, server and network), parseMs (JSON), treeMs (the tree
    *  from the paths), drawMs (flame graph and tables), paths, bytes (the stacks' JSON), nodes. benchmarks/run-ui-page. */
-  const timing = {};
+  const timing = { events: 0, requests: { stacks: 0, exact: 0, summary: 0 } };
   let flame = null;
 
   function status(text, bad) {
@@ -195,27 +197,86 @@
     state.marks = [];
     showMarks();
     loadMarks();
-    await refresh();
+    await refresh(true);
+    if (pid === state.pid) listen(pid);
+  }
+
+  function quiet() {
     clearInterval(state.timer);
     clearInterval(state.exactTimer);
-    state.timer = setInterval(() => { if (!$("paused").checked) refresh(); }, REFRESH_MS);
+    state.timer = state.exactTimer = null;
+    if (state.events) state.events.close();
+    state.events = null;
+  }
+
+  function live(how) {
+    state.live = how;
+    document.body.dataset.live = how;
+  }
+
+  /** Updates by the process's event stream; polling when the stream cannot be had (or fails three times in a row). */
+  function listen(pid) {
+    quiet();
+    if (!window.EventSource) { poll(pid); return; }
+    const es = new EventSource("/api/jvms/" + pid + "/events");
+    state.events = es;
+    live("events");
+    let failures = 0;
+    es.onopen = () => { failures = 0; };
+    es.addEventListener("changed", ev => {
+      if (pid !== state.pid) return;
+      const d = JSON.parse(ev.data);
+      timing.events++;
+      document.body.dataset.events = String(timing.events);
+      if ($("paused").checked) return;
+      if (d.exact) showExact(d.exact);
+      if (d.report) refresh(false);
+    });
+    es.addEventListener("failed", ev => { if (pid === state.pid) status("process " + pid + ": " + JSON.parse(ev.data).error, true); });
+    es.addEventListener("ended", ev => {
+      es.close();
+      if (pid === state.pid) ended(pid, JSON.parse(ev.data).error);
+    });
+    // a stream that ends is reconnected by EventSource (readyState CONNECTING); one refused (429: too many streams)
+    // is CLOSED
+    es.onerror = () => {
+      if (state.events !== es) return;
+      if (es.readyState === EventSource.CLOSED || ++failures >= 3) { es.close(); poll(pid); }
+    };
+  }
+
+  function poll(pid) {
+    quiet();
+    live("polling");
+    state.timer = setInterval(() => { if (!$("paused").checked) refresh(true); }, REFRESH_MS);
     state.exactTimer = setInterval(() => { if (!$("paused").checked) refreshExact(); }, EXACT_MS);
   }
 
+  /** The process ended: no more updates, and the page says so. */
+  function ended(pid, message) {
+    quiet();
+    live("ended");
+    status(message || "process " + pid + " ended", true);
+    document.body.dataset.ended = String(pid);
+  }
+
   function back() {
-    clearInterval(state.timer);
-    clearInterval(state.exactTimer);
+    quiet();
     state.pid = null;
     $("jvm-section").hidden = true;
     $("jvms-section").hidden = false;
     loadJvms();
   }
 
-  async function refresh() {
+  /** The flame graph and the summary; {@code full}: the exact figures too (the events bring them otherwise). */
+  async function refresh(full) {
+    if (full === undefined) full = true;
     if (state.pid === null) return;
-    if (state.busy) { state.again = true; return; }
+    if (state.busy) { state.again = true; state.againFull = state.againFull || full; return; }
     state.busy = true;
     state.again = false;
+    state.againFull = false;
+    const withExact = full || state.live !== "events";
     const pid = state.pid;
     try {
       let compare = $("compare").value;
@@ -223,28 +284,27 @@
       const q = "view=" + state.view + "&window=" + state.window + (state.thread ? "&thread=" + state.thread : "")
         + (compare ? "&compare=" + compare : "");
       const t0 = performance.now(), info = {};
+      timing.requests.stacks++;
+      timing.requests.summary++;
+      if (withExact) timing.requests.exact++;
       const [stacks, exact, summary] = await Promise.all([api("GET", "/api/jvms/" + pid + "/stacks?" + q, null, info),
-        api("GET", "/api/jvms/" + pid + "/exact"), api("GET", "/api/jvms/" + pid)]);
+        withExact ? api("GET", "/api/jvms/" + pid + "/exact") : null, api("GET", "/api/jvms/" + pid)]);
       if (pid !== state.pid) return;
       timing.fetchMs = performance.now() - t0 - info.parseMs;
       timing.parseMs = info.parseMs;
       timing.bytes = info.bytes;
       timing.paths = stacks.stacks.length;
       showStacks(stacks);
-      showExact(exact);
+      if (exact) showExact(exact);
       showSummary(summary);
       status("");
       document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
     } catch (e) {
       status("process " + pid + ": " + e.message, true);
-      if (e.status === 410) {
-        clearInterval(state.timer);
-        clearInterval(state.exactTimer);
-        document.body.dataset.ended = String(pid);
-      }
+      if (e.status === 410) ended(pid, "process " + pid + ": " + e.message);
     } finally {
       state.busy = false;
-      if (state.again) refresh();
+      if (state.again) refresh(state.againFull);
     }
   }
 
@@ -253,11 +313,12 @@
     state.exactBusy = true;
     const pid = state.pid;
     try {
+      timing.requests.exact++;
       const exact = await api("GET", "/api/jvms/" + pid + "/exact");
       if (pid === state.pid) showExact(exact);
     } catch (e) {
       status("process " + pid + ": " + e.message, true);
-      if (e.status === 410) { clearInterval(state.timer); clearInterval(state.exactTimer); }
+      if (e.status === 410) ended(pid, "process " + pid + ": " + e.message);
     } finally {
       state.exactBusy = false;
     }

@@ -148,7 +148,14 @@ class UiSecurityTest {
                 Arguments.of("a cross-site fetch", "GET", "/api/jvms",
                         List.of("Sec-Fetch-Site: cross-site", "Authorization: Bearer TOKEN"), 403),
                 Arguments.of("a foreign Origin on POST", "POST", "/api/jvms/1/pin",
-                        List.of("Origin: http://localhost:1", "Authorization: Bearer TOKEN"), 403));
+                        List.of("Origin: http://localhost:1", "Authorization: Bearer TOKEN"), 403),
+                Arguments.of("no token for the event stream", "GET", "/api/jvms/1/events", List.of(), 401),
+                Arguments.of("a wrong cookie for the event stream", "GET", "/api/jvms/1/events",
+                        List.of("Cookie: dyper-ui-PORT=00ff"), 403),
+                Arguments.of("a foreign Origin on the event stream", "GET", "/api/jvms/1/events",
+                        List.of("Origin: http://evil.example", "Authorization: Bearer TOKEN"), 403),
+                Arguments.of("a foreign Host on the event stream", "GET", "/api/jvms/1/events",
+                        List.of("Host: evil.example:PORT", "Authorization: Bearer TOKEN"), 403));
     }
 
     @ParameterizedTest(name = "{0}: {4}")
@@ -234,6 +241,113 @@ class UiSecurityTest {
                 "Content-Length: " + (UiServer.MAX_BODY + 1));
         assertEquals(413, r.status(), r.body());
         assertEquals("refused: the request body is larger than 1048576 bytes\n", r.body());
+    }
+
+    /** An event stream opened on a raw socket: the status line and headers read, the body left to read. */
+    private record Opened(Socket socket, int status, String head) {
+        /** Reads until the stream ends (EOF) or the deadline; returns what came. */
+        String rest(Duration deadline) throws IOException {
+            socket.setSoTimeout((int) deadline.toMillis());
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private Opened stream(String target, String... headers) throws IOException {
+        Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port());
+        s.setSoTimeout(30_000);
+        StringBuilder req = new StringBuilder("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + server.port()
+                + "\r\nAccept: text/event-stream\r\n");
+        for (String h : headers) {
+            req.append(h).append("\r\n");
+        }
+        s.getOutputStream().write(req.append("\r\n").toString().getBytes(StandardCharsets.UTF_8));
+        s.getOutputStream().flush();
+        InputStream in = s.getInputStream();
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            head.write(b);
+        }
+        String text = head.toString(StandardCharsets.ISO_8859_1);
+        return new Opened(s, Integer.parseInt(text.split(" ")[1]), text);
+    }
+
+    /**
+     * A registry entry for this test's own JVM whose monitor port nothing listens on: a process the UI knows, whose
+     * poller fails each second (so its streams get {@code failed} events and stay open).
+     */
+    private long deafProcess() throws IOException {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        long pid = ProcessHandle.current().pid();
+        org.dyper.runtime.wire.RegistryFiles.writePrivate(dir.resolve("registry").resolve(pid + ".monitor"),
+                Map.of("pid", Long.toString(pid), "port", Integer.toString(port), "main", "Deaf", "start",
+                        Long.toString(System.currentTimeMillis()), "token", "00"));
+        return pid;
+    }
+
+    /**
+     * Live streams: without the token none opens (401 at once, nothing held); with it at most {@link Live#MAX_STREAMS}
+     * are open, one more is refused with 429; a stream whose client went away frees its place; stopping the UI ends
+     * the streams.
+     */
+    @Test
+    void eventStreamsAreCappedAndEndWithTheUi() throws Exception {
+        long pid = deafProcess();
+        String events = "/api/jvms/" + pid + "/events";
+        for (int i = 0; i < 20; i++) {
+            Opened none = stream(events);
+            assertEquals(401, none.status(), none.head());
+            none.socket().close();
+        }
+        List<Opened> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < Live.MAX_STREAMS; i++) {
+                Opened o = stream(events, bearer());
+                open.add(o);
+                assertEquals(200, o.status(), o.head());
+                assertTrue(o.head().toLowerCase(Locale.ROOT).contains("content-type: text/event-stream"), o.head());
+            }
+            Opened refused = stream(events, bearer(), "Connection: close");
+            assertEquals(429, refused.status(), refused.head());
+            assertTrue(refused.rest(Duration.ofSeconds(30)).contains("\"error\":\"8 live streams are open in this "
+                    + "dyper ui (the most it serves): close a page, or poll the API\""));
+            refused.socket().close();
+            // the monitor does not answer: each stream hears so, and stays open
+            byte[] first = new byte[200];
+            int n = open.get(0).socket().getInputStream().read(first);
+            assertTrue(new String(first, 0, n, StandardCharsets.UTF_8).contains("retry: 2000"));
+            String failed = org.dyper.testsupport.Await.until("a failed event", () -> {
+                byte[] b = new byte[4096];
+                int k = open.get(1).socket().getInputStream().read(b);
+                return new String(b, 0, Math.max(k, 0), StandardCharsets.UTF_8);
+            }, t -> t.contains("event: failed"), org.dyper.testsupport.Await.MINUTE);
+            assertTrue(failed.contains("\"status\":502"), failed);
+            // a client that goes away frees its place once the server's next write fails
+            open.remove(0).socket().close();
+            Opened again = org.dyper.testsupport.Await.until("a place for a new stream", () -> {
+                Opened o = stream(events, bearer());
+                if (o.status() != 200) {
+                    o.socket().close();
+                }
+                return o;
+            }, o -> o.status() == 200, org.dyper.testsupport.Await.MINUTE);
+            open.add(again);
+            server.stop();
+            for (Opened o : open) {
+                String rest = o.rest(Duration.ofSeconds(30));  // EOF: the stream ended (no read timeout)
+                assertFalse(rest.contains("event: changed"), rest);
+            }
+        } finally {
+            for (Opened o : open) {
+                o.socket().close();
+            }
+        }
     }
 
     /** {@code dyper ui} itself: its first line is the address with the token, which nothing else it prints holds. */
