@@ -174,7 +174,7 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
         ModeCatalog catalog = loaded.catalog();
         Model model = loaded.model();
         LivePatching.Inserted in = LivePatching.insert(entry(pid), catalog, model, cacheRoot, 300_000,
-                inline);
+                inline, null);
         in.warnings().forEach(w -> err.println("dyper: " + w));
         Element reply = in.reply();
         for (Element note : Xml.children(reply, "NOTE")) {
