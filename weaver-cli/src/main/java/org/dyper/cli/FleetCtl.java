@@ -131,7 +131,7 @@ record FleetCtl(PrintStream out, PrintStream err) {
             PatchService service = new PatchService(catalog, found.targets(), cacheRoot.resolve("patch"));
             service.model(model);
             patched = service.patch(model.name(), true, List.of());
-            message = LivePatching.instrumentMessage(model.name(), patched.files(), true);
+            message = LivePatching.instrumentMessage(model.name(), patched.files(), true, null);
         } catch (IllegalArgumentException e) {
             throw new CommandFailure(ExitCode.INVALID_INPUT, e.getMessage());
         } finally {
