@@ -140,6 +140,12 @@ class UiApiEndToEndTest {
         return m;
     }
 
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> gcPauses(Ui.Answer summary) {
+        assertEquals(200, summary.status(), summary.text());
+        return (List<Map<String, Object>>) ((Map<String, Object>) summary.map().get("gc")).get("pauses");
+    }
+
     static boolean isExact(Ui.Event e) {
         return "changed".equals(e.name()) && e.data().get("exact") != null;
     }
@@ -367,6 +373,21 @@ class UiApiEndToEndTest {
             // a process that ends is said to have ended
             ui = Ui.start(registry(), shared);
             assertEquals(200, ui.get(jvm).status());
+
+            // a planted System.gc(): listed among the GC pauses, with its cause
+            long gcAt = System.currentTimeMillis();
+            app.send("gc");
+            assertEquals(HotspotFacts.COLLECTED, app.line(5, LINE));
+            long gcDone = System.currentTimeMillis();
+            Ui api2 = ui;
+            Map<String, Object> pause = Await.until("the System.gc() among the pauses", () -> gcPauses(api2.get(jvm))
+                    .stream().filter(p -> HotspotFacts.GC_CAUSE.equals(p.get("cause"))).findFirst().orElse(null),
+                    p -> p != null, Await.MINUTE);
+            long when = ((Number) pause.get("time")).longValue();
+            assertTrue(when >= gcAt - 1000 && when <= gcDone, when + " not in " + gcAt + ".." + gcDone);
+            assertTrue(((Number) pause.get("pauseNs")).longValue() > 0, pause.toString());
+            assertFalse(((String) pause.get("collector")).isBlank(), pause.toString());
+
             try (Ui.Events events = ui.events(jvm + "/events")) {
                 events.next("a first event", e -> "changed".equals(e.name()), Await.MINUTE);
                 app.send("quit");

@@ -203,6 +203,15 @@ class UiBrowserEndToEndTest {
             assertEquals("2:3: FOR: unknown attribute CLAS (allowed: CLASS, METHOD, UPDATE)", first);
             screenshot("ui-model-error.png");
 
+            // a planted System.gc(): a row of the GC pauses table, with its cause
+            app.send("gc");
+            assertEquals(HotspotFacts.COLLECTED, app.line(6, LINE));
+            WebElement gcRow = Await.until("the System.gc() in the GC pauses table", () -> browser.driver
+                    .findElements(By.cssSelector("#gc-pauses tr[data-cause='System.gc()']")).stream().findFirst()
+                    .orElse(null), r -> r != null, Await.MINUTE);
+            assertEquals(HotspotFacts.GC_CAUSE, gcRow.findElements(By.tagName("td")).get(2).getText());
+            screenshot("ui-gc.png");
+
             plain = Processes.start(List.of(Processes.currentJava().toString(), "-cp", E2e.appClasses().toString(),
                     HotspotApp.class.getName()));
             assertEquals(HotspotFacts.READY, plain.line(0, LINE));

@@ -197,8 +197,11 @@
     state.marks = [];
     showMarks();
     loadMarks();
+    quiet();
+    live("opening");
+    delete document.body.dataset.ended;
     await refresh(true);
-    if (pid === state.pid) listen(pid);
+    if (pid === state.pid && state.live === "opening") listen(pid);
   }
 
   function quiet() {
@@ -262,6 +265,7 @@
 
   function back() {
     quiet();
+    live("");
     state.pid = null;
     $("jvm-section").hidden = true;
     $("jvms-section").hidden = false;
@@ -523,8 +527,22 @@
       body.appendChild(tr);
     });
     const gc = s.gc || {};
-    $("gc").textContent = gc.collections !== undefined ? "GC: " + gc.collections + " collection(s), "
-      + F.duration(gc.pauseNs) + " paused in all, the longest " + F.duration(gc.longestPauseNs) + "." : "";
+    const pauses = gc.pauses || [];
+    $("gc").textContent = gc.collections !== undefined ? gc.collections + " collection(s), "
+      + F.duration(gc.pauseNs) + " paused in all" + (gc.longestPauseNs >= 0 ? ", the longest "
+      + F.duration(gc.longestPauseNs) : "") + (gc.source ? " (" + gc.source + ")" : "") + ". "
+      + (pauses.length ? "The last " + pauses.length + ", newest first:" : gc.source === "MXBEAN"
+        ? "Single pauses are listed when the monitor's flight recorder runs." : "") : "";
+    const rows = $("gc-pauses").tBodies[0];
+    rows.replaceChildren();
+    pauses.slice().reverse().forEach(p => {
+      const tr = document.createElement("tr");
+      tr.dataset.cause = p.cause;
+      tr.append(cell(new Date(p.time).toLocaleTimeString() + "." + String(p.time % 1000).padStart(3, "0"), "text"),
+        cell(p.collector, "text"), cell(p.cause, "text"), cell(F.duration(p.pauseNs)));
+      rows.appendChild(tr);
+    });
+    $("gc-pauses").hidden = !pauses.length;
     $("cost").textContent = "Dyper's own cost in this JVM: " + F.duration(s.monitorCpuNs || 0)
       + " of CPU in the monitor's threads; " + (s.dyperSamples || 0) + " sample(s) in Dyper's code.";
   }
