@@ -58,7 +58,7 @@ final class Summary {
 
     /**
      * Collections, pause time, the longest pause and the last pauses (the monitor keeps the last 16: when, which
-     * collector, why, how long; from the flight recorder, or from the JVM's GC notifications without it).
+     * collector, why, how long; from the flight recorder: without it the JVM's counters have no single pauses).
      */
     static Map<String, Object> gc(Element report) {
         Map<String, Object> j = new LinkedHashMap<>();

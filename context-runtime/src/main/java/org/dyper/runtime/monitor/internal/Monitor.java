@@ -104,7 +104,6 @@ public final class Monitor {
             instance = m;
             Thread hook = new Thread(m::shutdown, "dyper-monitor-exit");
             Runtime.getRuntime().addShutdownHook(hook);
-            m.jvm.listen();
             m.sampler.start();
             org.dyper.runtime.instrument.RuntimePatcher patcher = org.dyper.runtime.instrument.RuntimePatcher.get();
             if (patcher != null && inst != null) {

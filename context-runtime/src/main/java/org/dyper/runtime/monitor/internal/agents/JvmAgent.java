@@ -1,6 +1,5 @@
 package org.dyper.runtime.monitor.internal.agents;
 
-import com.sun.management.GarbageCollectionNotificationInfo;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -10,9 +9,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
-import javax.management.Notification;
-import javax.management.NotificationEmitter;
-import javax.management.openmbean.CompositeData;
 import org.dyper.runtime.monitor.DyperAgent;
 import org.dyper.runtime.wire.Xml;
 
@@ -20,8 +16,7 @@ import org.dyper.runtime.wire.Xml;
  * GC pauses and thread lifecycle (the event families of seed 004): from the flight recorder, every collection with
  * its collector, cause and pauses, and every thread start and end; without it, the JVM's management counters. All
  * figures are exact counts of what happened while the monitor watched (the MXBean counters: since the JVM started).
- * Without the recorder, the last pauses come from the JVM's GC notifications ({@link #listen}), whose durations are
- * whole milliseconds. Memory is bounded: the last 16 pauses and the last 256 threads are listed.
+ * Memory is bounded: the last 16 pauses and the last 256 threads are listed.
  */
 public final class JvmAgent implements DyperAgent {
     static final String NAME = "JVM";
@@ -62,49 +57,6 @@ public final class JvmAgent implements DyperAgent {
 
     public synchronized void recorderStarted() {
         fromRecorder = true;
-        recent.clear();  // the notifications' pauses: the recorder's own list starts now
-    }
-
-    /**
-     * Listens to the JVM's GC notifications, which list single collections (when, which collector, why, how long)
-     * while the flight recorder does not run. Called once when the monitor starts; a JVM without them lists none.
-     */
-    public void listen() {
-        try {
-            long start = ManagementFactory.getRuntimeMXBean().getStartTime();
-            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-                if (gc instanceof NotificationEmitter emitter) {
-                    emitter.addNotificationListener((n, handback) -> notified(n, start), null, null);
-                }
-            }
-        } catch (RuntimeException | LinkageError e) {
-            // no notifications (a JVM without com.sun.management): the totals alone are reported
-        }
-    }
-
-    private void notified(Notification n, long jvmStart) {
-        try {
-            if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
-                return;
-            }
-            GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(
-                    (CompositeData) n.getUserData());
-            synchronized (this) {
-                if (!fromRecorder) {
-                    remember(new Pause(jvmStart + info.getGcInfo().getStartTime(), info.getGcName(),
-                            info.getGcCause(), info.getGcInfo().getDuration() * 1_000_000));
-                }
-            }
-        } catch (RuntimeException | LinkageError e) {
-            // never into the JVM's notification thread: this pause is not listed
-        }
-    }
-
-    private void remember(Pause p) {
-        recent.addLast(p);
-        if (recent.size() > PAUSES) {
-            recent.removeFirst();
-        }
     }
 
     public synchronized void gc(String collector, String cause, long pause, long longest, long startMillis) {
@@ -113,7 +65,10 @@ public final class JvmAgent implements DyperAgent {
         longestNs = Math.max(longestNs, longest);
         count(collectors, collector, pause, longest);
         count(causes, cause, pause, longest);
-        remember(new Pause(startMillis, collector == null ? "?" : collector, cause == null ? "?" : cause, pause));
+        recent.addLast(new Pause(startMillis, collector == null ? "?" : collector, cause == null ? "?" : cause, pause));
+        if (recent.size() > PAUSES) {
+            recent.removeFirst();
+        }
     }
 
     private static void count(Map<String, long[]> map, String key, long pause, long longest) {
@@ -171,7 +126,11 @@ public final class JvmAgent implements DyperAgent {
                     .append(pauseNs).append("' LONGEST_PAUSE_NS='").append(longestNs).append("'>");
             counts(x, "COLLECTOR", collectors);
             counts(x, "CAUSE", causes);
-            pauses(x);
+            for (Pause p : recent) {
+                x.append("<PAUSE TIME='").append(p.startMillis()).append("' COLLECTOR='").append(Xml.esc(p.collector()))
+                        .append("' CAUSE='").append(Xml.esc(p.cause())).append("' PAUSE_NS='").append(p.pauseNs())
+                        .append("'/>");
+            }
         } else {
             long count = 0;
             long ms = 0;
@@ -186,7 +145,6 @@ public final class JvmAgent implements DyperAgent {
             }
             x.append("<GC EXACT='true' SOURCE='MXBEAN' COLLECTIONS='").append(count).append("' PAUSE_NS='")
                     .append(ms * 1_000_000).append("' LONGEST_PAUSE_NS='-1'>").append(rows);
-            pauses(x);
         }
         x.append("</GC>");
         x.append("<LIFECYCLE EXACT='true' SOURCE='").append(fromRecorder ? "JFR" : "MXBEAN").append("' STARTED='")
@@ -201,14 +159,6 @@ public final class JvmAgent implements DyperAgent {
                     .append("'/>");
         }
         return x.append("</LIFECYCLE>").toString();
-    }
-
-    private void pauses(StringBuilder x) {
-        for (Pause p : recent) {
-            x.append("<PAUSE TIME='").append(p.startMillis()).append("' COLLECTOR='").append(Xml.esc(p.collector()))
-                    .append("' CAUSE='").append(Xml.esc(p.cause())).append("' PAUSE_NS='").append(p.pauseNs())
-                    .append("'/>");
-        }
     }
 
     private static void counts(StringBuilder x, String tag, Map<String, long[]> map) {
