@@ -225,7 +225,15 @@ class UiBrowserEndToEndTest {
             screenshot("ui-attached.png");
             assertTrue(Files.isRegularFile(registry.resolve(other + ".monitor")));
             // opened, then ended: the event stream says so and the page shows it
-            browser.driver.findElement(By.cssSelector("button[data-open='" + other + "']")).click();
+            // the list is drawn again every 3 s: a button found just before may be gone when clicked
+            Await.until("Open clicked", () -> {
+                try {
+                    browser.driver.findElement(By.cssSelector("button[data-open='" + other + "']")).click();
+                    return true;
+                } catch (org.openqa.selenium.StaleElementReferenceException e) {
+                    return false;
+                }
+            }, Await.MINUTE);
             Await.until("process " + other + " open and live", () -> data("pid").equals(Long.toString(other))
                     && "events".equals(data("live")), Await.MINUTE);
             plain.send("quit");
