@@ -31,6 +31,9 @@ record Ctl(PrintStream out, PrintStream err, Path dir) {
             if (request instanceof CtlCommand.Send c) {
                 return command(c.pid(), c.command(), c.data(), c.xml(), c.width());
             }
+            if (request instanceof CtlCommand.Ask || request instanceof CtlCommand.Answers) {
+                return new CtlAsking(out, err, dir).run(request);
+            }
             return new CtlPatching(out, err, dir).run(request);
         } catch (CommandFailure e) {
             err.println("dyper: error: " + e.getMessage());

@@ -43,6 +43,15 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
     record Instrument(long pid, List<Path> models, List<Path> modes, Path cache, boolean inline) implements Request {
     }
 
+    /** {@code PID ask QUESTION... [--ask-file FILE]}: the questions, the cache root, and whether to send bytes inline. */
+    record Ask(long pid, List<org.dyper.cli.ask.AskedQuestions.Asked> asks, Path cache, boolean inline)
+            implements Request {
+    }
+
+    /** {@code PID answers}: the answers so far, as text fitting {@code width} columns or the raw {@code <ANSWERS>}. */
+    record Answers(long pid, boolean xml, int width) implements Request {
+    }
+
     /** {@code PID uninstrument [NAME]}: take out the model {@code name} (null: the active one). */
     record Uninstrument(long pid, String name) implements Request {
     }
@@ -57,12 +66,14 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
                 "dyper ctl [--dir DIR] who | dyper ctl [--xml | --wide | --width N] [--dir DIR] PID COMMAND [DATA] | "
                 + "dyper ctl [--dir DIR] [--options OPTS] attach PID | "
                 + "dyper ctl PID instrument --model FILE [--modes FILE] | dyper ctl PID uninstrument [NAME] | "
-                + "dyper ctl [--xml] PID instrumented", options(),
+                + "dyper ctl [--xml] PID instrumented | dyper ctl PID ask QUESTION... | dyper ctl [--xml] PID answers",
+                options(),
                 "who: one line per monitored process: pid, main class, start time (entries of dead processes are\n"
                 + "removed). PID COMMAND [DATA]: any command of the DYPER language (PING, WHORU, REPORT,\n"
                 + "SHOWSTACK, SET \"<VAR NAME='CHECKTIME' VALUE='7'/>\", GET, CLEAR, ...); DATA is the command's XML.\n"
                 + "attach PID: load the monitor into a running JVM (same user) with the JDK attach API.\n"
                 + CtlPatching.HELP
+                + CtlAsking.HELP
                 + EventsCommand.CTL_HELP
                 + ExitCode.SUMMARY.stripTrailing(), true);
     }
@@ -70,6 +81,9 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
     private static Options options() {
         return CtlPatching.addOptions(new Options())
                 .addOption(Option.builder().longOpt("xml").desc("print the raw XML reply").build())
+                .addOption(Option.builder().longOpt("ask-file").hasArg().argName("FILE")
+                        .desc("ask: questions, one per line (# comments), or a <QUESTIONS> XML file; repeatable")
+                        .build())
                 .addOption(Option.builder().longOpt("wide").desc("print whole names (rows may be wide)")
                         .build())
                 .addOption(Option.builder().longOpt("width").hasArg().argName("N")
@@ -108,6 +122,14 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
                 throw new UsageError("attach takes one PID");
             }
             return new Attach(pid(args.get(1)), line.getOptionValue("options"));
+        }
+        if (args.size() >= 2 && CtlAsking.handles(args.get(1))) {
+            try {
+                return CtlAsking.request(line, args, pid(args.get(0)), defaultCache,
+                        width(line.hasOption("wide"), line.getOptionValue("width")));
+            } catch (java.io.IOException e) {
+                throw new UsageError(e.getMessage());
+            }
         }
         if (args.size() >= 2 && CtlPatching.handles(args.get(1), line.hasOption("model"))) {
             return CtlPatching.request(line, args, pid(args.get(0)), defaultCache);

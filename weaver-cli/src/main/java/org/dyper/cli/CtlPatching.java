@@ -159,7 +159,7 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
         models.forEach(m -> fors.addAll(m.fors()));
         Model model = new Model(models.get(0).name(), fors, models.get(0).at());
         LivePatching.Inserted in = LivePatching.insert(entry(pid), catalog, model, cacheRoot, 300_000,
-                inline);
+                inline, null);
         in.warnings().forEach(w -> err.println("dyper: " + w));
         Element reply = in.reply();
         for (Element note : Xml.children(reply, "NOTE")) {

@@ -38,16 +38,17 @@ public final class LivePatching {
      */
     public static Inserted insert(MonitorEntry entry, ModeCatalog catalog, Model model, Path cacheRoot,
             int timeoutMillis) throws CommandFailure, IOException, InvalidInputException, WeaveException {
-        return insert(entry, catalog, model, cacheRoot, timeoutMillis, false);
+        return insert(entry, catalog, model, cacheRoot, timeoutMillis, false, null);
     }
 
     /**
      * As {@link #insert(MonitorEntry, ModeCatalog, Model, Path, int)}; {@code inline}: INSTRUMENT carries the patched
      * class files' bytes ({@link PatchSetFiles#inlined}) rather than their paths, so that the monitor reads no file of
-     * this machine (the form for a monitor on another machine).
+     * this machine (the form for a monitor on another machine); {@code questions}: the question table the model's
+     * code answers to (the compiled questions of {@code dyper ctl PID ask}), or null.
      */
     public static Inserted insert(MonitorEntry entry, ModeCatalog catalog, Model model, Path cacheRoot,
-            int timeoutMillis, boolean inline) throws CommandFailure, IOException, InvalidInputException,
+            int timeoutMillis, boolean inline, String questions) throws CommandFailure, IOException, InvalidInputException,
             WeaveException {
         List<ForSpec> fors = new ArrayList<>(model.fors());
         Path patches = cacheRoot.resolve("patch");
@@ -61,7 +62,7 @@ public final class LivePatching {
             // the patch set in its one form, with the classes it changes and the runtime jars the woven code needs
             String message;
             try {
-                message = instrumentMessage(model.name(), patched.files(), inline);
+                message = instrumentMessage(model.name(), patched.files(), inline, questions);
             } catch (IllegalArgumentException e) {
                 throw new CommandFailure(ExitCode.INVALID_INPUT, e.getMessage());
             }
@@ -76,12 +77,14 @@ public final class LivePatching {
      * INSTRUMENT's data for the patch set {@code files} of model {@code name}: the classes it changes and the runtime
      * jars the woven code needs, by path, or with their bytes inline ({@code inline}; the monitor then falls back to
      * the AspectJ runtime beside its own jar when the paths are not on its machine). Throws
-     * IllegalArgumentException when a file cannot be read or is larger than INSTRUMENT takes.
+     * IllegalArgumentException when a file cannot be read or is larger than INSTRUMENT takes. {@code questions}: the
+     * question table to define with it, or null.
      */
-    public static String instrumentMessage(String name, PatchSetFiles files, boolean inline) {
+    public static String instrumentMessage(String name, PatchSetFiles files, boolean inline, String questions) {
         PatchSetFiles set = files.patchedOnly().withRuntime(Weaver.runtimeClasspath());
         String message = "<MODEL NAME='" + MonitorReply.escape(name) + "' INSERT='TRUE'>"
-                + (inline ? set.inlined() : set).toXml() + "</MODEL>";
+                + (inline ? set.inlined() : set).toXml()
+                + (questions == null ? "" : "<QUESTIONS>" + Xml.text(questions) + "</QUESTIONS>") + "</MODEL>";
         // the frame holds the whole <DYPER> message: its command and escaping add a little
         if (message.length() > org.dyper.runtime.wire.Frames.MAX_MESSAGE - 256) {
             throw new IllegalArgumentException("model '" + name + "': its patched classes take " + message.length()

@@ -30,23 +30,7 @@ final class MonitorTargets {
     static Found fetch(WireClient c, List<String> classPatterns, Path extraDir) throws IOException {
         List<Pattern> patterns = classPatterns.stream().map(Planner::glob).toList();
         Element model = classModel(c, prefix(classPatterns));
-        List<Path> roots = new ArrayList<>();
-        String userDir = null;
-        for (String entry : text(Xml.child(model, "CLASSPATH")).split(File.pathSeparator)) {
-            if (entry.isBlank()) {
-                continue;
-            }
-            Path p = Path.of(entry);
-            if (!p.isAbsolute()) {
-                if (userDir == null) {
-                    userDir = userDir(c);
-                }
-                p = Path.of(userDir).resolve(p);
-            }
-            if (Files.exists(p)) {
-                roots.add(p.normalize());
-            }
-        }
+        List<Path> roots = roots(c, model);
         List<String> missing = new ArrayList<>();
         try (OnClassPath onPath = new OnClassPath(roots)) {
             for (Element cls : Xml.children(model, "CLASS")) {
@@ -74,6 +58,35 @@ final class MonitorTargets {
             roots.add(extraDir);
         }
         return new Found(new PatchService.TargetClasses(roots), fetched);
+    }
+
+    /**
+     * The jars and folders of the process's class path that exist on this machine (relative entries resolved against
+     * its working folder), asking CLASSMODEL to list only the classes under {@code prefix} (see {@link #prefix}).
+     */
+    static List<Path> classPath(WireClient c, String prefix) throws IOException {
+        return roots(c, classModel(c, prefix));
+    }
+
+    private static List<Path> roots(WireClient c, Element model) throws IOException {
+        List<Path> roots = new ArrayList<>();
+        String userDir = null;
+        for (String entry : text(Xml.child(model, "CLASSPATH")).split(File.pathSeparator)) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            Path p = Path.of(entry);
+            if (!p.isAbsolute()) {
+                if (userDir == null) {
+                    userDir = userDir(c);
+                }
+                p = Path.of(userDir).resolve(p);
+            }
+            if (Files.exists(p)) {
+                roots.add(p.normalize());
+            }
+        }
+        return roots;
     }
 
     private static Element classModel(WireClient c, String prefix) throws IOException {

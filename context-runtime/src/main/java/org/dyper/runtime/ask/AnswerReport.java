@@ -107,71 +107,141 @@ public final class AnswerReport {
         if (!active()) {
             return "";
         }
-        StringBuilder out = new StringBuilder();
-        out.append("\nAnswers (checks: events whose conditions were tested; records: events recorded)\n");
-        for (String p : Questions.problems()) {
-            out.append("  problem: ").append(p).append('\n');
-        }
+        List<Shown> shown = new ArrayList<>();
         for (Question q : Questions.all()) {
-            if (q == null) {
+            if (q != null) {
+                shown.add(shown(q, answer(q)));
+            }
+        }
+        return text(Questions.problems(), shown, width);
+    }
+
+    /**
+     * The same Answers section from an {@code <ANSWERS>} element of an XML report ({@link #xml}), as {@code dyper ctl
+     * PID answers} prints it; {@code answers} null: none. Needs {@code java.xml}, which the exit report does not.
+     */
+    public static String text(org.w3c.dom.Element answers, int width) {
+        if (answers == null) {
+            return "";
+        }
+        List<String> problems = new ArrayList<>();
+        List<Shown> shown = new ArrayList<>();
+        org.w3c.dom.NodeList nodes = answers.getChildNodes();
+        for (int i = 0; i < nodes.getLength(); i++) {
+            if (!(nodes.item(i) instanceof org.w3c.dom.Element e)) {
                 continue;
             }
-            Answer a = answer(q);
-            out.append("\n  ").append(q.text).append('\n');
-            out.append("  ").append(Units.count(q.sites)).append(q.sites == 1 ? " site" : " sites")
-                    .append(" patched; ").append(Units.count(q.checks.sum())).append(" checks, ")
-                    .append(Units.count(q.records())).append(" records");
-            if (q.group != Question.Group.NONE) {
-                out.append("; ").append(Units.count(q.groups.size())).append(q.groups.size() == 1 ? " group"
-                        : " groups");
+            if (e.getTagName().equals("PROBLEM")) {
+                problems.add(e.getAttribute("TEXT"));
+            } else if (e.getTagName().equals("QUESTION")) {
+                shown.add(shown(e, Integer.parseInt(answers.getAttribute("MAX_GROUPS"))));
             }
-            if (q.groups.others().cells.get(Groups.COUNT) > 0) {
-                out.append(" (the bound, ").append(Units.count(q.groups.max()))
-                        .append("; later groups went to (others))");
+        }
+        return text(problems, shown, width);
+    }
+
+    /** One question as the text shows it, from the live table or from the XML report. */
+    private record Shown(String text, Question.Measure measure, String groupTitle, String valueTitle, int sites,
+                         long checks, long records, int groups, boolean bounded, int max, List<Row> rows) {
+    }
+
+    /** One row of a shown question; {@code others}: -1 for a group, else the groups folded into it. */
+    private record Row(String name, long count, long sum, long min, long max, double mean, double p50, double p99,
+                       int others) {
+    }
+
+    private static Shown shown(Question q, Answer a) {
+        List<Row> rows = new ArrayList<>();
+        for (Line l : a.lines()) {
+            rows.add(new Row(l.name, l.count, l.sum, l.min, l.max, l.mean(), l.percentile(0.50), l.percentile(0.99),
+                    l.others ? l.folded : -1));
+        }
+        return new Shown(q.text, q.measure, q.group == Question.Group.NONE ? "" : q.groupTitle, q.valueTitle, q.sites,
+                q.checks.sum(), q.records(), q.group == Question.Group.NONE ? -1 : q.groups.size(),
+                q.groups.others().cells.get(Groups.COUNT) > 0, q.groups.max(), rows);
+    }
+
+    private static Shown shown(org.w3c.dom.Element q, int max) {
+        List<Row> rows = new ArrayList<>();
+        org.w3c.dom.NodeList nodes = q.getElementsByTagName("GROUP");
+        for (int i = 0; i < nodes.getLength(); i++) {
+            org.w3c.dom.Element g = (org.w3c.dom.Element) nodes.item(i);
+            rows.add(new Row(g.getAttribute("NAME"), number(g, "COUNT"), number(g, "SUM"), number(g, "MIN"),
+                    number(g, "MAX"), Double.parseDouble(g.getAttribute("MEAN")), number(g, "P50"), number(g, "P99"),
+                    g.hasAttribute("OTHERS") ? Integer.parseInt(g.getAttribute("OTHERS")) : -1));
+        }
+        String groupBy = q.getAttribute("GROUP_BY");
+        return new Shown(q.getAttribute("TEXT"), Question.Measure.valueOf(q.getAttribute("MEASURE")), groupBy,
+                q.getAttribute("VALUE"), (int) number(q, "SITES"), number(q, "CHECKS"), number(q, "RECORDS"),
+                groupBy.isEmpty() ? -1 : (int) number(q, "GROUPS"), "true".equals(q.getAttribute("BOUNDED")), max,
+                rows);
+    }
+
+    private static long number(org.w3c.dom.Element e, String attribute) {
+        String v = e.getAttribute(attribute);
+        return v.isEmpty() ? 0 : Long.parseLong(v);
+    }
+
+    private static String text(List<String> problems, List<Shown> questions, int width) {
+        StringBuilder out = new StringBuilder();
+        out.append("\nAnswers (checks: events whose conditions were tested; records: events recorded)\n");
+        for (String p : problems) {
+            out.append("  problem: ").append(p).append('\n');
+        }
+        for (Shown q : questions) {
+            out.append("\n  ").append(q.text()).append('\n');
+            out.append("  ").append(Units.count(q.sites())).append(q.sites() == 1 ? " site" : " sites")
+                    .append(" patched; ").append(Units.count(q.checks())).append(" checks, ")
+                    .append(Units.count(q.records())).append(" records");
+            if (q.groups() >= 0) {
+                out.append("; ").append(Units.count(q.groups())).append(q.groups() == 1 ? " group" : " groups");
+            }
+            if (q.bounded()) {
+                out.append(" (the bound, ").append(Units.count(q.max())).append("; later groups went to (others))");
             }
             out.append('\n');
-            if (a.lines().isEmpty()) {
+            if (q.rows().isEmpty()) {
                 out.append("    no events\n");
                 continue;
             }
-            table(q, a).appendTo(out, width);
+            table(q).appendTo(out, width);
         }
         return out.toString();
     }
 
-    private static TextTable table(Question q, Answer a) {
-        String g = q.group == Question.Group.NONE ? "" : q.groupTitle;
+    private static TextTable table(Shown q) {
+        String g = q.groupTitle();
         TextTable t;
-        switch (q.measure) {
+        switch (q.measure()) {
             case COUNT -> {
                 t = new TextTable(g, "count");
-                for (Line l : a.lines()) {
-                    t.row(name(l), Units.count(l.count));
+                for (Row l : q.rows()) {
+                    t.row(name(l), Units.count(l.count()));
                 }
             }
             case TIME, WAIT -> {
-                t = new TextTable(g, q.measure == Question.Measure.WAIT ? "waits" : "calls", "total", "mean", "min",
+                t = new TextTable(g, q.measure() == Question.Measure.WAIT ? "waits" : "calls", "total", "mean", "min",
                         "max", "p50 (est.)", "p99 (est.)");
-                for (Line l : a.lines()) {
-                    t.row(name(l), Units.count(l.count), Units.duration(l.sum), Units.duration(l.mean()),
-                            Units.duration(l.min), Units.duration(l.max), Units.duration(l.percentile(0.50)),
-                            Units.duration(l.percentile(0.99)));
+                for (Row l : q.rows()) {
+                    t.row(name(l), Units.count(l.count()), Units.duration(l.sum()), Units.duration(l.mean()),
+                            Units.duration(l.min()), Units.duration(l.max()), Units.duration(l.p50()),
+                            Units.duration(l.p99()));
                 }
             }
             default -> {
-                String v = q.valueTitle;
+                String v = q.valueTitle();
                 t = new TextTable(g, "count", "sum " + v, "min " + v, "max " + v, "mean " + v);
-                for (Line l : a.lines()) {
-                    t.row(name(l), Units.count(l.count), Long.toString(l.sum), Long.toString(l.min),
-                            Long.toString(l.max), String.format(java.util.Locale.ROOT, "%.2f", l.mean()));
+                for (Row l : q.rows()) {
+                    t.row(name(l), Units.count(l.count()), Long.toString(l.sum()), Long.toString(l.min()),
+                            Long.toString(l.max()), String.format(java.util.Locale.ROOT, "%.2f", l.mean()));
                 }
             }
         }
         return t;
     }
 
-    private static String name(Line l) {
-        return l.others && l.folded > 0 ? "(others: " + Units.count(l.folded) + " more groups)" : l.name;
+    private static String name(Row l) {
+        return l.others() > 0 ? "(others: " + Units.count(l.others()) + " more groups)" : l.name();
     }
 
     /** The XML report's {@code <ANSWERS>} element, indented as a child of the root (empty when none). */
@@ -194,7 +264,11 @@ public final class AnswerReport {
             Reports.escape(x, q.group == Question.Group.NONE ? "" : q.groupTitle).append("' VALUE='");
             Reports.escape(x, q.valueTitle).append("' SITES='").append(q.sites).append("' CHECKS='")
                     .append(q.checks.sum()).append("' RECORDS='").append(q.records()).append("' GROUPS='")
-                    .append(q.groups.size()).append("'>\n");
+                    .append(q.groups.size()).append('\'');
+            if (q.groups.others().cells.get(Groups.COUNT) > 0) {
+                x.append(" BOUNDED='true'");
+            }
+            x.append(">\n");
             for (Line l : a.lines()) {
                 x.append("      <GROUP NAME='");
                 Reports.escape(x, l.name).append("' COUNT='").append(l.count).append("' SUM='").append(l.sum)

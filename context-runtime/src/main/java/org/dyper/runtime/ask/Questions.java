@@ -51,14 +51,25 @@ public final class Questions {
 
     /**
      * Replaces the question table with {@code text} (the file format); the old questions' answers and problems are
-     * dropped. Installs the exit report when there is a question. Malformed lines are skipped and reported.
+     * dropped. Installs the exit report when there is a question. Malformed lines are skipped and reported. Returns
+     * what puts the table before back (INSTRUMENT defines the table its questions' code needs before it inserts that
+     * code, and puts the old one back when the insert is refused).
      */
-    public static void define(String text) {
+    public static Runnable define(String text) {
+        Question[] before = table;
+        List<String> problemsBefore = problems();
         PROBLEMS.clear();
         table = parse("the question table", text);
         if (any()) {
             ReportHook.install();
         }
+        return () -> {
+            synchronized (PROBLEMS) {
+                PROBLEMS.clear();
+                PROBLEMS.addAll(problemsBefore);
+            }
+            table = before;
+        };
     }
 
     private static Question[] load() {

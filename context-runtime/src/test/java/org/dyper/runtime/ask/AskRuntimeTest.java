@@ -76,7 +76,7 @@ class AskRuntimeTest {
     }
 
     @Test
-    void aQuestionTestsItsConditionsRecordsItsGroupsAndReportsThem() {
+    void aQuestionTestsItsConditionsRecordsItsGroupsAndReportsThem() throws Exception {
         Questions.define("# a table\n"
                 + "id=0\tmeasure=VALUE\tstat=MAX\tvalue=1\tgroup=SLOT\tgroupSlot=0\tgroupTitle=arg1\tvalueTitle=arg2\t"
                 + "top=2\tduring=3\tthread=\tbefore=1:GE:10\tafter=\tsites=4\ttext=max arg2 of p.C.m by arg1 top 2\n"
@@ -114,5 +114,21 @@ class AskRuntimeTest {
                   2                            1       102       102       102     102.00
                   (others: 2 more groups)      2       201       100       101     100.50
                 """), text);
+        // dyper ctl PID answers prints the same text from the XML the monitor sends
+        assertEquals(text, AnswerReport.text(org.dyper.runtime.wire.Xml.parse(xml.trim()), 0));
+    }
+
+    @Test
+    void aTableDefinedForAnInsertThatFailedIsPutBack() throws Exception {
+        Questions.define("id=0\tmeasure=COUNT\tstat=COUNT\ttext=count of p.C.m\n");
+        Ask.point(0, 1, null, 0, 0, 0);
+        Runnable undo = Questions.define("id=0\tmeasure=COUNT\tstat=COUNT\ttext=count of p.C.other\nbroken\n");
+        assertTrue(AnswerReport.xml().contains("TEXT='count of p.C.other'"), AnswerReport.xml());
+        undo.run();
+        String xml = AnswerReport.xml();
+        assertTrue(xml.contains("<QUESTION ID='0' TEXT='count of p.C.m' MEASURE='COUNT' STAT='COUNT' GROUP_BY='' "
+                + "VALUE='' SITES='0' CHECKS='1' RECORDS='1' GROUPS='0'>"), xml);
+        assertTrue(!xml.contains("PROBLEM"), xml);
+        assertEquals("", AnswerReport.text(null, 0));
     }
 }

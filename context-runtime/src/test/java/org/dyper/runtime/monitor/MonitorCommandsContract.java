@@ -350,7 +350,7 @@ abstract class MonitorCommandsContract {
         Element detail = first(r, "DETAIL");
         assertTrue(all(detail, "METHOD").stream().anyMatch(m -> m.getAttribute("NAME").equals("spin")));
         assertEquals(error("unknown REPORT TYPE 'SOME' (ALL, CPU, CONTENTION, STACKS, JVM, INSTRUMENTATION, DETAIL, "
-                + "PATCHES, AGENTS)"),
+                + "PATCHES, AGENTS, ANSWERS)"),
                 cmd("REPORT", "<REPORT TYPE='SOME'/>"));
     }
 

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -354,6 +355,63 @@ class RuntimePatchingEndToEndTest {
         assertEquals(PhaseFacts.CALLS, r.value("TIMING", PhaseFacts.WORK, "COUNT"));
         assertEquals(PhaseFacts.LATER_CALLS, r.value("COUNTS", PhaseFacts.TWICE, "COUNT"));
         assertEquals(PhaseFacts.PLUGIN_CALLS, r.value("SAMPLED_TIMING", PhaseFacts.PLUGIN, "COUNT"));
+    }
+
+    /**
+     * Questions put to a running program ({@code dyper ctl PID ask}, docs/questions.md): compiled against its class
+     * path, inserted with their table in one INSTRUMENT, answered exactly for the phase they were in; a question with
+     * a mistake is refused naming its column, and changes nothing.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Jdk.class)
+    void questionsAskedOfARunningProgramAreAnsweredExactly(Jdk jdk) throws Exception {
+        Path report = dir.resolve("report.xml");
+        Running t = start(jdk, Start.ATTACH, report);
+        try {
+            phase(t, 1);
+            long pid = t.process().pid();
+            assertEquals(0, ctl("attach", Long.toString(pid)).exit());
+            Run none = ctl(Long.toString(pid), "answers");
+            assertEquals("No question was asked in process " + pid + " (dyper ctl " + pid + " ask 'QUESTION', or "
+                    + "dyper run --ask).\n", none.out(), none.err());
+            Run typo = ctl(Long.toString(pid), "ask", "count of org.dyper.samples.phases.Worker.wrok", "--cache",
+                    shared.resolve("cache").toString());
+            assertEquals(3, typo.exit(), typo.err());
+            assertTrue(typo.err().startsWith("dyper: error: question #1, column 42: org.dyper.samples.phases.Worker "
+                    + "has no method 'wrok' (it has: total, weigh, work)\n"), typo.err());
+            String calls = "count of calls to org.dyper.samples.phases.Worker.weigh from "
+                    + "org.dyper.samples.phases.Worker.work";
+            String sum = "sum arg1 of org.dyper.samples.phases.Worker.work";
+            Run ask = ctl(Long.toString(pid), "ask", calls, sum, "--inline", "--cache",
+                    shared.resolve("cache").toString());
+            assertEquals(0, ask.exit(), ask.err());
+            assertTrue(ask.out().startsWith("dyper: 2 question(s) asked in process " + pid + ": 2 site(s), 1 class(es) "
+                    + "patched now, 0 when they load (model 'dyper-ask')"), ask.out());
+            phase(t, 2);
+            Run xml = ctl("--xml", Long.toString(pid), "answers");
+            assertEquals(0, xml.exit(), xml.err());
+            org.w3c.dom.Element answers = MonitorEndToEndTest.xml(xml.out());
+            List<org.w3c.dom.Element> questions = MonitorEndToEndTest.all(answers, "QUESTION");
+            assertEquals(List.of(calls, sum), questions.stream().map(q -> q.getAttribute("TEXT")).toList());
+            org.w3c.dom.Element counted = MonitorEndToEndTest.all(questions.get(0), "GROUP").get(0);
+            assertEquals(List.of("(all)", "3000", "1"), List.of(counted.getAttribute("NAME"),
+                    counted.getAttribute("COUNT"), questions.get(0).getAttribute("SITES")));
+            org.w3c.dom.Element summed = MonitorEndToEndTest.all(questions.get(1), "GROUP").get(0);
+            // phase 2 calls work(i + 2) for i = 0..2999
+            assertEquals(List.of("3000", "4504500", "2", "3001"), List.of(summed.getAttribute("COUNT"),
+                    summed.getAttribute("SUM"), summed.getAttribute("MIN"), summed.getAttribute("MAX")));
+            Run text = ctl(Long.toString(pid), "answers");
+            assertTrue(text.out().startsWith("Answers (checks: events whose conditions were tested; records: events "
+                    + "recorded)\n\n  " + calls + "\n  1 site patched; 3,000 checks, 3,000 records\n"), text.out());
+            assertEquals(0, ctl(Long.toString(pid), "uninstrument").exit());
+            phase(t, 3);
+            assertEquals(xml.out(), ctl("--xml", Long.toString(pid), "answers").out()
+                    .replaceAll("\\s+$", "\n"), "nothing counted once the questions were taken out");
+            assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
+            assertEquals(PhaseFacts.output(3, true), t.lines());
+        } finally {
+            t.close();
+        }
     }
 
     /** After a refusal: nothing is instrumented, the program runs on as before, and nothing was measured. */

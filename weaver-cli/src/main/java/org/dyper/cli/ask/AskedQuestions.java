@@ -45,13 +45,18 @@ public final class AskedQuestions {
 
     /** The questions of {@code --ask} values, then of {@code --ask-file} files (one per line; # comments). */
     public static List<Asked> read(String[] asks, String[] files) throws UsageError, IOException {
+        return read(asks, "--ask", files);
+    }
+
+    /** As {@link #read(String[], String[])}, the questions of {@code asks} named {@code label #N} in messages. */
+    public static List<Asked> read(String[] asks, String label, String[] files) throws UsageError, IOException {
         List<Asked> out = new ArrayList<>();
         if (asks != null) {
             for (int i = 0; i < asks.length; i++) {
                 if (asks[i].isBlank()) {
-                    throw new UsageError("--ask: the question is empty");
+                    throw new UsageError(label + ": the question is empty");
                 }
-                out.add(new Asked(asks[i], "--ask #" + (i + 1), false));
+                out.add(new Asked(asks[i], label + " #" + (i + 1), false));
             }
         }
         if (files != null) {

@@ -12,7 +12,7 @@ import org.dyper.runtime.wire.Xml;
 /** REPORT's {@code <MONITOR_REPORT>}: the sections of the monitor's agents, or one of them (TYPE). */
 public final class MonitorReport {
     static final List<String> TYPES = List.of("ALL", "CPU", "CONTENTION", "STACKS", "JVM", "INSTRUMENTATION",
-            "DETAIL", "PATCHES", "AGENTS");
+            "DETAIL", "PATCHES", "AGENTS", "ANSWERS");
 
     private final Monitor m;
 
@@ -66,6 +66,10 @@ public final class MonitorReport {
         }
         if (all || t.equals("DETAIL")) {
             x.append(DetailReport.xml(m, m.detailer));
+        }
+        if (t.equals("ANSWERS")) {
+            // the questions' answers alone (ALL has them inside INSTRUMENTATION's report)
+            x.append(org.dyper.runtime.ask.AnswerReport.xml().trim());
         }
         if (all || t.equals("PATCHES")) {
             x.append(InstrumentCommands.reportSection());

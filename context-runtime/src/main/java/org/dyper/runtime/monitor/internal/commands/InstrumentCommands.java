@@ -13,7 +13,8 @@ import org.dyper.runtime.wire.Xml;
 /**
  * The monitor's INSTRUMENT and INSTRUMENTED commands, a front end to {@link RuntimePatcher}:
  * {@code <MODEL NAME INSERT><PATCH MODEL ID SITES>...</PATCH></MODEL>} inserts the patch set a DYPATCH PATCH reply
- * names ({@link PatchSetFiles}; files on this machine), {@code INSERT='FALSE'} removes,
+ * names ({@link PatchSetFiles}; files on this machine, or their bytes inline), with the question table its code
+ * answers to in {@code <QUESTIONS>} (the compiled questions of {@code dyper ctl PID ask}), {@code INSERT='FALSE'} removes,
  * and INSTRUMENTED lists what is patched. Formats in docs/monitor.md.
  */
 public final class InstrumentCommands {
@@ -54,13 +55,27 @@ public final class InstrumentCommands {
                 return m.reply("<PATCH TIME='" + millis(r.nanos()) + "' NANOS='" + r.nanos() + "' MODEL='"
                         + Xml.esc(r.model()) + "' CLASSES='" + r.classes() + "'/>");
             }
+            Element questions = Xml.child(data, "QUESTIONS");
+            if (questions != null) {
+                data.removeChild(questions);
+            }
             PatchSet set = read(name.trim(), data);
             RuntimePatcher.Inserted i;
             synchronized (m.detailer.patching) {
                 if (!set.model().equals(Detailer.MODEL)) {
                     m.detailer.stepAside();
                 }
-                i = patcher.insert(set);
+                // the questions' table before their code: the code finds its question by index
+                Runnable undo = questions == null ? null
+                        : org.dyper.runtime.ask.Questions.define(questions.getTextContent());
+                try {
+                    i = patcher.insert(set);
+                } catch (PatchRefused | RuntimeException e) {
+                    if (undo != null) {
+                        undo.run();
+                    }
+                    throw e;
+                }
             }
             StringBuilder x = new StringBuilder("<PATCH TIME='").append(millis(i.nanos())).append("' NANOS='")
                     .append(i.nanos()).append("' REDEFINE_NANOS='").append(i.redefineNanos()).append("' MODEL='")
