@@ -202,6 +202,11 @@ public final class LocalFleet implements Fleet {
     }
 
     @Override
+    public String describe(Member m) {
+        return name(m);
+    }
+
+    @Override
     public String describe() {
         return "registry " + dir;
     }
