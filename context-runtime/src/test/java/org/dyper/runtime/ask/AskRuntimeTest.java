@@ -155,4 +155,20 @@ class AskRuntimeTest {
             assertEquals(0, Questions.fromResource(ClassLoader.getPlatformClassLoader()).length);
         }
     }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "0 | 0 | 0",
+        "1 | 1 | [1, 2)",
+        "3 | 2 | [2, 4)",
+        "1000 | 10 | [512, 1024)",
+        "1024 | 11 | [1024, 2048)",
+        "-1 | -1 | (-2, -1]",
+        "-1000 | -10 | (-1024, -512]",
+        "9223372036854775807 | 63 | [4611686018427387904, 2^63)",
+        "-9223372036854775808 | -63 | (-2^63, -4611686018427387904]"})
+    void valuesFallIntoPowerOfTwoBuckets(long value, long bucket, String name) {
+        assertEquals(bucket, Groups.bucket(value));
+        assertEquals(name, Groups.bucketName(bucket));
+    }
 }
