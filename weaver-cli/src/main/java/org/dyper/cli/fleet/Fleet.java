@@ -37,6 +37,16 @@ public interface Fleet extends AutoCloseable {
     /** What this fleet is, for messages: {@code "registry /root/.dyper/run"}, {@code "nats://host:4222"}. */
     String describe();
 
+    /**
+     * A member as messages and tables name it: {@code JVM id (main, pid N on host)} unless the carrier has a shorter
+     * way ({@code process 42 (com.acme.Main)} on this machine).
+     */
+    default String describe(Member m) {
+        boolean known = m.mainClass() != null && !m.mainClass().isEmpty() && !m.mainClass().equals("?");
+        return "JVM " + m.id() + " (" + (known ? m.mainClass() + ", " : "") + "pid " + m.pid() + " on " + m.host()
+                + ")";
+    }
+
     @Override
     void close();
 }
