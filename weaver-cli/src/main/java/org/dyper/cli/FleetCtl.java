@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.dyper.cli.fleet.Fleet;
-import org.dyper.cli.fleet.NatsFleet;
 import org.dyper.patch.ModeCatalog;
 import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.build.Weaver;
@@ -61,7 +60,7 @@ record FleetCtl(PrintStream out, PrintStream err) {
         List<Fleet.Answer> answers = sendEach(fleet, members, cmd, data, control, deadline);
         int code = ExitCode.OK;
         for (Fleet.Answer a : answers) {
-            String name = NatsFleet.name(a.member());
+            String name = fleet.describe(a.member());
             if (!a.ok()) {
                 err.println("dyper: error: " + a.error());
                 code = worse(code, a.error().contains("refused") ? ExitCode.COMMAND_FAILED : ExitCode.NO_PROCESS);
@@ -141,20 +140,20 @@ record FleetCtl(PrintStream out, PrintStream err) {
         List<Fleet.Answer> answers = sendEach(fleet, members, "INSTRUMENT", message, true, deadline);
         int code = ExitCode.OK;
         for (Fleet.Answer a : answers) {
-            Element patch = result(a);
+            Element patch = result(fleet, a);
             if (patch == null) {
                 code = worse(code, a.ok() ? ExitCode.COMMAND_FAILED : a.error().contains("refused")
                         ? ExitCode.COMMAND_FAILED : ExitCode.NO_PROCESS);
                 continue;
             }
             out.printf(Locale.ROOT, "dyper: model '%s' instrumented in %s: %s class(es) patched now, %s when they "
-                    + "load%s%n", model.name(), NatsFleet.name(a.member()), patch.getAttribute("CLASSES"),
+                    + "load%s%n", model.name(), fleet.describe(a.member()), patch.getAttribute("CLASSES"),
                     patch.getAttribute("PENDING"), patch.hasAttribute("FIRSTID") ? " (site ids "
                     + patch.getAttribute("FIRSTID") + "-" + patch.getAttribute("LASTID") + ")" : "");
         }
         summary(answers);
         out.printf(Locale.ROOT, "dyper: %d of %d JVM(s) instrumented in %.2f s (patched class files %s %s, woven once)%n",
-                answers.stream().filter(a -> result(a) != null).count(), answers.size(),
+                answers.stream().filter(a -> result(fleet, a) != null).count(), answers.size(),
                 (System.nanoTime() - start) / 1e9, patched.cached() ? "reused from" : "woven into", patched.dir());
         return code;
     }
@@ -179,7 +178,7 @@ record FleetCtl(PrintStream out, PrintStream err) {
                     // named below
                 }
                 if (active == null) {
-                    err.println("dyper: error: " + (a.ok() ? NatsFleet.name(a.member()) + " has no model instrumented"
+                    err.println("dyper: error: " + (a.ok() ? fleet.describe(a.member()) + " has no model instrumented"
                             : a.error()));
                     code = worse(code, a.ok() ? ExitCode.COMMAND_FAILED : ExitCode.NO_PROCESS);
                 } else {
@@ -191,13 +190,13 @@ record FleetCtl(PrintStream out, PrintStream err) {
             List<Fleet.Answer> answers = sendEach(fleet, e.getValue(), "INSTRUMENT", "<MODEL NAME='"
                     + MonitorReply.escape(e.getKey()) + "' INSERT='FALSE'/>", true, deadline);
             for (Fleet.Answer a : answers) {
-                Element patch = result(a);
+                Element patch = result(fleet, a);
                 if (patch == null) {
                     code = worse(code, a.ok() ? ExitCode.COMMAND_FAILED : ExitCode.NO_PROCESS);
                     continue;
                 }
                 out.printf(Locale.ROOT, "dyper: model '%s' removed from %s: %s class(es) restored%n",
-                        patch.getAttribute("MODEL"), NatsFleet.name(a.member()), patch.getAttribute("CLASSES"));
+                        patch.getAttribute("MODEL"), fleet.describe(a.member()), patch.getAttribute("CLASSES"));
             }
             summary(answers);
         }
@@ -205,15 +204,15 @@ record FleetCtl(PrintStream out, PrintStream err) {
     }
 
     /** The PATCH element of an INSTRUMENT answer, or null with the reason printed. */
-    private Element result(Fleet.Answer a) {
+    private Element result(Fleet fleet, Fleet.Answer a) {
         if (!a.ok()) {
             err.println("dyper: error: " + a.error());
             return null;
         }
         try {
-            Reply r = Reply.of(a.reply(), "from " + NatsFleet.name(a.member()));
+            Reply r = Reply.of(a.reply(), "from " + fleet.describe(a.member()));
             if (r.error() != null) {
-                err.println("dyper: error: " + NatsFleet.name(a.member()) + ": " + r.error());
+                err.println("dyper: error: " + fleet.describe(a.member()) + ": " + r.error());
                 return null;
             }
             return Xml.child(r.root(), "PATCH");

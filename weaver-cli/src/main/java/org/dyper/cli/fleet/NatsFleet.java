@@ -188,11 +188,16 @@ public final class NatsFleet implements Fleet {
         return answers;
     }
 
-    /** A member as errors name it: its id, main class, host and pid. */
+    /** A member as errors name it: its id, main class, host and pid ({@link Fleet#describe(Member)}). */
     public static String name(Member m) {
         boolean known = m.mainClass() != null && !m.mainClass().isEmpty() && !m.mainClass().equals("?");
         return "JVM " + m.id() + " (" + (known ? m.mainClass() + ", " : "") + "pid " + m.pid() + " on " + m.host()
                 + ")";
+    }
+
+    @Override
+    public String describe(Member m) {
+        return name(m);
     }
 
     /** The server's refusal to let this user publish on {@code subject}, or null. */
