@@ -31,8 +31,20 @@ abstract class AbstractDyperMojo extends AbstractMojo {
      * The patch models (MODEL files) that say where to measure; the CLI's {@code --model}. At least one is
      * required. On the command line: {@code -Ddyper.models=a.xml,b.xml}.
      */
-    @Parameter(property = "dyper.models", required = true)
+    @Parameter(property = "dyper.models")
     protected List<File> models;
+
+    /**
+     * A questions file (docs/questions.md: one question per line, or a {@code <QUESTIONS>} XML file) instead of
+     * models: the questions are compiled against the classes to weave into the least instrumentation that answers
+     * them, and the answers come with the report. The weave goal puts the question table into the classes
+     * ({@code META-INF/dyper/questions.txt}). On the command line: {@code -Ddyper.questions=FILE}.
+     */
+    @Parameter(property = "dyper.questions")
+    protected File questions;
+
+    /** The question table the last {@link #inputs} wrote (null without {@link #questions}). */
+    protected Path questionTable;
 
     /**
      * Mode files (DYPATCH or DYPATCH_MODE files) defining the modes the models name; the CLI's
@@ -95,10 +107,36 @@ abstract class AbstractDyperMojo extends AbstractMojo {
                 + " problem(s) in the model and mode files; nothing was woven:\n" + lines, e);
     }
 
-    /** The model and mode files as paths; fails the build when one is missing or none is given. */
-    protected Weaver.Inputs inputs(List<Path> targets, List<Path> classpath) throws MojoFailureException {
-        return new Weaver.Inputs(existing("models", models, true), existing("modes", modes, false), targets, classpath)
-                .withPatterns(includes == null ? List.of() : includes, excludes == null ? List.of() : excludes);
+    /**
+     * The model and mode files as paths, or those the questions make (compiled against {@code targets}); fails the
+     * build when one is missing, none is given, or a question cannot be answered.
+     */
+    protected Weaver.Inputs inputs(List<Path> targets, List<Path> classpath) throws MojoFailureException, IOException {
+        Weaver.Inputs in;
+        if (questions != null) {
+            if (models != null && !models.isEmpty() || modes != null && !modes.isEmpty()) {
+                throw new MojoFailureException("dyper: questions make their own model: leave out models and modes (a "
+                        + "join point keeps one context; docs/questions.md)");
+            }
+            AskedFiles asked = AskedFiles.compile(questions.toPath(), targets,
+                    Path.of(project.getBuild().getDirectory(), "dyper", "ask"), w -> getLog().warn("dyper: " + w));
+            questionTable = asked.table();
+            in = new Weaver.Inputs(List.of(asked.model()), List.of(asked.modes()), targets, classpath);
+        } else {
+            in = new Weaver.Inputs(existing("models", models, true), existing("modes", modes, false), targets,
+                    classpath);
+        }
+        return in.withPatterns(includes == null ? List.of() : includes, excludes == null ? List.of() : excludes);
+    }
+
+    /** The files that say what to weave, for the weave goal's state: the questions file, or the models and modes. */
+    protected List<Path> inputFiles() throws MojoFailureException {
+        if (questions != null) {
+            return List.of(questions.toPath());
+        }
+        List<Path> in = new ArrayList<>(existing("models", models, true));
+        in.addAll(existing("modes", modes, false));
+        return in;
     }
 
     private static List<Path> existing(String parameter, List<File> files, boolean required)
@@ -114,7 +152,7 @@ abstract class AbstractDyperMojo extends AbstractMojo {
         }
         if (required && paths.isEmpty()) {
             throw new MojoFailureException("dyper: no model: configure <models><model>src/main/dyper/model.xml"
-                    + "</model></models> or pass -Ddyper.models=FILE");
+                    + "</model></models> or <questions>FILE</questions>, or pass -Ddyper.models=FILE");
         }
         return paths;
     }

@@ -46,9 +46,7 @@ abstract class AbstractWeavingMojo extends AbstractDyperMojo {
 
     /** The weave goal's state: the models and modes, and every file it wrote. */
     private String state(Map<Artifact, Path> deps) throws IOException, MojoFailureException {
-        Weaver.Inputs files = inputs(List.of(), List.of());
-        List<Path> in = new ArrayList<>(files.models());
-        in.addAll(files.modeFiles());
+        List<Path> in = inputFiles();
         List<Path> out = new ArrayList<>();
         out.add(classes());
         deps.keySet().forEach(a -> out.add(wovenJar(a)));

@@ -130,7 +130,10 @@ public class RunMojo extends AbstractDyperMojo {
         }
         List<String> command;
         try {
-            command = launch.command(prepared.aspects());
+            command = new ArrayList<>(launch.command(prepared.aspects()));
+            if (questionTable != null) {
+                command.add(1, "-D" + org.dyper.runtime.ask.Questions.PROPERTY + "=" + questionTable.toAbsolutePath());
+            }
         } catch (IllegalArgumentException e) {
             throw new MojoFailureException("dyper: run: " + e.getMessage(), e);
         }

@@ -20,6 +20,7 @@ import org.dyper.patch.aspectj.GeneratedCode;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.build.Generation;
 import org.dyper.patch.build.WeaveException;
+import org.dyper.runtime.io.AtomicWrite;
 import org.dyper.patch.build.Weaver;
 
 /**
@@ -103,6 +104,12 @@ public class WeaveMojo extends AbstractWeavingMojo {
         warnings(code);
         // warnings (advice AspectJ did not apply) always; ajc's other notes with dyper.verbose
         notes(verbose ? notes : notes.stream().filter(Weaver::isWarning).toList());
+        if (questionTable != null) {
+            // beside the site table: the runtime reads it when no -Ddyper.ask names one (Questions.RESOURCE)
+            Path table = classes.resolve(org.dyper.runtime.ask.Questions.RESOURCE);
+            Files.createDirectories(table.getParent());
+            AtomicWrite.write(table, Files.readString(questionTable, StandardCharsets.UTF_8));
+        }
         useWovenDependencies(deps);
         writeClasspath(deps);
         recordWoven(deps);

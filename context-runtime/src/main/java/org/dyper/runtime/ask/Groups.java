@@ -17,6 +17,7 @@ final class Groups {
     /** Label markers: the name is made at report time (a site's name from the site table, a value's digits). */
     static final String SITE_LABEL = "\u0000site";
     static final String VALUE_LABEL = "\u0000value";
+    static final String BUCKET_LABEL = "\u0000bucket";
     /** The key object of events without a receiver (static methods). */
     static final Object NO_RECEIVER = new Object();
 
@@ -83,11 +84,38 @@ final class Groups {
             if (label == Groups.VALUE_LABEL) {
                 return Long.toString(key);
             }
+            if (label == Groups.BUCKET_LABEL) {
+                return bucketName(key);
+            }
             if (label != null) {
                 return label;
             }
             return ref instanceof Class<?> c ? c.getName() : String.valueOf(ref);
         }
+    }
+
+    /**
+     * The power-of-two bucket of {@code v}: 0 for 0; {@code k + 1} for {@code [2^k, 2^(k+1))}; {@code -(k + 1)} for
+     * {@code (-2^(k+1), -2^k]}.
+     */
+    static long bucket(long v) {
+        if (v == 0) {
+            return 0;
+        }
+        long magnitude = v == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(v);
+        long k = 64 - Long.numberOfLeadingZeros(magnitude);
+        return v > 0 ? k : -k;
+    }
+
+    /** The name of bucket {@code key}: {@code 0}, {@code [512, 1024)}, {@code (-1024, -512]}. */
+    static String bucketName(long key) {
+        if (key == 0) {
+            return "0";
+        }
+        long k = Math.abs(key) - 1;
+        String low = Long.toString(1L << k);
+        String high = k == 62 ? "2^63" : Long.toString(1L << (k + 1));
+        return key > 0 ? "[" + low + ", " + high + ")" : "(-" + high + ", -" + low + "]";
     }
 
     Row single() {

@@ -15,7 +15,7 @@ final class Question {
     enum Measure { COUNT, TIME, WAIT, VALUE }
 
     /** How events are grouped: not at all, by site (caller or method id), thread, receiver class, a value. */
-    enum Group { NONE, SITE, THREAD, RECEIVER, SLOT }
+    enum Group { NONE, SITE, THREAD, RECEIVER, SLOT, BUCKET }
 
     /** The statistic that orders the groups (and picks the top N). */
     enum Stat { COUNT, TOTAL, MEAN, MIN, MAX, P50, P99, SUM }
@@ -194,6 +194,10 @@ final class Question {
             case SLOT -> {
                 long k = groupSlot == 0 ? a : groupSlot == 1 ? b : c;
                 yield groups.of(k, null, Groups.VALUE_LABEL);
+            }
+            case BUCKET -> {
+                long k = groupSlot == 0 ? a : groupSlot == 1 ? b : c;
+                yield groups.of(Groups.bucket(k), null, Groups.BUCKET_LABEL);
             }
         };
         row.add(value);

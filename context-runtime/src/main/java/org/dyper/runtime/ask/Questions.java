@@ -72,10 +72,16 @@ public final class Questions {
         };
     }
 
+    /**
+     * The question table of classes woven at build time (the Maven plugin's {@code questions}): a resource beside the
+     * site table, read when {@value #PROPERTY} names no file.
+     */
+    public static final String RESOURCE = "META-INF/dyper/questions.txt";
+
     private static Question[] load() {
         String file = Config.property(PROPERTY);
         if (file == null || file.isBlank()) {
-            return new Question[0];
+            return fromResource(Questions.class.getClassLoader(), Thread.currentThread().getContextClassLoader());
         }
         try {
             Question[] t = parse(file, Files.readString(Paths.get(file), StandardCharsets.UTF_8));
@@ -85,6 +91,48 @@ public final class Questions {
             PROBLEMS.add(file + ": cannot read the question table: " + e);
             return new Question[0];
         }
+    }
+
+    /**
+     * The table in the first {@value #RESOURCE} that {@code loaders} (nulls skipped) find, or none. Two different
+     * tables on the class path (two woven modules each with questions) are a problem reported, and the first is used.
+     */
+    static Question[] fromResource(ClassLoader... loaders) {
+        java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+        String first = null;
+        String where = null;
+        for (ClassLoader loader : loaders) {
+            if (loader == null) {
+                continue;
+            }
+            try {
+                for (java.util.Enumeration<java.net.URL> e = loader.getResources(RESOURCE); e.hasMoreElements(); ) {
+                    java.net.URL url = e.nextElement();
+                    if (!seen.add(url.toString())) {
+                        continue;
+                    }
+                    String text;
+                    try (java.io.InputStream in = url.openStream()) {
+                        text = new String(in.readNBytes(1 << 20), StandardCharsets.UTF_8);
+                    }
+                    if (first == null) {
+                        first = text;
+                        where = url.toString();
+                    } else if (!first.equals(text)) {
+                        PROBLEMS.add(url + ": a second question table on the class path, left out (" + where
+                                + " is used; weave the questions into one module)");
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                PROBLEMS.add(RESOURCE + ": cannot read the question table: " + e);
+            }
+        }
+        if (first == null) {
+            return new Question[0];
+        }
+        Question[] t = parse(where, first);
+        ReportHook.install();
+        return t;
     }
 
     private static Question[] parse(String source, String text) {

@@ -131,4 +131,44 @@ class AskRuntimeTest {
         assertTrue(!xml.contains("PROBLEM"), xml);
         assertEquals("", AnswerReport.text(null, 0));
     }
+
+    @Test
+    void aTableWovenIntoTheClassesIsReadFromTheClassPath(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path one = dir.resolve("one/META-INF/dyper/questions.txt");
+        java.nio.file.Path two = dir.resolve("two/META-INF/dyper/questions.txt");
+        java.nio.file.Files.createDirectories(one.getParent());
+        java.nio.file.Files.createDirectories(two.getParent());
+        java.nio.file.Files.writeString(one, "id=0\tmeasure=COUNT\tstat=COUNT\ttext=count of p.C.m\n");
+        java.nio.file.Files.writeString(two, "id=0\tmeasure=COUNT\tstat=COUNT\ttext=count of p.D.n\n");
+        try (java.net.URLClassLoader a = new java.net.URLClassLoader(new java.net.URL[] {
+                dir.resolve("one").toUri().toURL()}, null);
+             java.net.URLClassLoader b = new java.net.URLClassLoader(new java.net.URL[] {
+                dir.resolve("two").toUri().toURL()}, null)) {
+            Question[] t = Questions.fromResource(null, a, a);
+            assertEquals(1, t.length);
+            assertEquals("count of p.C.m", t[0].text);
+            assertEquals(List.of(), Questions.problems());
+            assertEquals("count of p.C.m", Questions.fromResource(a, b)[0].text);
+            assertEquals(List.of(two.toUri().toURL() + ": a second question table on the class path, left out ("
+                    + one.toUri().toURL() + " is used; weave the questions into one module)"), Questions.problems());
+            assertEquals(0, Questions.fromResource(ClassLoader.getPlatformClassLoader()).length);
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "0 | 0 | 0",
+        "1 | 1 | [1, 2)",
+        "3 | 2 | [2, 4)",
+        "1000 | 10 | [512, 1024)",
+        "1024 | 11 | [1024, 2048)",
+        "-1 | -1 | (-2, -1]",
+        "-1000 | -10 | (-1024, -512]",
+        "9223372036854775807 | 63 | [4611686018427387904, 2^63)",
+        "-9223372036854775808 | -63 | (-2^63, -4611686018427387904]"})
+    void valuesFallIntoPowerOfTwoBuckets(long value, long bucket, String name) {
+        assertEquals(bucket, Groups.bucket(value));
+        assertEquals(name, Groups.bucketName(bucket));
+    }
 }

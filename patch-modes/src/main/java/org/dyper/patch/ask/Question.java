@@ -68,9 +68,12 @@ public record Question(String text, Measure measure, Stat stat, ValueRef value, 
     public record ThreadCondition(String pattern, boolean exact, int column) {
     }
 
-    /** The grouping: none, the caller (or allocating method), the method, the thread, the receiver's class, a value. */
+    /**
+     * The grouping: none, the caller (or allocating method), the method, the thread, the receiver's class, a value, or
+     * a value's power-of-two bucket.
+     */
     public record GroupBy(Kind kind, ValueRef value, int column) {
-        public enum Kind { NONE, CALLER, METHOD, THREAD, RECEIVER, VALUE }
+        public enum Kind { NONE, CALLER, METHOD, THREAD, RECEIVER, VALUE, BUCKET }
 
         public static final GroupBy NONE = new GroupBy(Kind.NONE, null, 0);
     }

@@ -177,6 +177,10 @@ public final class QuestionCompiler {
                             + "receiver (use 'by method' or 'by thread')");
                 }
             }
+            case BUCKET -> {
+                groupKind = "BUCKET";
+                groupTitle = group.value() + " (bucket)";
+            }
             default -> {
                 groupKind = "SLOT";
                 groupTitle = group.value().toString();

@@ -209,7 +209,12 @@ public final class QuestionParser {
                                 throw new QuestionException(g.column, "expected caller, method, thread, receiver "
                                         + "class or argN after 'by', found '" + g.text + "'");
                             }
-                            yield new GroupBy(GroupBy.Kind.VALUE, valueRef(g, "after 'by'"), g.column);
+                            ValueRef v = valueRef(g, "after 'by'");
+                            if (peek() != null && peek().is("bucket")) {
+                                pos++;
+                                yield new GroupBy(GroupBy.Kind.BUCKET, v, g.column);
+                            }
+                            yield new GroupBy(GroupBy.Kind.VALUE, v, g.column);
                         }
                     };
                 }

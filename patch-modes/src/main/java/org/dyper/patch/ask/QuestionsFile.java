@@ -35,6 +35,31 @@ public final class QuestionsFile {
     }
 
     /**
+     * Reads a questions file of either form: one question per line ({@code #} comments and blank lines skipped; each
+     * question at column 1 of its line), or the XML form ({@link #read}).
+     *
+     * @throws QuestionFileException naming {@code file:line:col} and the rule broken, or a file with no question
+     */
+    public static List<Entry> readAny(Path file) throws IOException, QuestionFileException {
+        String content = Files.readString(file, java.nio.charset.StandardCharsets.UTF_8);
+        if (isXml(content)) {
+            return read(file);
+        }
+        List<Entry> out = new ArrayList<>();
+        List<String> lines = content.lines().toList();
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
+            if (!l.isBlank() && !l.strip().startsWith("#")) {
+                out.add(new Entry(l, i + 1, 1));
+            }
+        }
+        if (out.isEmpty()) {
+            throw new QuestionFileException(file + ":1:1: no question in the file (one per line, # comments)");
+        }
+        return out;
+    }
+
+    /**
      * Reads the questions of an XML questions file.
      *
      * @throws QuestionFileException naming {@code file:line:col} and the rule broken

@@ -3,7 +3,6 @@ package org.dyper.cli.ask;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -61,28 +60,15 @@ public final class AskedQuestions {
         }
         if (files != null) {
             for (String f : files) {
-                String content;
-                try {
-                    content = Files.readString(Path.of(f), StandardCharsets.UTF_8);
-                } catch (NoSuchFileException e) {
+                if (!Files.isRegularFile(Path.of(f))) {
                     throw new UsageError("--ask-file " + f + ": no such file");
                 }
-                if (QuestionsFile.isXml(content)) {
-                    try {
-                        for (QuestionsFile.Entry e : QuestionsFile.read(Path.of(f))) {
-                            out.add(new Asked(e.text(), f + ":" + e.line(), true, e.column() - 1));
-                        }
-                    } catch (QuestionsFile.QuestionFileException e) {
-                        throw new UsageError("--ask-file " + e.getMessage());
+                try {
+                    for (QuestionsFile.Entry e : QuestionsFile.readAny(Path.of(f))) {
+                        out.add(new Asked(e.text(), f + ":" + e.line(), true, e.column() - 1));
                     }
-                    continue;
-                }
-                List<String> lines = content.lines().toList();
-                for (int i = 0; i < lines.size(); i++) {
-                    String l = lines.get(i);
-                    if (!l.isBlank() && !l.strip().startsWith("#")) {
-                        out.add(new Asked(l, f + ":" + (i + 1), true));
-                    }
+                } catch (QuestionsFile.QuestionFileException e) {
+                    throw new UsageError("--ask-file " + e.getMessage());
                 }
             }
         }

@@ -76,6 +76,10 @@ class AskRunTest {
                     groups("acme.Bank", "44 45100 100 2000")),
             new Case(BANK, "count of acme.Account.withdraw by arg1 top 2", 1, 46, 46,
                     groups("2000", "8", "100", "6", "(others)", "32")),
+            // 100 x6; 500 x3; 600..1000 x15; 1100..1400 x12 and 2000 x8; 5000 x2 (fee)
+            new Case(BANK, "count of acme.Account.withdraw by arg1 bucket", 1, 46, 46,
+                    groups("[1024, 2048)", "20", "[512, 1024)", "15", "[64, 128)", "6", "[256, 512)", "3",
+                            "[4096, 8192)", "2")),
             new Case(BANK, "max return of acme.Bank.moved", 1, 1, 1, groups("(all)", "1 45100 45100 45100")),
             new Case(BANK, "time p99 of acme.Bank.payroll by thread", 1, 3, 3, groups("main", "3")),
             new Case(BANK, "count of calls to acme.Bank.transfer from acme.Bank.payroll where arg2 >= 5 and arg3 < 1400",
