@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
  * {@link Right}), for {@code dyper ui}'s tests. A worker thread spins on it until told to pause; then each
  * {@code burst N} line on stdin makes exactly N calls of {@code Hot.work} and prints how many it made, so a test
  * knows the exact count at a known moment. Commands on stdin: {@code pause}, {@code spin}, {@code burst N},
- * {@code quit} (or the end of stdin).
+ * {@code gc} ({@code System.gc()}), {@code quit} (or the end of stdin).
  */
 public final class HotspotApp {
     private static volatile boolean spinning;
@@ -45,6 +45,9 @@ public final class HotspotApp {
             } else if (line.equals("spin")) {
                 spin();
                 System.out.println(HotspotFacts.SPINNING);
+            } else if (line.equals("gc")) {
+                System.gc();  // a planted collection, whose cause the monitor lists
+                System.out.println(HotspotFacts.COLLECTED);
             } else if (line.startsWith("burst ")) {
                 pause();
                 int n = Integer.parseInt(line.substring(6).trim());

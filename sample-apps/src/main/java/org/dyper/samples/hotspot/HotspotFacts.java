@@ -14,6 +14,10 @@ public final class HotspotFacts {
     public static final String READY = "ready";
     public static final String PAUSED = "paused";
     public static final String SPINNING = "spinning";
+    /** Printed after {@code gc}: System.gc() returned. */
+    public static final String COLLECTED = "collected";
+    /** The cause the JVM gives a collection System.gc() asked for. */
+    public static final String GC_CAUSE = "System.gc()";
 
     private HotspotFacts() {
     }

@@ -140,6 +140,53 @@ class UiApiEndToEndTest {
         return m;
     }
 
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> gcPauses(Ui.Answer summary) {
+        assertEquals(200, summary.status(), summary.text());
+        return (List<Map<String, Object>>) ((Map<String, Object>) summary.map().get("gc")).get("pauses");
+    }
+
+    static Map<String, Long> nonZero(Map<String, Long> paths) {
+        Map<String, Long> m = new java.util.HashMap<>(paths);
+        m.values().removeIf(w -> w == 0);
+        return m;
+    }
+
+    /** A {@code format=tree} answer's paths again: each node's own weight (less its children's) under its path. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Long> pathsOf(Ui.Answer tree, String weights) {
+        assertEquals(200, tree.status(), tree.text());
+        Map<String, Object> t = (Map<String, Object>) tree.map().get("tree");
+        List<String> names = (List<String>) t.get("names");
+        List<Number> f = (List<Number>) t.get("f");
+        List<Number> d = (List<Number>) t.get("d");
+        List<Number> w = (List<Number>) t.get(weights);
+        int n = f.size();
+        long[] self = new long[n];
+        String[] path = new String[n];
+        int[] last = new int[n + 1];
+        for (int i = 0; i < n; i++) {
+            int depth = d.get(i).intValue();
+            self[i] += w.get(i).longValue();
+            String name = names.get(f.get(i).intValue());
+            if (depth > 0) {
+                int parent = last[depth - 1];
+                self[parent] -= w.get(i).longValue();
+                path[i] = path[parent] + ";" + name;
+            } else {
+                path[i] = name;
+            }
+            last[depth] = i;
+        }
+        Map<String, Long> m = new java.util.HashMap<>();
+        for (int i = 0; i < n; i++) {
+            if (self[i] != 0) {
+                m.put(path[i], self[i]);
+            }
+        }
+        return m;
+    }
+
     static boolean isExact(Ui.Event e) {
         return "changed".equals(e.name()) && e.data().get("exact") != null;
     }
@@ -257,6 +304,15 @@ class UiApiEndToEndTest {
             assertEquals(weights(spun, "stacks"), weights(diff, "before"), "before: mark 1 to mark 2");
             assertEquals(spun.map().get("total"), diff.map().get("beforeTotal"));
             assertEquals("1..2", diff.map().get("compare"));
+            // the page's form: the same windows as pre-ordered trees built by the server
+            Ui.Answer spunTree = ui.get(jvm + "/stacks?window=1..2&format=tree");
+            assertEquals(nonZero(weights(spun, "stacks")), pathsOf(spunTree, "w"), spunTree.text());
+            assertEquals(spun.map().get("total"), spunTree.map().get("total"));
+            assertFalse(spunTree.map().containsKey("stacks"), "a tree instead of the paths");
+            Ui.Answer diffTree = ui.get(jvm + "/stacks?window=2..3&compare=1..2&format=tree");
+            assertEquals(nonZero(weights(paused, "stacks")), pathsOf(diffTree, "w"), diffTree.text());
+            assertEquals(nonZero(weights(spun, "stacks")), pathsOf(diffTree, "w0"), diffTree.text());
+            assertEquals(400, ui.get(jvm + "/stacks?format=svg").status());
             assertEquals("window 2..1: mark 1 must come after mark 2", ui.get(jvm + "/stacks?window=2..1").map()
                     .get("error"));
             Ui.Answer none9 = ui.get(jvm + "/stacks?window=9..");
@@ -367,6 +423,21 @@ class UiApiEndToEndTest {
             // a process that ends is said to have ended
             ui = Ui.start(registry(), shared);
             assertEquals(200, ui.get(jvm).status());
+
+            // a planted System.gc(): listed among the GC pauses, with its cause
+            long gcAt = System.currentTimeMillis();
+            app.send("gc");
+            assertEquals(HotspotFacts.COLLECTED, app.line(5, LINE));
+            long gcDone = System.currentTimeMillis();
+            Ui api2 = ui;
+            Map<String, Object> pause = Await.until("the System.gc() among the pauses", () -> gcPauses(api2.get(jvm))
+                    .stream().filter(p -> HotspotFacts.GC_CAUSE.equals(p.get("cause"))).findFirst().orElse(null),
+                    p -> p != null, Await.MINUTE);
+            long when = ((Number) pause.get("time")).longValue();
+            assertTrue(when >= gcAt - 1000 && when <= gcDone, when + " not in " + gcAt + ".." + gcDone);
+            assertTrue(((Number) pause.get("pauseNs")).longValue() > 0, pause.toString());
+            assertFalse(((String) pause.get("collector")).isBlank(), pause.toString());
+
             try (Ui.Events events = ui.events(jvm + "/events")) {
                 events.next("a first event", e -> "changed".equals(e.name()), Await.MINUTE);
                 app.send("quit");

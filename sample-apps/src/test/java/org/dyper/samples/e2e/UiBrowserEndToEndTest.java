@@ -203,6 +203,15 @@ class UiBrowserEndToEndTest {
             assertEquals("2:3: FOR: unknown attribute CLAS (allowed: CLASS, METHOD, UPDATE)", first);
             screenshot("ui-model-error.png");
 
+            // a planted System.gc(): a row of the GC pauses table, with its cause
+            app.send("gc");
+            assertEquals(HotspotFacts.COLLECTED, app.line(6, LINE));
+            WebElement gcRow = Await.until("the System.gc() in the GC pauses table", () -> browser.driver
+                    .findElements(By.cssSelector("#gc-pauses tr[data-cause='System.gc()']")).stream().findFirst()
+                    .orElse(null), r -> r != null, Await.MINUTE);
+            assertEquals(HotspotFacts.GC_CAUSE, gcRow.findElements(By.tagName("td")).get(2).getText());
+            screenshot("ui-gc.png");
+
             plain = Processes.start(List.of(Processes.currentJava().toString(), "-cp", E2e.appClasses().toString(),
                     HotspotApp.class.getName()));
             assertEquals(HotspotFacts.READY, plain.line(0, LINE));
@@ -216,7 +225,15 @@ class UiBrowserEndToEndTest {
             screenshot("ui-attached.png");
             assertTrue(Files.isRegularFile(registry.resolve(other + ".monitor")));
             // opened, then ended: the event stream says so and the page shows it
-            browser.driver.findElement(By.cssSelector("button[data-open='" + other + "']")).click();
+            // the list is drawn again every 3 s: a button found just before may be gone when clicked
+            Await.until("Open clicked", () -> {
+                try {
+                    browser.driver.findElement(By.cssSelector("button[data-open='" + other + "']")).click();
+                    return true;
+                } catch (org.openqa.selenium.StaleElementReferenceException e) {
+                    return false;
+                }
+            }, Await.MINUTE);
             Await.until("process " + other + " open and live", () -> data("pid").equals(Long.toString(other))
                     && "events".equals(data("live")), Await.MINUTE);
             plain.send("quit");

@@ -611,12 +611,20 @@ final class Api {
                         + ")");
                 j.put("stacks", List.of());
                 j.put("total", 0);
+                if (r.param("format", "json").equals("tree")) {
+                    j.put("tree", FlameTree.of(Map.of(), null));
+                }
                 return j;
             }
             throw new Failure(502, "process " + t.pid + " gave no stacks");
         }
-        List<Map.Entry<String, Long>> sorted = Snapshots.sorted(w.paths());
-        if (r.param("format", "json").equals("collapsed")) {
+        String format = r.param("format", "json");
+        if (!List.of("json", "tree", "collapsed").contains(format)) {
+            throw new Failure(400, "format must be json, tree or collapsed, not '" + format + "'");
+        }
+        boolean tree = format.equals("tree");
+        List<Map.Entry<String, Long>> sorted = tree ? List.of() : Snapshots.sorted(w.paths());
+        if (format.equals("collapsed")) {
             StringBuilder s = new StringBuilder();
             sorted.forEach(e -> s.append(e.getKey()).append(' ').append(e.getValue()).append('\n'));
             return new Download("dyper-" + t.pid + "-" + view + ".collapsed", "text/plain; charset=utf-8",
@@ -637,9 +645,12 @@ final class Api {
         List<Object> threads = new ArrayList<>();
         w.view().threadNames().forEach((id, name) -> threads.add(Map.of("id", id, "name", name)));
         j.put("threads", threads);
-        List<Object> stacks = new ArrayList<>(sorted.size());
-        sorted.forEach(e -> stacks.add(List.of(e.getKey(), e.getValue())));
-        j.put("stacks", stacks);
+        if (!tree) {
+            List<Object> stacks = new ArrayList<>(sorted.size());
+            sorted.forEach(e -> stacks.add(List.of(e.getKey(), e.getValue())));
+            j.put("stacks", stacks);
+        }
+        Snapshots.Window compared = null;
         String compare = r.param("compare", "");
         if (!compare.isEmpty()) {
             Snapshots.Window b;
@@ -656,14 +667,21 @@ final class Api {
             } else {
                 throw new Failure(400, "compare must be before, or marks A..B or A.., not '" + compare + "'");
             }
-            List<Object> before = new ArrayList<>();
-            if (b != null) {
-                Snapshots.sorted(b.paths()).forEach(e -> before.add(List.of(e.getKey(), e.getValue())));
-            }
+            compared = b == null ? new Snapshots.Window(null, Map.of(), 0, null) : b;
             j.put("compare", compare);
-            j.put("before", before);
+            if (!tree) {
+                List<Object> before = new ArrayList<>();
+                if (b != null) {
+                    Snapshots.sorted(b.paths()).forEach(e -> before.add(List.of(e.getKey(), e.getValue())));
+                }
+                j.put("before", before);
+            }
             j.put("beforeTotal", b == null ? 0 : Snapshots.sum(b.paths()));
             j.put("beforeNote", b == null ? missing : b.note());
+        }
+        if (tree) {
+            j.put("paths", w.paths().size());
+            j.put("tree", FlameTree.of(w.paths(), compared == null ? null : compared.paths()));
         }
         return j;
     }

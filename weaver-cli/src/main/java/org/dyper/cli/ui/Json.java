@@ -48,6 +48,18 @@ final class Json {
                 write(s, e.getValue());
             }
             s.append('}');
+        } else if (v instanceof int[] a) {
+            s.append('[');
+            for (int i = 0; i < a.length; i++) {
+                s.append(i == 0 ? "" : ",").append(a[i]);
+            }
+            s.append(']');
+        } else if (v instanceof long[] a) {
+            s.append('[');
+            for (int i = 0; i < a.length; i++) {
+                s.append(i == 0 ? "" : ",").append(a[i]);
+            }
+            s.append(']');
         } else if (v instanceof Iterable<?> list) {
             s.append('[');
             boolean first = true;

@@ -56,13 +56,17 @@ final class Summary {
         });
     }
 
-    /** Collections, pause time, the longest pause and the last pauses. */
+    /**
+     * Collections, pause time, the longest pause and the last pauses (the monitor keeps the last 16: when, which
+     * collector, why, how long; from the flight recorder: without it the JVM's counters have no single pauses).
+     */
     static Map<String, Object> gc(Element report) {
         Map<String, Object> j = new LinkedHashMap<>();
         Element gc = Xml.child(report, "GC");
         if (gc == null) {
             return j;
         }
+        j.put("source", gc.getAttribute("SOURCE"));
         j.put("collections", Api.number(gc, "COLLECTIONS"));
         j.put("pauseNs", Api.number(gc, "PAUSE_NS"));
         j.put("longestPauseNs", Api.number(gc, "LONGEST_PAUSE_NS"));

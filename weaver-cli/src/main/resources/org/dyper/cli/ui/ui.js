@@ -16,8 +16,9 @@
   const VIEWS = ["CPU", "WALL", "LOCK", "ALLOC"];
   const state = { pid: null, view: "CPU", window: "10s", thread: "", zoomPath: null, selected: null,
     measured: [], exact: new Map(), marks: [], timer: null, jvmTimer: null, busy: false, live: null, events: null };
-  /** What the last refresh cost in the page: fetchMs (monitor, server and network), parseMs (JSON), treeMs (the tree
-   *  from the paths), drawMs (flame graph and tables), paths, bytes (the stacks' JSON), nodes. benchmarks/run-ui-page. */
+  /** What the last refresh cost in the page: fetchMs (monitor, server and network), parseMs (JSON), treeMs (the
+   *  server's arrays made typed, with their end and parent facts), drawMs (flame graph and tables), bytes (the stacks'
+   *  JSON), paths (the window's collapsed paths), nodes. benchmarks/run-ui-page. */
   const timing = { events: 0, requests: { stacks: 0, exact: 0, summary: 0 } };
   let flame = null;
 
@@ -126,37 +127,14 @@
   // ---- one JVM
 
   /**
-   * Collapsed stacks -> the flame graph's pre-order tree (children by name); with {@code before}, a differential tree
-   * whose second weights (w0) are the window before's.
+   * The server's pre-order tree (frame ids, depths, weights; w0: the window compared against) as the flame graph's
+   * typed arrays: the page builds no tree itself (docs/ui.md, "A large flame graph").
    */
-  function treeOf(stacks, unit, before) {
-    const names = [], ids = new Map();
-    const root = { kids: new Map(), w: 0, w0: 0 };
-    let total = 0, total0 = 0;
-    const add = (list, key) => {
-      for (const [path, w] of list) {
-        if (key === "w") total += w; else total0 += w;
-        let node = root;
-        for (const frame of path.split(";")) {
-          let id = ids.get(frame);
-          if (id === undefined) { id = names.length; names.push(frame); ids.set(frame, id); }
-          let k = node.kids.get(id);
-          if (!k) { k = { id, kids: new Map(), w: 0, w0: 0 }; node.kids.set(id, k); }
-          k[key] += w;
-          node = k;
-        }
-      }
-    };
-    add(stacks, "w");
-    if (before) add(before, "w0");
-    const f = [], d = [], ws = [], ws0 = [];
-    const walk = (node, depth) => {
-      const kids = Array.from(node.kids.values()).sort((a, b) => (names[a.id] < names[b.id] ? -1 : 1));
-      for (const k of kids) { f.push(k.id); d.push(depth); ws.push(k.w); ws0.push(k.w0); walk(k, depth + 1); }
-    };
-    walk(root, 0);
-    return { names, unit, total, total0: before ? total0 : undefined, f: Int32Array.from(f), d: Int32Array.from(d),
-      w: Float64Array.from(ws), w0: before ? Float64Array.from(ws0) : undefined };
+  function treeOf(s) {
+    const t = s.tree;
+    return { names: t.names, unit: s.unit || "SAMPLES", total: s.total, total0: t.w0 ? s.beforeTotal : undefined,
+      f: Int32Array.from(t.f), d: Int32Array.from(t.d), w: Float64Array.from(t.w),
+      w0: t.w0 ? Float64Array.from(t.w0) : undefined };
   }
 
   function pathOf(tree, node) {
@@ -197,8 +175,11 @@
     state.marks = [];
     showMarks();
     loadMarks();
+    quiet();
+    live("opening");
+    delete document.body.dataset.ended;
     await refresh(true);
-    if (pid === state.pid) listen(pid);
+    if (pid === state.pid && state.live === "opening") listen(pid);
   }
 
   function quiet() {
@@ -262,6 +243,7 @@
 
   function back() {
     quiet();
+    live("");
     state.pid = null;
     $("jvm-section").hidden = true;
     $("jvms-section").hidden = false;
@@ -281,7 +263,7 @@
     try {
       let compare = $("compare").value;
       if (compare === "before" && !/^\d+s$|^\d+m$/.test(state.window)) compare = "";
-      const q = "view=" + state.view + "&window=" + state.window + (state.thread ? "&thread=" + state.thread : "")
+      const q = "format=tree&view=" + state.view + "&window=" + state.window + (state.thread ? "&thread=" + state.thread : "")
         + (compare ? "&compare=" + compare : "");
       const t0 = performance.now(), info = {};
       timing.requests.stacks++;
@@ -293,7 +275,7 @@
       timing.fetchMs = performance.now() - t0 - info.parseMs;
       timing.parseMs = info.parseMs;
       timing.bytes = info.bytes;
-      timing.paths = stacks.stacks.length;
+      timing.paths = stacks.paths;
       showStacks(stacks);
       if (exact) showExact(exact);
       showSummary(summary);
@@ -339,7 +321,7 @@
     (s.threads || []).forEach(t => sel.appendChild(new Option(t.name + " #" + t.id, t.id)));
     sel.value = keep;
     const t0 = performance.now();
-    const tree = treeOf(s.stacks, s.unit || "SAMPLES", s.before);
+    const tree = treeOf(s);
     D.flameTools.prepare(tree);
     const t1 = performance.now();
     flame.show(tree);
@@ -350,7 +332,7 @@
     runSearch();
     $("flame-info").textContent = s.view + ": " + F.weight(s.total, s.unit) + " in " + windowText(s.window)
       + (s.source ? ", sampled by " + s.source : "") + ". " + (s.note || "") + (s.total ? "" : " No events in this window.")
-      + (s.before ? " Compared with " + (s.compare === "before" ? "the window before" : windowText(s.compare)) + " ("
+      + (s.compare ? " Compared with " + (s.compare === "before" ? "the window before" : windowText(s.compare)) + " ("
         + F.weight(s.beforeTotal, s.unit) + "): red grew, blue shrank. " + (s.beforeNote || "") : "");
     topMethods(tree);
     timing.treeMs = t1 - t0;
@@ -523,8 +505,22 @@
       body.appendChild(tr);
     });
     const gc = s.gc || {};
-    $("gc").textContent = gc.collections !== undefined ? "GC: " + gc.collections + " collection(s), "
-      + F.duration(gc.pauseNs) + " paused in all, the longest " + F.duration(gc.longestPauseNs) + "." : "";
+    const pauses = gc.pauses || [];
+    $("gc").textContent = gc.collections !== undefined ? gc.collections + " collection(s), "
+      + F.duration(gc.pauseNs) + " paused in all" + (gc.longestPauseNs >= 0 ? ", the longest "
+      + F.duration(gc.longestPauseNs) : "") + (gc.source ? " (" + gc.source + ")" : "") + ". "
+      + (pauses.length ? "The last " + pauses.length + ", newest first:" : gc.source === "MXBEAN"
+        ? "Single pauses are listed when the monitor's flight recorder runs." : "") : "";
+    const rows = $("gc-pauses").tBodies[0];
+    rows.replaceChildren();
+    pauses.slice().reverse().forEach(p => {
+      const tr = document.createElement("tr");
+      tr.dataset.cause = p.cause;
+      tr.append(cell(new Date(p.time).toLocaleTimeString() + "." + String(p.time % 1000).padStart(3, "0"), "text"),
+        cell(p.collector, "text"), cell(p.cause, "text"), cell(F.duration(p.pauseNs)));
+      rows.appendChild(tr);
+    });
+    $("gc-pauses").hidden = !pauses.length;
     $("cost").textContent = "Dyper's own cost in this JVM: " + F.duration(s.monitorCpuNs || 0)
       + " of CPU in the monitor's threads; " + (s.dyperSamples || 0) + " sample(s) in Dyper's code.";
   }
