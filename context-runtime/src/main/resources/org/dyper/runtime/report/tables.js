@@ -231,10 +231,15 @@
         + "the events recorded.",
       build: s => kids(s, "QUESTION").map((q, i) => {
         const a = q.a || {}, timed = a.MEASURE === "TIME" || a.MEASURE === "WAIT", v = a.VALUE || "";
+        const secs = parseFloat(a.SECONDS || "0");
         const rows = rowsOf(q, "GROUP", "x-answers-" + i).map(r => Object.assign(r, r.OTHERS !== undefined
-          && r.OTHERS !== "0" ? { NAME: "(others: " + r.OTHERS + " more groups)" } : {}));
+          && r.OTHERS !== "0" ? { NAME: "(others: " + r.OTHERS + " more groups)" } : {},
+          a.MEASURE === "RATE" ? { PER_SECOND: secs > 0 ? (Number(r.COUNT) / secs).toFixed(2) : "-" } : {}));
         const name = { key: "NAME", label: a.GROUP_BY || "", type: "site", render: site };
         const cols = a.MEASURE === "COUNT" ? [name, { key: "COUNT", label: "count", type: "count" }]
+          : a.MEASURE === "RATE" ? [name, { key: "COUNT", label: "count", type: "count" },
+            { key: "PER_SECOND", label: "per second", title: "the count over the " + a.SECONDS + " s since the "
+              + "question table was read" }]
           : timed ? [name, { key: "COUNT", label: a.MEASURE === "WAIT" ? "waits" : "calls", type: "count" },
             { key: "SUM", label: "total", type: "ns" }, { key: "MEAN", label: "mean", type: "ns" },
             { key: "MIN", label: "min", type: "ns" }, { key: "MAX", label: "max", type: "ns" },

@@ -109,13 +109,13 @@ public final class QuestionParser {
     }
 
     private Question question() throws QuestionException {
-        Token m = next("a measure (count, time, wait, sum, min, max, mean)");
+        Token m = next("a measure (count, rate, time, wait, sum, min, max, mean)");
         Measure measure;
         Stat stat;
         ValueRef value = null;
         switch (m.lower()) {
-            case "count" -> {
-                measure = Measure.COUNT;
+            case "count", "rate" -> {
+                measure = m.is("rate") ? Measure.RATE : Measure.COUNT;
                 stat = Stat.COUNT;
             }
             case "time", "wait" -> {
@@ -141,8 +141,8 @@ public final class QuestionParser {
                 stat = Stat.valueOf(m.lower().toUpperCase(Locale.ROOT));
                 value = valueRef(next("argN or return"), "after '" + m.text + "'");
             }
-            default -> throw new QuestionException(m.column, "expected a measure (count, time, wait, sum, min, max, "
-                    + "mean), found '" + m.text + "'");
+            default -> throw new QuestionException(m.column, "expected a measure (count, rate, time, wait, sum, min, "
+                    + "max, mean), found '" + m.text + "'");
         }
         expect("of", " after the measure");
         Target target = target();

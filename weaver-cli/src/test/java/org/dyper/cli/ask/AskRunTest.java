@@ -76,6 +76,8 @@ class AskRunTest {
                     groups("acme.Bank", "44 45100 100 2000")),
             new Case(BANK, "count of acme.Account.withdraw by arg1 top 2", 1, 46, 46,
                     groups("2000", "8", "100", "6", "(others)", "32")),
+            new Case(BANK, "rate of acme.Bank.transfer by thread top 2", 1, 44, 44,
+                    groups("main", "30", "auditor", "8", "(others)", "6")),
             // 100 x6; 500 x3; 600..1000 x15; 1100..1400 x12 and 2000 x8; 5000 x2 (fee)
             new Case(BANK, "count of acme.Account.withdraw by arg1 bucket", 1, 46, 46,
                     groups("[1024, 2048)", "20", "[512, 1024)", "15", "[64, 128)", "6", "[256, 512)", "3",
