@@ -459,7 +459,11 @@ final class Api {
     /** One process: uptime, JDK, what is patched, threads, GC pauses, detailing and Dyper's own cost. */
     private Object summary(Target t) throws Failure {
         MonitorEntry e = entry(t);
+        // a process is open: "Measure exactly" may come, and the UI's first weave would also load ajc and walk the
+        // JDK's module image; started now on a thread of its own, once per UI (docs/ui.md, "Click to measure")
+        org.dyper.patch.build.Ajc.warmUp();
         Element report = report(t);
+        preweave(t);
         Map<String, Object> j = new LinkedHashMap<>();
         j.put("pid", t.pid);
         j.put("main", e.mainClass());
@@ -470,6 +474,7 @@ final class Api {
             j.put("measured", List.copyOf(t.measured));
             j.put("inserted", t.inserted);
             j.put("pinned", t.pinned);
+            j.put("preweaved", t.preweaved == null || t.preweaved.isEmpty() ? null : t.preweaved);
         }
         Element cpu = Xml.child(report, "CPU");
         if (cpu != null) {
@@ -701,6 +706,66 @@ final class Api {
         return j;
     }
 
+    /** Set to {@code false}, no method is woven ahead of a click ({@link #preweave}; to compare the two). */
+    static final String PREWEAVE_PROPERTY = "dyper.ui.preweave";
+    /** Held while ajc weaves for this UI (a click, or a weave ahead of one): ajc runs once at a time in a JVM. */
+    private static final Object WEAVING = new Object();
+
+    /**
+     * When a process is first opened: weaves the model "Measure exactly" would insert for its hottest method (the
+     * heaviest leaf of its CPU stacks that can be patched) into the patch cache, on a thread of its own, inserting
+     * nothing; the click on that method then finds the patch set woven (docs/ui.md, "Click to measure"). Once per
+     * process; its cost is one weave in this JVM and one fetch of the class from the monitor.
+     */
+    private void preweave(Target t) {
+        synchronized (t.patching) {
+            if (t.preweaved != null || "false".equals(System.getProperty(PREWEAVE_PROPERTY))) {
+                return;
+            }
+            t.preweaved = "";
+        }
+        Snapshots.Snapshot s = t.snapshots.latest();
+        Snapshots.View cpu = s == null ? null : s.views().get("CPU");
+        String hottest = null;
+        long most = 0;
+        for (Map.Entry<String, Long> e : cpu == null ? List.<Map.Entry<String, Long>>of()
+                : cpu.paths().getOrDefault("", Map.of()).entrySet()) {
+            String leaf = e.getKey().substring(e.getKey().lastIndexOf(';') + 1);
+            if (e.getValue() > most && patchable(leaf)) {
+                most = e.getValue();
+                hottest = leaf;
+            }
+        }
+        if (hottest == null) {
+            return;
+        }
+        String method = hottest;
+        Thread th = new Thread(() -> {
+            try {
+                Model model = ModelReader.read(Target.MODEL, new ByteArrayInputStream(measureModel(List.of(method))
+                        .getBytes(StandardCharsets.UTF_8)));
+                synchronized (WEAVING) {
+                    LivePatching.prepare(entry(t), ModeCatalog.load(List.of()), model, cache, PATCH_MILLIS);
+                }
+                synchronized (t.patching) {
+                    t.preweaved = method;
+                }
+            } catch (Exception | LinkageError e) {
+                // only ahead of a click: the click weaves, and says what failed
+            }
+        }, "dyper-ui-preweave-" + t.pid);
+        th.setDaemon(true);
+        th.setPriority(Thread.MIN_PRIORITY);
+        th.start();
+    }
+
+    /** A frame "Measure exactly" could patch: a method of the program's own (not the JDK's, not Dyper's). */
+    static boolean patchable(String frame) {
+        return METHOD.matcher(frame).matches() && !frame.contains("$$") && !frame.startsWith("java.")
+                && !frame.startsWith("javax.") && !frame.startsWith("jdk.") && !frame.startsWith("sun.")
+                && !frame.startsWith("com.sun.") && !frame.startsWith("org.dyper.runtime.");
+    }
+
     /** The model measuring {@code methods}: exact timing at ENTER and EXIT, and a count of every call they make. */
     static String measureModel(java.util.Collection<String> methods) {
         StringBuilder x = new StringBuilder("<MODEL NAME='" + Target.MODEL + "'>");
@@ -747,13 +812,17 @@ final class Api {
                 }
                 Model model = ModelReader.read(Target.MODEL, new ByteArrayInputStream(measureModel(wanted)
                         .getBytes(StandardCharsets.UTF_8)));
-                LivePatching.Inserted in = LivePatching.insert(e, ModeCatalog.load(List.of()), model, cache,
-                        PATCH_MILLIS);
+                LivePatching.Inserted in;
+                synchronized (WEAVING) {
+                    in = LivePatching.insert(e, ModeCatalog.load(List.of()), model, cache, PATCH_MILLIS);
+                }
                 t.measured.clear();
                 t.measured.addAll(wanted);
                 t.inserted = Target.MODEL;
-                return measureReply(t, add ? "measuring " + method : "stopped measuring " + method, in.reply(),
-                        in.warnings(), start);
+                Map<String, Object> j = measureReply(t, add ? "measuring " + method : "stopped measuring " + method,
+                        in.reply(), in.warnings(), start);
+                j.put("cached", in.cached());
+                return j;
             } catch (CommandFailure f) {
                 throw failure(t, f);
             } catch (InvalidInputException x) {
@@ -833,7 +902,10 @@ final class Api {
                     throw new Failure(409, "model '" + t.inserted + "' is in (inserted from the UI): one model at a "
                             + "time; stop it first");
                 }
-                LivePatching.Inserted in = LivePatching.insert(e, catalog, model, cache, PATCH_MILLIS);
+                LivePatching.Inserted in;
+                synchronized (WEAVING) {
+                    in = LivePatching.insert(e, catalog, model, cache, PATCH_MILLIS);
+                }
                 t.inserted = model.name();
                 if (!model.name().equals(Target.MODEL)) {
                     t.measured.clear();

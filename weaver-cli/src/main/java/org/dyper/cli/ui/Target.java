@@ -19,6 +19,8 @@ final class Target {
     /** The name of the model in the process that the UI inserted ({@link #MODEL} or the user's), or null. */
     String inserted;
     boolean pinned;
+    /** The method woven ahead of a click ({@code Api#preweave}): null before, "" while it weaves or when none. */
+    String preweaved;
     /** The main class, once known: a process that ended is named by it. */
     volatile String main;
     /** When the last REPORT was taken (epoch ms), guarded by {@link #snapshots}. */
