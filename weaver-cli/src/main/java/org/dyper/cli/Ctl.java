@@ -28,6 +28,9 @@ record Ctl(PrintStream out, PrintStream err, Path dir) {
             if (request instanceof CtlCommand.Attach a) {
                 return attach(a.pid(), a.options(), Weaver.runtimeClasspath().get(0));
             }
+            if (CtlNats.handles(request)) {
+                return new CtlNats(out, err).run(request);
+            }
             if (request instanceof CtlCommand.Send c) {
                 return command(c.pid(), c.command(), c.data(), c.xml(), c.width());
             }

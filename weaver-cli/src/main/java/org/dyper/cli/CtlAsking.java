@@ -91,7 +91,7 @@ record CtlAsking(PrintStream out, PrintStream err, Path dir) {
         MonitorEntry entry = entry(pid);
         List<Path> classPath;
         try (WireClient c = LivePatching.connect(entry, 300_000)) {
-            classPath = MonitorTargets.classPath(c, MonitorTargets.prefix(dottedNames(asks)));
+            classPath = MonitorTargets.classPath(c::command, MonitorTargets.prefix(dottedNames(asks)));
         }
         QuestionCompiler.Result compiled = AskedQuestions.compile(asks, classPath);
         compiled.warnings().forEach(w -> err.println("dyper: warning: " + w));

@@ -18,7 +18,7 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
     }
 
     /** What {@code dyper ctl} is asked to do, with its checked arguments. */
-    sealed interface Request {
+    interface Request {
     }
 
     /** {@code who}: the monitored processes. */
@@ -66,7 +66,9 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
                 "dyper ctl [--dir DIR] who | dyper ctl [--xml | --wide | --width N] [--dir DIR] PID COMMAND [DATA] | "
                 + "dyper ctl [--dir DIR] [--options OPTS] attach PID | "
                 + "dyper ctl PID instrument --model FILE [--modes FILE] | dyper ctl PID uninstrument [NAME] | "
-                + "dyper ctl [--xml] PID instrumented | dyper ctl PID ask QUESTION... | dyper ctl [--xml] PID answers",
+                + "dyper ctl [--xml] PID instrumented | dyper ctl PID ask QUESTION... | dyper ctl [--xml] PID answers | "
+                + "dyper ctl --nats URL [--user U --password P | --token T | --creds F] who | "
+                + "dyper ctl --nats URL ID COMMAND [DATA] | dyper ctl --nats URL --all [--main CLASS] COMMAND [DATA]",
                 options(),
                 "who: one line per monitored process: pid, main class, start time (entries of dead processes are\n"
                 + "removed). PID COMMAND [DATA]: any command of the DYPER language (PING, WHORU, REPORT,\n"
@@ -74,12 +76,13 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
                 + "attach PID: load the monitor into a running JVM (same user) with the JDK attach API.\n"
                 + CtlPatching.HELP
                 + CtlAsking.HELP
+                + CtlNats.HELP
                 + EventsCommand.CTL_HELP
                 + ExitCode.SUMMARY.stripTrailing(), true);
     }
 
     private static Options options() {
-        return CtlPatching.addOptions(new Options())
+        return CtlNats.addOptions(CtlPatching.addOptions(new Options()))
                 .addOption(Option.builder().longOpt("xml").desc("print the raw XML reply").build())
                 .addOption(Option.builder().longOpt("ask-file").hasArg().argName("FILE")
                         .desc("ask: questions, one per line (# comments), or a <QUESTIONS> XML file; repeatable")
@@ -103,11 +106,14 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
         if (insecure != null) {
             context.err().println("dyper: warning: " + insecure);
         }
-        return new Parsed(dir, request(line, context.cache()));
+        return new Parsed(dir, request(line, dir, context.cache()));
     }
 
-    private static Request request(CommandLine line, Path defaultCache) throws UsageError {
+    private static Request request(CommandLine line, Path dir, Path defaultCache) throws UsageError {
         List<String> args = line.getArgList();
+        if (line.hasOption("nats") || line.hasOption("all")) {
+            return CtlNats.request(line, args, dir, defaultCache);
+        }
         if (args.isEmpty()) {
             throw new UsageError("say who, attach PID, or PID COMMAND [DATA] (see dyper ctl --help)");
         }

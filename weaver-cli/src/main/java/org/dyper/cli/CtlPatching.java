@@ -61,6 +61,18 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
                 || word.equals("instrument") && hasModel;
     }
 
+    /** The files of a repeatable option ({@code --model}, {@code --modes}); one that is not there is a usage error. */
+    static List<Path> files(CommandLine line, String option) throws UsageError {
+        List<Path> files = new ArrayList<>();
+        for (String v : line.getOptionValues(option) == null ? new String[0] : line.getOptionValues(option)) {
+            if (!Files.isRegularFile(Path.of(v))) {
+                throw new UsageError("--" + option + " " + v + ": no such file");
+            }
+            files.add(Path.of(v));
+        }
+        return files;
+    }
+
     /** Reads {@code args} ({@code PID instrument|uninstrument [NAME]|instrumented}) into a request. */
     static CtlCommand.Request request(CommandLine line, List<String> args, long pid, Path defaultCache)
             throws UsageError {
@@ -69,16 +81,8 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
             if (args.size() > 2) {
                 throw new UsageError("instrument takes its model with --model, not '" + args.get(2) + "'");
             }
-            List<Path> models = new ArrayList<>();
-            List<Path> modes = new ArrayList<>();
-            for (String option : List.of("model", "modes")) {
-                for (String v : line.getOptionValues(option) == null ? new String[0] : line.getOptionValues(option)) {
-                    if (!Files.isRegularFile(Path.of(v))) {
-                        throw new UsageError("--" + option + " " + v + ": no such file");
-                    }
-                    (option.equals("model") ? models : modes).add(Path.of(v));
-                }
-            }
+            List<Path> models = files(line, "model");
+            List<Path> modes = files(line, "modes");
             Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : defaultCache;
             return new CtlCommand.Instrument(pid, models, modes, cache, line.hasOption("inline"));
         }
@@ -134,9 +138,12 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
         return Reply.of(reply, "from process " + pid).orFail(pid);
     }
 
-    int instrument(long pid, List<Path> modelFiles, List<Path> modeFiles, Path cacheRoot, boolean inline)
-            throws CommandFailure, IOException, InvalidInputException, WeaveException {
-        long start = System.nanoTime();
+    /** The mode catalog and the one model (the first file's NAME, every file's FORs) that instrument sends. */
+    record Loaded(ModeCatalog catalog, Model model) {
+    }
+
+    /** Reads the model and mode files; every problem in them at once. */
+    static Loaded load(List<Path> modelFiles, List<Path> modeFiles) throws InvalidInputException {
         List<Problem> problems = new ArrayList<>();
         ModeCatalog catalog = null;
         try {
@@ -157,7 +164,15 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
         }
         List<ForSpec> fors = new ArrayList<>();
         models.forEach(m -> fors.addAll(m.fors()));
-        Model model = new Model(models.get(0).name(), fors, models.get(0).at());
+        return new Loaded(catalog, new Model(models.get(0).name(), fors, models.get(0).at()));
+    }
+
+    int instrument(long pid, List<Path> modelFiles, List<Path> modeFiles, Path cacheRoot, boolean inline)
+            throws CommandFailure, IOException, InvalidInputException, WeaveException {
+        long start = System.nanoTime();
+        Loaded loaded = load(modelFiles, modeFiles);
+        ModeCatalog catalog = loaded.catalog();
+        Model model = loaded.model();
         LivePatching.Inserted in = LivePatching.insert(entry(pid), catalog, model, cacheRoot, 300_000,
                 inline, null);
         in.warnings().forEach(w -> err.println("dyper: " + w));

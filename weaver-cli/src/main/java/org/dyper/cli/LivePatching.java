@@ -54,7 +54,7 @@ public final class LivePatching {
         Path patches = cacheRoot.resolve("patch");
         Path classes = cacheRoot.resolve("classes").resolve(entry.pid() + "-" + Thread.currentThread().getId());
         try (WireClient c = connect(entry, timeoutMillis)) {
-            MonitorTargets.Found found = MonitorTargets.fetch(c, fors.stream().map(ForSpec::className).toList(),
+            MonitorTargets.Found found = MonitorTargets.fetch(c::command, fors.stream().map(ForSpec::className).toList(),
                     classes);
             PatchService service = new PatchService(catalog, found.targets(), patches);
             service.model(model);

@@ -11,7 +11,6 @@ import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import org.dyper.patch.plan.Planner;
 import org.dyper.patch.runtime.PatchService;
-import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.wire.Xml;
 import org.dyper.runtime.monitor.MonitorReply;
 import org.w3c.dom.Element;
@@ -24,10 +23,16 @@ import org.w3c.dom.Element;
 final class MonitorTargets {
     private MonitorTargets() {}
 
+    /** One command to the monitor and its reply: a socket connection's, or one sent through a broker. */
+    @FunctionalInterface
+    interface Requests {
+        String command(String command, String data) throws IOException;
+    }
+
     /** The classes a model may patch, and how many class files were fetched from the JVM. */
     record Found(PatchService.TargetClasses targets, int fetched) {}
 
-    static Found fetch(WireClient c, List<String> classPatterns, Path extraDir) throws IOException {
+    static Found fetch(Requests c, List<String> classPatterns, Path extraDir) throws IOException {
         List<Pattern> patterns = classPatterns.stream().map(Planner::glob).toList();
         Element model = classModel(c, prefix(classPatterns));
         List<Path> roots = roots(c, model);
@@ -64,11 +69,11 @@ final class MonitorTargets {
      * The jars and folders of the process's class path that exist on this machine (relative entries resolved against
      * its working folder), asking CLASSMODEL to list only the classes under {@code prefix} (see {@link #prefix}).
      */
-    static List<Path> classPath(WireClient c, String prefix) throws IOException {
+    static List<Path> classPath(Requests c, String prefix) throws IOException {
         return roots(c, classModel(c, prefix));
     }
 
-    private static List<Path> roots(WireClient c, Element model) throws IOException {
+    private static List<Path> roots(Requests c, Element model) throws IOException {
         List<Path> roots = new ArrayList<>();
         String userDir = null;
         for (String entry : text(Xml.child(model, "CLASSPATH")).split(File.pathSeparator)) {
@@ -89,7 +94,7 @@ final class MonitorTargets {
         return roots;
     }
 
-    private static Element classModel(WireClient c, String prefix) throws IOException {
+    private static Element classModel(Requests c, String prefix) throws IOException {
         return Xml.child(reply(c.command("CLASSMODEL", prefix.isEmpty() ? null : "<OPTIONS PREFIX='"
                 + org.dyper.runtime.monitor.MonitorReply.escape(prefix) + "'/>"), "CLASSMODEL"), "CLASSMODEL");
     }
@@ -145,7 +150,7 @@ final class MonitorTargets {
         return patterns.stream().anyMatch(p -> p.matcher(name).matches() || p.matcher(source).matches());
     }
 
-    private static String userDir(WireClient c) throws IOException {
+    private static String userDir(Requests c) throws IOException {
         for (Element p : Xml.children(reply(c.command("WHORU", null), "WHORU"), "PROPERTY")) {
             if (p.getAttribute("KEY").equals("user.dir")) {
                 return text(p);

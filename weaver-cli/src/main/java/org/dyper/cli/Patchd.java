@@ -161,7 +161,7 @@ final class Patchd implements Closeable {
             Path extra = service.directory().resolve("classes-" + pid);
             try (WireClient c = monitor.connect(false)) {
                 c.timeout(120_000);
-                service.targets(MonitorTargets.fetch(c, service.classPatterns(), extra).targets());
+                service.targets(MonitorTargets.fetch(c::command, service.classPatterns(), extra).targets());
             }
         }
         PatchService.Patched patched = service.patch(model == null || model.isBlank() ? null : model.trim(), all,

@@ -61,6 +61,17 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
                 throw new UsageError("--detail needs the DYPER monitor: leave out --no-monitor");
             }
             String monitor = DetailLaunch.monitorOptions(detail, line.getOptionValue("monitor"));
+            if (line.hasOption("nats")) {
+                String url = line.getOptionValue("nats");
+                if (noMonitor) {
+                    throw new UsageError("--nats needs the DYPER monitor: leave out --no-monitor");
+                }
+                if (!url.matches("(?i)(nats|tls|ws|wss)://[^,]+")) {
+                    throw new UsageError("--nats needs one URL nats://host:port or tls://host:port (no commas), not '"
+                            + url + "'");
+                }
+                monitor = (monitor == null || monitor.isBlank() ? "" : monitor + ",") + "nats=" + url;
+            }
             Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : context.cache();
             String html = line.getOptionValue("html");
             boolean verbose = line.hasOption("verbose");
@@ -156,6 +167,9 @@ final class RunCommand implements CliCommand<RunCommand.Parsed> {
                 .addOption(Option.builder().longOpt("monitor").hasArg().argName("OPTIONS")
                         .desc("monitor agent options, e.g. CHECKTIME=5,dir=/tmp/run (see docs/monitor.md)")
                         .build())
+                .addOption(Option.builder().longOpt("nats").hasArg().argName("URL")
+                        .desc("the monitor also joins this NATS server (nats://[user:password@]host:port; "
+                                + "docs/fleet.md)").build())
                 .addOption(Option.builder().longOpt("jfr").hasArg().argName("FILE")
                         .desc("record Dyper's events (dyper.*) and the JDK's to this JFR file, written when the "
                                 + "program ends (docs/events.md)").build())

@@ -113,7 +113,7 @@ public final class AnswerReport {
                 shown.add(shown(q, answer(q)));
             }
         }
-        return text(Questions.problems(), shown, width);
+        return text(problems(), shown, width);
     }
 
     /**
@@ -140,9 +140,20 @@ public final class AnswerReport {
         return text(problems, shown, width);
     }
 
+    /** The question table's problems, and monitors nested too deep for a hold question to time. */
+    private static List<String> problems() {
+        List<String> out = new ArrayList<>(Questions.problems());
+        if (Held.overflows() > 0) {
+            out.add(Held.overflows() + " monitor acquisition(s) nested deeper than " + Held.DEPTH + " on one thread "
+                    + "were not timed");
+        }
+        return out;
+    }
+
     /** One question as the text shows it, from the live table or from the XML report. */
     private record Shown(String text, Question.Measure measure, String groupTitle, String valueTitle, int sites,
-                         long checks, long records, int groups, boolean bounded, int max, List<Row> rows) {
+                         long checks, long records, int groups, boolean bounded, int max, double seconds,
+                         List<Row> rows) {
     }
 
     /** One row of a shown question; {@code others}: -1 for a group, else the groups folded into it. */
@@ -158,7 +169,7 @@ public final class AnswerReport {
         }
         return new Shown(q.text, q.measure, q.group == Question.Group.NONE ? "" : q.groupTitle, q.valueTitle, q.sites,
                 q.checks.sum(), q.records(), q.group == Question.Group.NONE ? -1 : q.groups.size(),
-                q.groups.others().cells.get(Groups.COUNT) > 0, q.groups.max(), rows);
+                q.groups.others().cells.get(Groups.COUNT) > 0, q.groups.max(), seconds(q), rows);
     }
 
     private static Shown shown(org.w3c.dom.Element q, int max) {
@@ -174,7 +185,12 @@ public final class AnswerReport {
         return new Shown(q.getAttribute("TEXT"), Question.Measure.valueOf(q.getAttribute("MEASURE")), groupBy,
                 q.getAttribute("VALUE"), (int) number(q, "SITES"), number(q, "CHECKS"), number(q, "RECORDS"),
                 groupBy.isEmpty() ? -1 : (int) number(q, "GROUPS"), "true".equals(q.getAttribute("BOUNDED")), max,
-                rows);
+                q.getAttribute("SECONDS").isEmpty() ? 0 : Double.parseDouble(q.getAttribute("SECONDS")), rows);
+    }
+
+    /** The seconds since {@code q} was defined (the span of its rate), to the millisecond. */
+    private static double seconds(Question q) {
+        return Math.round((System.nanoTime() - q.definedNanos) / 1e6) / 1e3;
     }
 
     private static long number(org.w3c.dom.Element e, String attribute) {
@@ -219,8 +235,16 @@ public final class AnswerReport {
                     t.row(name(l), Units.count(l.count()));
                 }
             }
-            case TIME, WAIT -> {
-                t = new TextTable(g, q.measure() == Question.Measure.WAIT ? "waits" : "calls", "total", "mean", "min",
+            case RATE -> {
+                t = new TextTable(g, "count", "per second");
+                for (Row l : q.rows()) {
+                    t.row(name(l), Units.count(l.count()), q.seconds() <= 0 ? "-"
+                            : String.format(java.util.Locale.ROOT, "%.2f", l.count() / q.seconds()));
+                }
+            }
+            case TIME, WAIT, HOLD -> {
+                t = new TextTable(g, q.measure() == Question.Measure.WAIT ? "waits" : q.measure()
+                        == Question.Measure.HOLD ? "holds" : "calls", "total", "mean", "min",
                         "max", "p50 (est.)", "p99 (est.)");
                 for (Row l : q.rows()) {
                     t.row(name(l), Units.count(l.count()), Units.duration(l.sum()), Units.duration(l.mean()),
@@ -250,7 +274,7 @@ public final class AnswerReport {
             return "";
         }
         StringBuilder x = new StringBuilder("  <ANSWERS MAX_GROUPS='").append(maxGroups()).append("'>\n");
-        for (String p : Questions.problems()) {
+        for (String p : problems()) {
             Reports.escape(x.append("    <PROBLEM TEXT='"), p).append("'/>\n");
         }
         for (Question q : Questions.all()) {
@@ -264,7 +288,8 @@ public final class AnswerReport {
             Reports.escape(x, q.group == Question.Group.NONE ? "" : q.groupTitle).append("' VALUE='");
             Reports.escape(x, q.valueTitle).append("' SITES='").append(q.sites).append("' CHECKS='")
                     .append(q.checks.sum()).append("' RECORDS='").append(q.records()).append("' GROUPS='")
-                    .append(q.groups.size()).append('\'');
+                    .append(q.groups.size()).append("' SECONDS='")
+                    .append(String.format(java.util.Locale.ROOT, "%.3f", seconds(q))).append('\'');
             if (q.groups.others().cells.get(Groups.COUNT) > 0) {
                 x.append(" BOUNDED='true'");
             }

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class Question {
     /** What is measured: events counted, durations (of a call, or of a lock wait), or a value (argument or return). */
-    enum Measure { COUNT, TIME, WAIT, VALUE }
+    enum Measure { COUNT, RATE, TIME, WAIT, HOLD, VALUE }
 
     /** How events are grouped: not at all, by site (caller or method id), thread, receiver class, a value. */
     enum Group { NONE, SITE, THREAD, RECEIVER, SLOT, BUCKET }
@@ -43,6 +43,8 @@ final class Question {
     private final long[] afterValue;
     final Groups groups;
     final LongAdder checks = new LongAdder();
+    /** When the question was defined: a RATE is its count over the time since. */
+    final long definedNanos = System.nanoTime();
 
     private Question(Map<String, String> f, int maxGroups) {
         id = Integer.parseInt(f.get("id"));
@@ -133,7 +135,7 @@ final class Question {
     }
 
     boolean timed() {
-        return measure == Measure.TIME || measure == Measure.WAIT;
+        return measure == Measure.TIME || measure == Measure.WAIT || measure == Measure.HOLD;
     }
 
     /** Counts one check. Always true (so it reads as a step of the condition chain). */

@@ -25,6 +25,8 @@
   }
   const runs = data.runs.map(parts);
   const main = runs[runs.length - 1];
+  // a report of many JVMs (dyper report --all): its per-thread trees are the JVMs (fleet.js adds the rest)
+  const fleet = !diff && main.monitor && kid(main.monitor, "FLEET") ? "JVM" : null;
 
   // ---- exact figures by method, so sampled frames can link to them ----
 
@@ -193,7 +195,7 @@
     const th = state.thread ? v.threads.find(x => x.id === state.thread) : null;
     $("flame-info").textContent = v.name + ": " + (VIEW_TEXT[v.name] || v.name.toLowerCase()) + ". "
       + (diff ? "Before " + F.weight(v.total0, v.unit) + ", after " + F.weight(v.total, v.unit)
-        : F.weight(t.total, v.unit) + " in all" + (state.thread ? " in this thread" : ""))
+        : F.weight(t.total, v.unit) + " in all" + (state.thread ? " in this " + (fleet || "thread") : ""))
       + (source ? ", sampled by " + source : "") + (state.inverted ? "; inverted: roots are where it was spent, "
         + "children their callers" : "") + ". Estimates." + leftOut(th ? th.a || {} : va, v.unit);
     state.selected = -1;
@@ -280,6 +282,7 @@
         onclick: () => { state.view = n; fillThreads(); render(); } }, n));
     }
     state.view = order.find(n => names.includes(n));
+    if (fleet) $("thread").parentNode.firstChild.textContent = "JVM ";
     fillThreads();
     $("thread").addEventListener("change", () => { state.thread = $("thread").value; render(); });
     $("inverted").addEventListener("change", () => { state.inverted = $("inverted").checked; render(); });
@@ -297,7 +300,7 @@
   function fillThreads() {
     const v = data.stacks.views.find(x => x.name === state.view), sel = $("thread");
     sel.textContent = "";
-    sel.append(el("option", { value: "" }, "all threads"));
+    sel.append(el("option", { value: "" }, fleet ? "all JVMs" : "all threads"));
     for (const t of v.threads || []) sel.append(el("option", { value: t.id }, t.name + " (" + t.id + ")"));
     sel.disabled = !(v.threads && v.threads.length);
     state.thread = "";

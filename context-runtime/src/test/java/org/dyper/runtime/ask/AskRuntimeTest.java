@@ -97,7 +97,7 @@ class AskRuntimeTest {
         Question q = Questions.get(0);
         assertEquals(4 + 8 + 1, q.checks.sum());
         assertEquals(4, q.records());
-        String xml = AnswerReport.xml();
+        String xml = AnswerReport.xml().replaceAll(" SECONDS=.[0-9.]+.", "");   // its time: RATE's span
         assertTrue(xml.contains("<QUESTION ID='0' TEXT='max arg2 of p.C.m by arg1 top 2' MEASURE='VALUE' STAT='MAX' "
                 + "GROUP_BY='arg1' VALUE='arg2' SITES='4' CHECKS='13' RECORDS='4' GROUPS='4'>\n"
                 + "      <GROUP NAME='3' COUNT='1' SUM='103' MIN='103' MAX='103' MEAN='103.000'/>\n"
@@ -125,7 +125,7 @@ class AskRuntimeTest {
         Runnable undo = Questions.define("id=0\tmeasure=COUNT\tstat=COUNT\ttext=count of p.C.other\nbroken\n");
         assertTrue(AnswerReport.xml().contains("TEXT='count of p.C.other'"), AnswerReport.xml());
         undo.run();
-        String xml = AnswerReport.xml();
+        String xml = AnswerReport.xml().replaceAll(" SECONDS=.[0-9.]+.", "");   // its time: RATE's span
         assertTrue(xml.contains("<QUESTION ID='0' TEXT='count of p.C.m' MEASURE='COUNT' STAT='COUNT' GROUP_BY='' "
                 + "VALUE='' SITES='0' CHECKS='1' RECORDS='1' GROUPS='0'>"), xml);
         assertTrue(!xml.contains("PROBLEM"), xml);
@@ -170,5 +170,54 @@ class AskRuntimeTest {
     void valuesFallIntoPowerOfTwoBuckets(long value, long bucket, String name) {
         assertEquals(bucket, Groups.bucket(value));
         assertEquals(name, Groups.bucketName(bucket));
+    }
+
+    @Test
+    void aRateIsItsCountOverTheSecondsSinceTheQuestionWasDefined() throws Exception {
+        Questions.define("id=0\tmeasure=RATE\tstat=COUNT\tgroup=THREAD\tgroupTitle=thread\ttext=rate of p.C.m by "
+                + "thread\n");
+        for (int i = 0; i < 3; i++) {
+            Ask.point(0, 1, null, 0, 0, 0);
+        }
+        String xml = AnswerReport.xml();
+        assertTrue(xml.matches("(?s).*<QUESTION ID='0' TEXT='rate of p.C.m by thread' MEASURE='RATE' STAT='COUNT' "
+                + "GROUP_BY='thread' VALUE='' SITES='0' CHECKS='3' RECORDS='3' GROUPS='1' SECONDS='\\d+\\.\\d{3}'>.*"),
+                xml);
+        String shown = AnswerReport.text(org.dyper.runtime.wire.Xml.parse("<ANSWERS MAX_GROUPS='1000'><QUESTION ID='0' "
+                + "TEXT='rate of p.C.m by thread' MEASURE='RATE' STAT='COUNT' GROUP_BY='thread' VALUE='' SITES='1' "
+                + "CHECKS='30' RECORDS='30' GROUPS='2' SECONDS='4.000'><GROUP NAME='main' COUNT='20' SUM='0' MIN='0' "
+                + "MAX='0' MEAN='0.000'/><GROUP NAME='w1' COUNT='10' SUM='0' MIN='0' MAX='0' MEAN='0.000'/></QUESTION>"
+                + "</ANSWERS>"), 0);
+        assertTrue(shown.endsWith("""
+                  rate of p.C.m by thread
+                  1 site patched; 30 checks, 30 records; 2 groups
+                  thread  count  per second
+                  main       20        5.00
+                  w1         10        2.50
+                """), shown);
+    }
+
+    @Test
+    void aHoldIsTimedFromEachAcquisitionToItsReleaseInnermostFirst() {
+        Questions.define("id=0\tmeasure=HOLD\tstat=TOTAL\tgroup=THREAD\tgroupTitle=thread\ttext=hold of lock in p.C.m"
+                + "\n");
+        Ask.released(0, 1, null, 0, 0, 0);   // a release whose acquisition came before the question: nothing
+        Ask.acquired(0, 1, null, 0, 0, 0);
+        Ask.acquired(0, 1, null, 0, 0, 0);   // nested
+        Ask.released(0, 1, null, 0, 0, 0);
+        Ask.released(0, 1, null, 0, 0, 0);
+        for (int i = 0; i <= Held.DEPTH; i++) {
+            Ask.acquired(0, 1, null, 0, 0, 0);
+        }
+        for (int i = 0; i <= Held.DEPTH; i++) {
+            Ask.released(0, 1, null, 0, 0, 0);
+        }
+        Question q = Questions.get(0);
+        assertEquals(2 + Held.DEPTH + 1, q.checks.sum());
+        assertEquals(2 + Held.DEPTH, q.records(), "the acquisition past the depth is not timed");
+        assertEquals(1, Held.overflows());
+        assertTrue(AnswerReport.xml().contains("<PROBLEM TEXT='1 monitor acquisition(s) nested deeper than 64 on one "
+                + "thread were not timed'/>"), AnswerReport.xml());
+        assertTrue(AnswerReport.text(0).contains("thread  holds"), AnswerReport.text(0));
     }
 }

@@ -23,7 +23,7 @@ public record Question(String text, Measure measure, Stat stat, ValueRef value, 
     }
 
     /** What is measured. */
-    public enum Measure { COUNT, TIME, WAIT, VALUE }
+    public enum Measure { COUNT, RATE, TIME, WAIT, HOLD, VALUE }
 
     /** The statistic that orders the groups; for a VALUE measure the aggregate asked for. */
     public enum Stat { COUNT, TOTAL, MEAN, MIN, MAX, P50, P99, SUM }
@@ -32,21 +32,28 @@ public record Question(String text, Measure measure, Stat stat, ValueRef value, 
     public record Name(String text, int column) {
     }
 
-    /** {@code argN} (index from 1) or {@code return} (index 0). */
+    /** {@code argN} (index from 1), {@code return} (index 0), or {@code value} ({@link #WRITTEN}: a field write's). */
     public record ValueRef(int index, int column) {
+        /** The index of {@code value}, the value a field write writes. */
+        public static final int WRITTEN = -1;
+
         public boolean isReturn() {
             return index == 0;
         }
 
+        public boolean isWritten() {
+            return index == WRITTEN;
+        }
+
         @Override
         public String toString() {
-            return index == 0 ? "return" : "arg" + index;
+            return index == 0 ? "return" : index == WRITTEN ? "value" : "arg" + index;
         }
     }
 
     /** The target: calls of a method, calls of it from a caller, allocations of a type, the locks taken in a method. */
     public record Target(Kind kind, Name name, Name from) {
-        public enum Kind { CALLS, CALLS_FROM, NEW, LOCK }
+        public enum Kind { CALLS, CALLS_FROM, NEW, LOCK, WRITES }
     }
 
     /** {@code value op constant}. */

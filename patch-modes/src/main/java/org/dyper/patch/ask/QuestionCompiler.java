@@ -29,7 +29,7 @@ public final class QuestionCompiler {
     private static final int SLOTS = 3;
 
     /** Where the measuring patches of a question go. */
-    enum Where { EXEC, CALL, ALLOC, LOCK }
+    enum Where { EXEC, CALL, ALLOC, LOCK, WRITE }
 
     /** One compiled question: where it patches (each site described for {@code --explain}) and its table line. */
     public record Compiled(Question question, int index, List<String> sites, String tableLine) {
@@ -83,9 +83,11 @@ public final class QuestionCompiler {
         GroupBy group = q.group();
         // ---- where the events are: the targets resolved, and the kind of join point that sees them ----
         List<MethodInfo> methods = List.of();
+        Resolver.Writes writes = target.kind() == Target.Kind.WRITES ? resolver.writes(target.name()) : null;
         Where where;
         switch (target.kind()) {
             case NEW -> where = Where.ALLOC;
+            case WRITES -> where = Where.WRITE;
             case LOCK -> {
                 where = Where.LOCK;
                 methods = resolver.methods(target.name());
@@ -111,12 +113,24 @@ public final class QuestionCompiler {
             refs.add(group.value());
         }
         for (ValueRef r : refs) {
+            if (r.isWritten() != (where == Where.WRITE)) {
+                throw new QuestionException(r.column(), r.isWritten() ? "value: only a field write has a written value "
+                        + "(ask about 'writes to Class.field')" : r + ": a field write has no arguments or return "
+                        + "value (use 'value', the value written)");
+            }
             if (where == Where.ALLOC || where == Where.LOCK) {
                 throw new QuestionException(r.column(), r + ": " + (where == Where.ALLOC ? "an allocation"
                         : "a lock") + " has no arguments or return value a question can use");
             }
             for (MethodInfo m : methods) {
                 resolver.checkValue(r, m);
+            }
+            if (writes != null && !INTEGRAL.contains(org.objectweb.asm.Type.getType(writes.field().descriptor())
+                    .getClassName())) {
+                throw new QuestionException(r.column(), "value: " + writes.field().owner() + "."
+                        + writes.field().name() + " is a " + org.objectweb.asm.Type.getType(writes.field()
+                        .descriptor()).getClassName() + ": questions compare, sum and group whole numbers only (int, "
+                        + "long, short, byte, char)");
             }
             if (slots.stream().noneMatch(s -> s.index() == r.index())) {
                 if (slots.size() == SLOTS) {
@@ -147,7 +161,8 @@ public final class QuestionCompiler {
                             + "thread', or ask about calls of the method)");
                 }
                 groupKind = "SITE";
-                groupTitle = where == Where.ALLOC ? "allocating method" : "caller";
+                groupTitle = where == Where.ALLOC ? "allocating method" : where == Where.WRITE ? "writing method"
+                        : "caller";
             }
             case METHOD -> {
                 groupKind = "SITE";
@@ -173,6 +188,13 @@ public final class QuestionCompiler {
                     }
                     case CALL -> receiverArg = "<ARG TYPE='TARGET'/>";
                     case LOCK -> receiverArg = "<ARG TYPE='ARG' VALUE='1'/>";
+                    case WRITE -> {
+                        if (writes.field().isStatic()) {
+                            throw new QuestionException(group.column(), "by receiver: " + target.name().text()
+                                    + " is static (no object is written)");
+                        }
+                        receiverArg = "<ARG TYPE='TARGET'/>";
+                    }
                     default -> throw new QuestionException(group.column(), "by receiver: an allocation has no "
                             + "receiver (use 'by method' or 'by thread')");
                 }
@@ -193,7 +215,9 @@ public final class QuestionCompiler {
             case CALL -> resolver.calls(methods, target.kind() == Target.Kind.CALLS_FROM
                     ? resolver.methods(target.from()) : null, target, warnings);
             case ALLOC -> resolver.allocations(target.name());
-            case LOCK -> resolver.locks(methods, target.name());
+            case LOCK -> resolver.locks(methods, target.name(), q.measure() == Measure.HOLD ? "SYNC_ENTER/SYNC_EXIT"
+                    : "SYNC_TEST/SYNC_ENTER");
+            case WRITE -> writes.points();
         };
         // ---- the model and modes ----
         String mode = "ASK_Q" + index;
@@ -203,6 +227,7 @@ public final class QuestionCompiler {
             case CALL -> "CALL";
             case ALLOC -> "OBJECT_ALLOC";
             case LOCK -> timed ? "SYNC_TEST" : "SYNC_ENTER";
+            case WRITE -> writes.field().isStatic() ? "STATIC_WRITE" : "FIELD_WRITE";
         };
         String endWhat = switch (where) {
             case EXEC -> "EXIT";
@@ -211,7 +236,15 @@ public final class QuestionCompiler {
             default -> null;
         };
         List<String> patches = new ArrayList<>();
-        if (split) {
+        if (q.measure() == Measure.HOLD) {
+            // from each acquisition to its release: two join points, paired on a per-thread stack at run time (Held)
+            modes.append(modeXml(mode + "_ACQUIRED", null, "acquired", "void (int, int, java.lang.Object, long, long, "
+                    + "long)", index, null, siteArg, receiver, slotArgs(slots, false), ""));
+            modes.append(modeXml(mode + "_RELEASED", null, "released", "void (int, int, java.lang.Object, long, long, "
+                    + "long)", index, null, siteArg, receiver, slotArgs(slots, false), ""));
+            patches.add(patch("SYNC_ENTER", mode + "_ACQUIRED", where, target));
+            patches.add(patch("SYNC_EXIT", mode + "_RELEASED", where, target));
+        } else if (split) {
             modes.append(modeXml(mode + "_BEGIN", "long", "begin", "long (int, int, java.lang.Object, long, long, long)",
                     index, null, siteArg, receiver, slotArgs(slots, false), "      <RETURN TYPE='CONTEXT'/>\n"));
             modes.append(modeXml(mode + "_END", "long", "end",
@@ -292,14 +325,21 @@ public final class QuestionCompiler {
         int col = 1;
         switch (q.measure()) {
             case TIME -> {
-                if (where == Where.ALLOC || where == Where.LOCK) {
-                    throw new QuestionException(col, "time: " + (where == Where.ALLOC ? "an allocation has no "
-                            + "duration (use count)" : "a lock's time is its wait (use 'wait of lock in ...')"));
+                if (where == Where.ALLOC || where == Where.LOCK || where == Where.WRITE) {
+                    throw new QuestionException(col, "time: " + (where == Where.LOCK ? "a lock's time is its wait "
+                            + "(use 'wait of lock in ...')" : (where == Where.ALLOC ? "an allocation" : "a field write")
+                            + " has no duration (use count)"));
                 }
             }
             case WAIT -> {
                 if (where != Where.LOCK) {
                     throw new QuestionException(col, "wait: only a lock is waited for (use 'wait of lock in "
+                            + "Class.method')");
+                }
+            }
+            case HOLD -> {
+                if (where != Where.LOCK) {
+                    throw new QuestionException(col, "hold: only a lock is held (use 'hold of lock in "
                             + "Class.method')");
                 }
             }
@@ -350,6 +390,8 @@ public final class QuestionCompiler {
                 s.append("      <ARG TYPE='INTEGER' VALUE='0'/>\n");
             } else if (r.isReturn()) {
                 s.append("      <ARG TYPE='RETURN'/>\n");
+            } else if (r.isWritten()) {
+                s.append("      <ARG TYPE='ARG' VALUE='1'/>\n");   // at a field write: the value written
             } else {
                 s.append("      <ARG TYPE='ARG' VALUE='").append(r.index()).append("'/>\n");
             }
@@ -386,6 +428,9 @@ public final class QuestionCompiler {
                 .append('\'');
         if (where == Where.CALL) {
             p.append(">\n      <WHEN CASE='METHOD' ARG='").append(xml(Resolver.calledPattern(target.name())))
+                    .append("'/>\n    </PATCH>\n");
+        } else if (where == Where.WRITE) {
+            p.append(">\n      <WHEN CASE='FIELD' ARG='").append(xml(target.name().text()))
                     .append("'/>\n    </PATCH>\n");
         } else if (where == Where.ALLOC) {
             p.append(">\n      <WHEN CASE='CLASS' ARG='").append(xml(target.name().text()))

@@ -109,17 +109,17 @@ public final class QuestionParser {
     }
 
     private Question question() throws QuestionException {
-        Token m = next("a measure (count, time, wait, sum, min, max, mean)");
+        Token m = next("a measure (count, rate, time, wait, hold, sum, min, max, mean)");
         Measure measure;
         Stat stat;
         ValueRef value = null;
         switch (m.lower()) {
-            case "count" -> {
-                measure = Measure.COUNT;
+            case "count", "rate" -> {
+                measure = m.is("rate") ? Measure.RATE : Measure.COUNT;
                 stat = Stat.COUNT;
             }
-            case "time", "wait" -> {
-                measure = m.is("time") ? Measure.TIME : Measure.WAIT;
+            case "time", "wait", "hold" -> {
+                measure = m.is("time") ? Measure.TIME : m.is("wait") ? Measure.WAIT : Measure.HOLD;
                 stat = Stat.TOTAL;
                 Token s = peek();
                 if (s != null && !s.is("of")) {
@@ -139,10 +139,10 @@ public final class QuestionParser {
             case "sum", "min", "max", "mean" -> {
                 measure = Measure.VALUE;
                 stat = Stat.valueOf(m.lower().toUpperCase(Locale.ROOT));
-                value = valueRef(next("argN or return"), "after '" + m.text + "'");
+                value = valueRef(next("argN, return or value"), "after '" + m.text + "'");
             }
-            default -> throw new QuestionException(m.column, "expected a measure (count, time, wait, sum, min, max, "
-                    + "mean), found '" + m.text + "'");
+            default -> throw new QuestionException(m.column, "expected a measure (count, rate, time, wait, hold, sum, "
+                    + "min, max, mean), found '" + m.text + "'");
         }
         expect("of", " after the measure");
         Target target = target();
@@ -205,7 +205,7 @@ public final class QuestionParser {
                             yield new GroupBy(GroupBy.Kind.RECEIVER, null, g.column);
                         }
                         default -> {
-                            if (!g.lower().matches("arg[0-9]+")) {
+                            if (!g.lower().matches("arg[0-9]+|value")) {
                                 throw new QuestionException(g.column, "expected caller, method, thread, receiver "
                                         + "class or argN after 'by', found '" + g.text + "'");
                             }
@@ -238,7 +238,7 @@ public final class QuestionParser {
     }
 
     private Target target() throws QuestionException {
-        Token t = next("what to measure (a method, 'calls to', 'new' or 'lock in')");
+        Token t = next("what to measure (a method, 'calls to', 'new', 'lock in' or 'writes to')");
         if (t.is("calls")) {
             expect("to", " after 'calls'");
             Name called = name(next("a method after 'calls to'"), "a method (Class.method) after 'calls to'");
@@ -257,13 +257,18 @@ public final class QuestionParser {
             }
             return new Target(Target.Kind.NEW, new Name(type.text, type.column), null);
         }
+        if (t.is("writes")) {
+            expect("to", " after 'writes'");
+            return new Target(Target.Kind.WRITES, name(next("a field after 'writes to'"), "a field (Class.field) after "
+                    + "'writes to'"), null);
+        }
         if (t.is("lock")) {
             expect("in", " after 'lock'");
             return new Target(Target.Kind.LOCK, name(next("a method after 'lock in'"), "a method (Class.method) "
                     + "after 'lock in'"), null);
         }
-        return new Target(Target.Kind.CALLS, name(t, "a method (Class.method), 'calls to', 'new' or 'lock in' after "
-                + "'of'"), null);
+        return new Target(Target.Kind.CALLS, name(t, "a method (Class.method), 'calls to', 'new', 'lock in' or "
+                + "'writes to' after 'of'"), null);
     }
 
     private static Name name(Token t, String expected) throws QuestionException {
@@ -286,8 +291,11 @@ public final class QuestionParser {
         if (s.matches("arg[1-9][0-9]{0,2}")) {
             return new ValueRef(Integer.parseInt(s.substring(3)), t.column);
         }
-        throw new QuestionException(t.column, "expected argN (N from 1) or return " + where + ", found '" + t.text
-                + "'");
+        if (s.equals("value")) {
+            return new ValueRef(ValueRef.WRITTEN, t.column);
+        }
+        throw new QuestionException(t.column, "expected argN (N from 1), return or value " + where + ", found '"
+                + t.text + "'");
     }
 
     private static Op op(Token t) throws QuestionException {

@@ -202,17 +202,64 @@ final class Resolver {
         return out;
     }
 
+    /** A field and the instructions that write it. */
+    record Writes(org.dyper.patch.scan.FieldInfo field, List<JoinPoint> points) {
+    }
+
+    /**
+     * The field {@code name} ({@code Class.field}, declared there or in a superclass) and every instruction on the
+     * class path that writes it (constructors and static initialisers included). A missing class or field, or no
+     * write at all, is an error at the name's column.
+     */
+    Writes writes(Name name) throws QuestionException {
+        String s = name.text();
+        int dot = s.lastIndexOf('.');
+        String fieldName = s.substring(dot + 1);
+        ClassInfo c = type(s.substring(0, dot)).orElseThrow(() -> new QuestionException(name.column(), "no class '"
+                + s.substring(0, dot) + "' in the classes on the class path"));
+        org.dyper.patch.scan.FieldInfo field = index.field(c.name(), fieldName).orElseThrow(() -> {
+            TreeSet<String> fields = new TreeSet<>();
+            c.fields().forEach(f -> fields.add(f.name()));
+            return new QuestionException(name.column() + dot + 1, c.name() + " has no field '" + fieldName + "'"
+                    + (fields.isEmpty() ? "" : " (it has: " + String.join(", ", fields) + ")"));
+        });
+        List<JoinPoint> out = new ArrayList<>();
+        int put = field.isStatic() ? Opcodes.PUTSTATIC : Opcodes.PUTFIELD;
+        for (ClassInfo k : index.classes()) {
+            for (MethodInfo m : k.methods()) {
+                int i = 0;
+                for (org.dyper.patch.scan.FieldInstruction f : m.fieldAccesses()) {
+                    if (f.opcode() != put || !f.name().equals(fieldName)) {
+                        continue;
+                    }
+                    if (!index.field(f.owner(), fieldName).map(x -> x.owner().equals(field.owner())).orElse(false)) {
+                        continue;
+                    }
+                    i++;
+                    out.add(new JoinPoint(m, "#" + i, 1, (field.isStatic() ? "STATIC_WRITE" : "FIELD_WRITE") + " in "
+                            + m.displayName() + " of " + field.owner() + "." + fieldName
+                            + (f.line() > 0 ? " (line " + f.line() + ")" : "")));
+                }
+            }
+        }
+        if (out.isEmpty()) {
+            throw new QuestionException(name.column(), "nothing on the class path writes " + field.owner() + "."
+                    + fieldName);
+        }
+        return new Writes(field, out);
+    }
+
     /** The monitor entries of methods: each {@code monitorenter}, and the method's own when it is synchronized. */
-    List<JoinPoint> locks(List<MethodInfo> methods, Name name) throws QuestionException, IOException {
+    List<JoinPoint> locks(List<MethodInfo> methods, Name name, String what) throws QuestionException, IOException {
         List<JoinPoint> out = new ArrayList<>();
         for (MethodInfo m : methods) {
             if (m.isSynchronized()) {
-                out.add(new JoinPoint(m, "sync", 1, "SYNC_TEST/SYNC_ENTER of " + m.displayName()
+                out.add(new JoinPoint(m, "sync", 1, what + " of " + m.displayName()
                         + " (synchronized method)"));
             }
             int blocks = monitorEnters(m);
             for (int b = 1; b <= blocks; b++) {
-                out.add(new JoinPoint(m, "monitorenter #" + b, 1, "SYNC_TEST/SYNC_ENTER in " + m.displayName()
+                out.add(new JoinPoint(m, "monitorenter #" + b, 1, what + " in " + m.displayName()
                         + " (synchronized block " + b + ")"));
             }
         }

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import org.dyper.cli.CommandFailure;
 import org.dyper.cli.ExitCode;
+import org.dyper.cli.fleet.Carrier;
+import org.dyper.cli.fleet.Fleet;
 import org.dyper.runtime.wire.WireClient;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.report.BadReportException;
@@ -18,9 +20,84 @@ import org.dyper.runtime.report.Report;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 
-/** {@code dyper report --pid}: the REPORT of a running process's monitor, with what WHORU says of its start. */
+/**
+ * {@code dyper report --pid}: the REPORT of a running process's monitor, with what WHORU says of its start; and
+ * {@code --all}: the REPORTs of many JVMs merged into one ({@link FleetReport}).
+ */
 final class Live {
     private Live() {
+    }
+
+    /**
+     * The merged report of a fleet: its XML, as read for the page; how many JVMs answered, and one line for each
+     * that did not ({@code missing}, naming it).
+     */
+    record Merged(String xml, Report report, int answered, List<String> missing) {
+        int exitCode() {
+            return missing.isEmpty() ? ExitCode.OK : ExitCode.NO_PROCESS;
+        }
+    }
+
+    static Merged fleet(ReportCommand.AllJvms all) throws CommandFailure, IOException, BadReportException {
+        try (Fleet fleet = open(all.carrier())) {
+            List<Fleet.Member> members = Carrier.select(fleet.who(all.carrier().whoDeadline()), all.main());
+            if (members.isEmpty()) {
+                throw new CommandFailure(ExitCode.NO_PROCESS, "no monitored JVM" + (all.main() == null ? ""
+                        : " of main class " + all.main()) + " on " + fleet.describe());
+            }
+            List<Fleet.Answer> answers = fleet.send(members, "<DYPER COMMAND='REPORT'><REPORT TYPE='ALL'/></DYPER>",
+                    false, all.deadline());
+            long now = System.currentTimeMillis();
+            String xml = FleetReport.merge(fleet, answers, now);
+            Report report = HtmlReport.read("fleet of " + Carrier.jvms(members.size()) + " on " + fleet.describe()
+                    + " (REPORT at " + LocalTime.now().format(DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT))
+                    + ")", xml);
+            List<String> missing = new ArrayList<>();
+            int answered = 0;
+            java.util.Set<String> jdks = new java.util.LinkedHashSet<>();
+            java.util.Set<String> mains = new java.util.LinkedHashSet<>();
+            long start = Long.MAX_VALUE;
+            for (Fleet.Answer a : answers) {
+                String why = a.ok() ? Reply.error(a.reply()) : a.error();
+                if (why != null) {
+                    missing.add(a.ok() ? fleet.describe(a.member()) + ": " + why : why);
+                } else {
+                    answered++;
+                }
+                if (!a.member().jdk().isEmpty()) {
+                    jdks.add(a.member().jdk());
+                }
+                mains.add(a.member().mainClass());
+                start = Math.min(start, a.member().startMillis());
+            }
+            if (answered == 0) {
+                throw new CommandFailure(ExitCode.NO_PROCESS, "no JVM answered REPORT: " + String.join("; ", missing));
+            }
+            report.process(new Report.Process(start, List.of(), jdks.isEmpty() ? null : String.join(", ", jdks),
+                    String.join(", ", mains)));
+            return new Merged(xml, report, answered, missing);
+        }
+    }
+
+    private static Fleet open(Carrier carrier) throws CommandFailure {
+        try {
+            return carrier.open();
+        } catch (IOException e) {
+            throw new CommandFailure(ExitCode.NO_PROCESS, e.getMessage());
+        }
+    }
+
+    /** What a reply's ERROR says (or that it is unreadable), or null when it has none. */
+    private static final class Reply {
+        static String error(String xml) {
+            try {
+                Element e = org.dyper.runtime.wire.Xml.child(org.dyper.runtime.monitor.MonitorReply.parse(xml),
+                        "ERROR");
+                return e == null ? null : "the monitor answered ERROR: " + e.getTextContent();
+            } catch (org.dyper.runtime.monitor.MonitorReply.MalformedException e) {
+                return "unreadable reply: " + e.getMessage();
+            }
+        }
     }
 
     static Report report(long pid, String dir) throws CommandFailure, IOException, BadReportException {

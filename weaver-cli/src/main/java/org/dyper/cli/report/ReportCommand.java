@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
@@ -12,6 +13,9 @@ import org.dyper.cli.CliCommand;
 import org.dyper.cli.CommandFailure;
 import org.dyper.cli.ExitCode;
 import org.dyper.cli.UsageError;
+import org.dyper.cli.fleet.Carrier;
+import org.dyper.cli.fleet.NatsOptions;
+import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.report.BadReportException;
 import org.dyper.runtime.report.HtmlReport;
 import org.dyper.runtime.report.Report;
@@ -24,14 +28,22 @@ import org.dyper.runtime.report.Report;
 public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
     public static final String PURPOSE = "turn XML reports into a self-contained HTML page with flame graphs and tables";
     public static final String USAGE_LINE = "dyper report [--out FILE] [--title TEXT] REPORT.xml | --pid PID [--dir DIR]"
-            + " | --diff BEFORE.xml AFTER.xml | --collapsed [--view NAME] [--thread ID|NAME] REPORT.xml";
+            + " | --all [--main CLASS] [--dir DIR | --nats URL ...] [--xml FILE] | --diff BEFORE.xml AFTER.xml"
+            + " | --collapsed [--view NAME] [--thread ID|NAME] REPORT.xml";
     public static final String DETAILS = """
             REPORT.xml is a file written with -Ddyper.report.xml (root DYPER_REPORT), the output of
             dyper ctl --xml PID REPORT (DYPER_REPLY or MONITOR_REPORT), or - for standard input. --pid asks a
-            running process's DYPER monitor for its REPORT instead. The page opens without any network: the
+            running process's DYPER monitor for its REPORT instead. --all asks every monitored JVM (of main
+            class --main CLASS) at once and makes ONE page of them: a flame graph merged over the JVMs (the
+            Thread choice shows each JVM's own), the exact figures added up and per JVM, and the JVMs that did
+            not answer within --timeout MS named (exit 7 then, the page is written all the same); --xml FILE
+            also writes that merged report as XML; with --nats URL (and --user/--password, --token or
+            --creds) the JVMs are those a NATS server reaches (docs/fleet.md). The page opens without any
+            network: the
             summary, flame graphs of the monitor's sampled stacks (CPU, WALL, LOCK and ALLOC views; click to
             zoom, search, callers view) and sortable tables of the exact measurements, estimates marked as such.
             Without --out the page goes beside the input as NAME.html (dyper-PID.html for --pid,
+            dyper-fleet.html for --all,
             AFTER.diff.html for --diff); --collapsed writes to standard output. Files are written to a
             temporary file and renamed, so a failure never leaves half a file.
             The same page is written at the end of a program run with -Ddyper.report.html=FILE, or with
@@ -46,7 +58,7 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
      * {@code collapsed} the stacks {@code view} and {@code thread} (or null).
      */
     public record Parsed(List<String> inputs, long pid, String dir, boolean diff, boolean collapsed, Path out,
-            String title, String view, String thread) {
+            String title, String view, String thread, AllJvms all) {
         static Parsed of(CommandLine line) throws UsageError, IOException {
             try {
                 return check(line);
@@ -66,16 +78,26 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
             if (!collapsed && (line.hasOption("view") || line.hasOption("thread"))) {
                 throw new UsageError("--" + (line.hasOption("view") ? "view" : "thread") + " goes with --collapsed");
             }
-            if (line.hasOption("dir") && !pid) {
-                throw new UsageError("--dir goes with --pid");
+            boolean all = line.hasOption("all");
+            if (line.hasOption("dir") && !pid && !all) {
+                throw new UsageError("--dir goes with --pid or --all");
+            }
+            for (String o : List.of("main", "timeout", "xml", "nats", "user", "password", "token", "creds")) {
+                if (line.hasOption(o) && !all) {
+                    throw new UsageError("--" + o + " goes with --all");
+                }
+            }
+            if (all && (pid || diff)) {
+                throw new UsageError("--all makes one page of every JVM; it does not go with --" + (pid ? "pid" : "diff"));
             }
             if (pid && diff) {
                 throw new UsageError("--diff compares two files; take them with dyper ctl --xml PID REPORT > FILE");
             }
-            int wanted = diff ? 2 : pid ? 0 : 1;
+            int wanted = diff ? 2 : pid || all ? 0 : 1;
             if (args.size() != wanted) {
                 throw new UsageError(diff ? "--diff takes two reports, BEFORE.xml AFTER.xml; got " + args.size()
                         : pid ? "--pid takes no report file; got '" + args.get(0) + "'"
+                        : all ? "--all takes no report file; got '" + args.get(0) + "'"
                         : args.isEmpty() ? "give a report file (REPORT.xml, or - for standard input), or --pid PID"
                         : "one report at a time (got " + args.size() + "; --diff compares two)");
             }
@@ -91,7 +113,44 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
             }
             return new Parsed(List.copyOf(args), pid ? parsePid(line.getOptionValue("pid")) : 0,
                     line.getOptionValue("dir"), diff, collapsed, outFile, line.getOptionValue("title"),
-                    line.hasOption("view") ? line.getOptionValue("view") : "CPU", line.getOptionValue("thread"));
+                    line.hasOption("view") ? line.getOptionValue("view") : "CPU", line.getOptionValue("thread"),
+                    all ? AllJvms.of(line) : null);
+        }
+    }
+
+    /**
+     * {@code --all}: the JVMs the {@code carrier} reaches (of main class {@code main}, or all), each REPORT waited for
+     * until {@code deadline}; {@code xml}: where the merged XML goes too (or null).
+     */
+    public record AllJvms(Carrier carrier, String main, Duration deadline, Path xml) {
+        /** How long REPORT waits for the JVMs unless --timeout says otherwise. */
+        static final Duration DEADLINE = Duration.ofSeconds(60);
+
+        static AllJvms of(CommandLine line) throws UsageError {
+            String main = line.getOptionValue("main");
+            if (main != null && main.isBlank()) {
+                throw new UsageError("--main needs a class name");
+            }
+            Duration deadline = DEADLINE;
+            if (line.hasOption("timeout")) {
+                String t = line.getOptionValue("timeout");
+                long ms = -1;
+                try {
+                    ms = Long.parseLong(t.trim());
+                } catch (NumberFormatException ignored) {
+                    // below
+                }
+                if (ms <= 0) {
+                    throw new UsageError("--timeout takes a positive number of milliseconds, not '" + t + "'");
+                }
+                deadline = Duration.ofMillis(ms);
+            }
+            if (line.hasOption("nats") && line.hasOption("dir")) {
+                throw new UsageError("--dir names this machine's registry, --nats a broker: give one");
+            }
+            Path dir = line.hasOption("dir") ? Path.of(line.getOptionValue("dir")) : MonitorEntry.defaultDirectory();
+            return new AllJvms(line.hasOption("nats") ? NatsOptions.carrier(line) : Carrier.local(dir), main, deadline,
+                    line.hasOption("xml") ? Path.of(line.getOptionValue("xml")) : null);
         }
     }
 
@@ -107,7 +166,7 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
 
     /** The command's options. */
     private static Options options() {
-        return new Options()
+        return NatsOptions.add(new Options())
                 .addOption(Option.builder("o").longOpt("out").hasArg().argName("FILE")
                         .desc("where to write (default: beside the input, see below; --collapsed: stdout)").build())
                 .addOption(Option.builder().longOpt("title").hasArg().argName("TEXT")
@@ -115,7 +174,17 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
                 .addOption(Option.builder().longOpt("pid").hasArg().argName("PID")
                         .desc("take the REPORT of this running monitored process (see dyper ctl who)").build())
                 .addOption(Option.builder().longOpt("dir").hasArg().argName("DIR")
-                        .desc("with --pid: registry folder (default: dyper.monitor.dir, else ~/.dyper/run)").build())
+                        .desc("with --pid or --all: registry folder (default: dyper.monitor.dir, else ~/.dyper/run)")
+                        .build())
+                .addOption(Option.builder().longOpt("all")
+                        .desc("one page of every monitored JVM: merged flame graph, exact figures summed and per JVM")
+                        .build())
+                .addOption(Option.builder().longOpt("main").hasArg().argName("CLASS")
+                        .desc("with --all: only the JVMs of this main class (whole or simple name)").build())
+                .addOption(Option.builder().longOpt("timeout").hasArg().argName("MS")
+                        .desc("with --all: how long to wait for the JVMs' reports (default 60000)").build())
+                .addOption(Option.builder().longOpt("xml").hasArg().argName("FILE")
+                        .desc("with --all: also write the merged report as XML").build())
                 .addOption(Option.builder().longOpt("diff")
                         .desc("compare two reports: a differential flame graph (red: a larger share after, blue: "
                                 + "smaller) and the exact figures side by side").build())
@@ -134,7 +203,7 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
     @Override
     public int run(Parsed p, Context context) throws CommandFailure, IOException {
         try {
-            return execute(p, context.out());
+            return execute(p, context.out(), context.err());
         } catch (BadReportException e) {
             for (String problem : e.problems()) {
                 context.err().println("dyper: error: " + problem);
@@ -144,9 +213,19 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
         }
     }
 
-    private static int execute(Parsed p, PrintStream out) throws BadReportException, CommandFailure, IOException {
+    private static int execute(Parsed p, PrintStream out, PrintStream err) throws BadReportException, CommandFailure, IOException {
         List<String> args = p.inputs();
-        Report report = p.pid() != 0 ? Live.report(p.pid(), p.dir()) : read(args.get(p.diff() ? 1 : 0));
+        Live.Merged merged = p.all() == null ? null : Live.fleet(p.all());
+        Report report = merged != null ? merged.report() : p.pid() != 0 ? Live.report(p.pid(), p.dir())
+                : read(args.get(p.diff() ? 1 : 0));
+        if (merged != null) {
+            merged.missing().forEach(m -> err.println("dyper: warning: " + m));
+        }
+        if (merged != null && p.all().xml() != null) {
+            HtmlReport.write(p.all().xml(), merged.xml());
+            (p.collapsed() && p.out() == null ? err : out).println("dyper: wrote " + p.all().xml() + " (the merged report of " + Carrier.jvms(merged.answered())
+                    + ")");
+        }
         if (p.collapsed()) {
             String text;
             try {
@@ -157,12 +236,13 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
             if (p.out() == null) {
                 out.print(text);
                 out.flush();
+                return merged == null ? ExitCode.OK : merged.exitCode();
             } else {
                 HtmlReport.write(p.out(), text);
                 out.println("dyper: wrote " + p.out() + " (" + text.lines().count() + " stacks of the " + p.view()
                         .toUpperCase(java.util.Locale.ROOT) + " view)");
             }
-            return ExitCode.OK;
+            return merged == null ? ExitCode.OK : merged.exitCode();
         }
         String html;
         Path target;
@@ -175,11 +255,12 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
             String title = p.title() != null ? p.title() : "Dyper report: " + report.label();
             html = HtmlReport.page(report, title);
             target = p.out() != null ? p.out()
+                    : merged != null ? Path.of("dyper-fleet.html")
                     : p.pid() != 0 ? Path.of("dyper-" + p.pid() + ".html") : beside(args.get(0), ".html");
         }
         HtmlReport.write(target, html);
         out.println("dyper: wrote " + target + " (" + describe(report) + ")");
-        return ExitCode.OK;
+        return merged == null ? ExitCode.OK : merged.exitCode();
     }
 
     private static String describe(Report r) {

@@ -39,7 +39,16 @@ final class Target {
     /** Live streams open on this process ({@link Live}, changed under its lock): its poller feeds the snapshots. */
     volatile int streams;
 
+    /** A JVM on a NATS server ({@code dyper ui --nats}), reached through the fleet; null for this machine's. */
+    final org.dyper.cli.fleet.Fleet.Member member;
+
     Target(long pid) {
         this.pid = pid;
+        this.member = null;
+    }
+
+    Target(org.dyper.cli.fleet.Fleet.Member member) {
+        this.pid = member.pid();
+        this.member = member;
     }
 }

@@ -116,6 +116,13 @@ class AskExplainTest {
             sum arg1 of acme.Bank.transfer where thread = w* | 38 | thread = compares the whole name; for a pattern with * use thread ~
             count of new acme.Order by receiver | 28 | by receiver: an allocation has no receiver (use 'by method' or 'by thread')
             count | 6 | the question ends where 'of' was expected
+            count of writes to acme.Account.balanse | 33 | acme.Account has no field 'balanse' (it has: balance)
+            count of writes to acme.Nope.x | 20 | no class 'acme.Nope' in the classes on the class path
+            max value of acme.Bank.transfer | 5 | value: only a field write has a written value (ask about 'writes to Class.field')
+            max arg1 of writes to acme.Account.balance | 5 | arg1: a field write has no arguments or return value (use 'value', the value written)
+            time of writes to acme.Account.balance | 1 | time: a field write has no duration (use count)
+            hold of acme.Bank.transfer | 1 | hold: only a lock is held (use 'hold of lock in Class.method')
+            max value of writes to acme.Bank.ledger | 5 | value: acme.Bank.ledger is a java.lang.Object: questions compare, sum and group whole numbers only (int, long, short, byte, char)
             """)
     void aQuestionThatCannotBeAnsweredIsAnErrorNamingTheColumn(String question, int column, String problem) {
         Result r = dyper("ask", "--explain", "--classpath", classpath, question);

@@ -67,6 +67,9 @@ class AskRunTest {
             new Case(BANK, "wait of lock in acme.Bank.transfer by thread", 1, 44, 44,
                     groups(Stream.concat(Stream.of("auditor", "8", "main", "30"), Stream.of(WORKERS))
                             .toArray(String[]::new))),
+            new Case(BANK, "hold of lock in acme.Bank.transfer by thread", 1, 44, 44,
+                    groups(Stream.concat(Stream.of("auditor", "8", "main", "30"), Stream.of(WORKERS))
+                            .toArray(String[]::new))),
             // the other measures, targets, conditions and groupings
             new Case(BANK, "count of acme.Bank.transfer where thread ~ \"w*\"", 1, 44, 6, groups("(all)", "6")),
             new Case(BANK, "sum arg3 of acme.Bank.transfer by caller", 3, 44, 44,
@@ -76,6 +79,14 @@ class AskRunTest {
                     groups("acme.Bank", "44 45100 100 2000")),
             new Case(BANK, "count of acme.Account.withdraw by arg1 top 2", 1, 46, 46,
                     groups("2000", "8", "100", "6", "(others)", "32")),
+            // 32 accounts made with 1,000,000; account 31 only withdrawn from (46), others only deposited to (44)
+            new Case(BANK, "count of writes to acme.Account.balance by method", 3, 122, 122,
+                    groups("acme.Account.withdraw(long)", "46", "acme.Account.deposit(long)", "44",
+                            "acme.Account.<init>(long)", "32")),
+            new Case(BANK, "count of writes to acme.Account.balance where value < 1000000", 3, 122, 46,
+                    groups("(all)", "46")),
+            new Case(BANK, "rate of acme.Bank.transfer by thread top 2", 1, 44, 44,
+                    groups("main", "30", "auditor", "8", "(others)", "6")),
             // 100 x6; 500 x3; 600..1000 x15; 1100..1400 x12 and 2000 x8; 5000 x2 (fee)
             new Case(BANK, "count of acme.Account.withdraw by arg1 bucket", 1, 46, 46,
                     groups("[1024, 2048)", "20", "[512, 1024)", "15", "[64, 128)", "6", "[256, 512)", "3",

@@ -59,7 +59,11 @@ class ReportCommandTest {
                 Arguments.of("report --diff --collapsed {bank} {bank}", "--diff and --collapsed do not go together"),
                 Arguments.of("report --view LOCK {bank}", "--view goes with --collapsed"),
                 Arguments.of("report --thread main {bank}", "--thread goes with --collapsed"),
-                Arguments.of("report --dir {dir} {bank}", "--dir goes with --pid"),
+                Arguments.of("report --dir {dir} {bank}", "--dir goes with --pid or --all"),
+                Arguments.of("report --main acme.Main {bank}", "--main goes with --all"),
+                Arguments.of("report --all --pid 12", "--all makes one page of every JVM; it does not go with --pid"),
+                Arguments.of("report --all {bank}", "--all takes no report file; got '{bank}'"),
+                Arguments.of("report --all --timeout 0", "--timeout takes a positive number of milliseconds, not '0'"),
                 Arguments.of("report --pid 12 {bank}", "--pid takes no report file; got '{bank}'"),
                 Arguments.of("report --pid x", "--pid 'x' is not a process id (try dyper ctl who)"),
                 Arguments.of("report --pid 3 --diff", "--diff compares two files; take them with dyper ctl --xml PID "

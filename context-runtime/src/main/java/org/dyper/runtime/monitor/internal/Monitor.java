@@ -74,6 +74,8 @@ public final class Monitor {
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private WireServer server;
     private Path entry;
+    /** The monitor on a NATS server ({@code nats} option), or null. */
+    public volatile org.dyper.runtime.monitor.internal.nats.NatsLink nats;
 
     private Monitor(Options options, Instrumentation inst) {
         this.options = options;
@@ -105,6 +107,9 @@ public final class Monitor {
             Thread hook = new Thread(m::shutdown, "dyper-monitor-exit");
             Runtime.getRuntime().addShutdownHook(hook);
             m.sampler.start();
+            if (options.nats().url() != null) {
+                m.nats = org.dyper.runtime.monitor.internal.nats.NatsLink.start(m, options.nats());
+            }
             org.dyper.runtime.instrument.RuntimePatcher patcher = org.dyper.runtime.instrument.RuntimePatcher.get();
             if (patcher != null && inst != null) {
                 // the first INSTRUMENT then costs what later ones do (Warmup); at the lowest priority, and only once
@@ -261,6 +266,9 @@ public final class Monitor {
 
     private void shutdown() {
         sampler.exiting(1000);
+        if (nats != null) {
+            nats.close();
+        }
         try {
             if (options.notifyAddress() != null) {
                 notifyEnd();

@@ -11,12 +11,41 @@ import java.util.Map;
  * The agent options: {@code key=value} pairs separated by commas. {@code dir}, {@code notify}, {@code notifywait},
  * {@code frametimeout}, {@code authtimeout}, {@code idletimeout}, {@code maxconnections}, {@code launcher},
  * {@code transport} ({@code socket}, the default: a socket file in {@code dir}; {@code tcp}: a loopback port),
- * {@code cli} (the Dyper command line automatic detailing runs as {@code cli patchd}; {@code none}: never), and any
- * monitor variable (CHECKTIME=5, ...).
+ * {@code cli} (the Dyper command line automatic detailing runs as {@code cli patchd}; {@code none}: never),
+ * {@code nats} (a NATS server URL the monitor joins as well, docs/fleet.md) with {@code natsuser}, {@code natspassword},
+ * {@code natstoken}, {@code natscreds} (each also a system property: {@code dyper.nats}, {@code dyper.nats.user}, ...),
+ * and any monitor variable (CHECKTIME=5, ...).
  */
 public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWaitMillis, long frameTimeoutMillis,
         long authTimeoutMillis, long idleTimeoutMillis, int maxConnections, long launcherPid,
-        Map<String, String> settings, String cli, boolean tcp) {
+        Map<String, String> settings, String cli, boolean tcp, Nats nats) {
+
+    /**
+     * The NATS server to join ({@code url} null: none) and the credentials: user and password (also in the URL),
+     * a token, or a .creds file.
+     */
+    public record Nats(String url, String user, String password, String token, String creds) {
+        static final Map<String, String> KEYS = Map.of("nats", "dyper.nats", "natsuser", "dyper.nats.user",
+                "natspassword", "dyper.nats.password", "natstoken", "dyper.nats.token", "natscreds", "dyper.nats.creds");
+
+        /** The options given, each else its system property. */
+        static Nats of(Map<String, String> given) {
+            Map<String, String> v = new LinkedHashMap<>();
+            KEYS.forEach((key, property) -> {
+                String value = given.containsKey(key) ? given.get(key) : System.getProperty(property);
+                v.put(key, value == null || value.isBlank() ? null : value.trim());
+            });
+            String url = v.get("nats");
+            if (url != null && !url.matches("(?i)(nats|tls|ws|wss)://.+")) {
+                throw new IllegalArgumentException("agent option nats needs a URL nats://host:port or tls://host:port,"
+                        + " not '" + url + "'");
+            }
+            if (v.get("natscreds") != null && !java.nio.file.Files.isReadable(Path.of(v.get("natscreds")))) {
+                throw new IllegalArgumentException("agent option natscreds: cannot read " + v.get("natscreds"));
+            }
+            return new Nats(url, v.get("natsuser"), v.get("natspassword"), v.get("natstoken"), v.get("natscreds"));
+        }
+    }
 
     public static final String DIR_PROPERTY = "dyper.monitor.dir";
 
@@ -42,6 +71,7 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
         String cli = null;
         boolean tcp = false;
         Map<String, String> settings = new LinkedHashMap<>();
+        Map<String, String> nats = new LinkedHashMap<>();
         if (args != null && !args.isBlank()) {
             for (String part : args.split(",")) {
                 if (part.isBlank()) {
@@ -69,6 +99,8 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
                         default -> throw new IllegalArgumentException("agent option transport is socket or tcp, not '"
                                 + value + "'");
                     };
+                    case "nats", "natsuser", "natspassword", "natstoken", "natscreds" ->
+                            nats.put(key.toLowerCase(Locale.ROOT), value);
                     default -> {
                         Settings.Var v = Settings.lookup(key);
                         Settings.parse(v, value);
@@ -78,7 +110,7 @@ public record Options(Path dir, InetSocketAddress notifyAddress, long notifyWait
             }
         }
         return new Options(dir, notify, notifyWait, frameTimeout, authTimeout, idleTimeout, maxConnections,
-                launcher, settings, cli, tcp);
+                launcher, settings, cli, tcp, Nats.of(nats));
     }
 
     private static long positive(String key, String value) {

@@ -12,7 +12,7 @@ import java.util.List;
  */
 public final class Page {
     private static final String BASE = "/org/dyper/runtime/report/";
-    private static final String[] SCRIPTS = {"format.js", "flame.js", "tables.js", "page.js"};
+    private static final String[] SCRIPTS = {"format.js", "flame.js", "tables.js", "page.js", "fleet.js"};
 
     private Page() {
     }
