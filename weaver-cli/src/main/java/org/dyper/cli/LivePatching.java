@@ -82,7 +82,7 @@ public final class LivePatching {
             int timeoutMillis) throws CommandFailure, IOException, InvalidInputException, WeaveException {
         Path classes = cacheRoot.resolve("classes").resolve(entry.pid() + "-" + Thread.currentThread().getId());
         try (WireClient c = connect(entry, timeoutMillis)) {
-            MonitorTargets.Found found = MonitorTargets.fetch(c, model.fors().stream().map(ForSpec::className)
+            MonitorTargets.Found found = MonitorTargets.fetch(c::command, model.fors().stream().map(ForSpec::className)
                     .toList(), classes);
             PatchService service = new PatchService(catalog, found.targets(), cacheRoot.resolve("patch"));
             service.model(model);

@@ -626,7 +626,9 @@ final class Api {
         MonitorEntry e = entry(t);
         // a process is open: "Measure exactly" may come, and the UI's first weave would also load ajc and walk the
         // JDK's module image; started now on a thread of its own, once per UI (docs/ui.md, "Click to measure")
-        org.dyper.patch.build.Ajc.warmUp();
+        if (t.member == null) {
+            org.dyper.patch.build.Ajc.warmUp();
+        }
         Element report = report(t);
         preweave(t);
         Map<String, Object> j = new LinkedHashMap<>();
@@ -884,7 +886,8 @@ final class Api {
      */
     private void preweave(Target t) {
         synchronized (t.patching) {
-            if (t.preweaved != null || "false".equals(System.getProperty(PREWEAVE_PROPERTY))) {
+            // a fleet member is not patched from the page (501): nothing to weave ahead
+            if (t.preweaved != null || t.member != null || "false".equals(System.getProperty(PREWEAVE_PROPERTY))) {
                 return;
             }
             t.preweaved = "";
