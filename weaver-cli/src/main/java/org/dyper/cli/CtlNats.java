@@ -58,21 +58,10 @@ record CtlNats(PrintStream out, PrintStream err) {
 
     /** The ctl options for NATS and for many JVMs. */
     static Options addOptions(Options o) {
-        return o.addOption(Option.builder().longOpt("all")
+        return org.dyper.cli.fleet.NatsOptions.add(o).addOption(Option.builder().longOpt("all")
                         .desc("send the command to every monitored JVM (with --main: of that main class)").build())
                 .addOption(Option.builder().longOpt("main").hasArg().argName("CLASS")
                         .desc("--all: only the JVMs of this main class").build())
-                .addOption(Option.builder().longOpt("nats").hasArg().argName("URL")
-                        .desc("reach the monitors through this NATS server (nats://host:port, tls://host:port)")
-                        .build())
-                .addOption(Option.builder().longOpt("user").hasArg().argName("NAME")
-                        .desc("--nats: user name (with --password)").build())
-                .addOption(Option.builder().longOpt("password").hasArg().argName("PW")
-                        .desc("--nats: password").build())
-                .addOption(Option.builder().longOpt("token").hasArg().argName("TOKEN")
-                        .desc("--nats: authentication token").build())
-                .addOption(Option.builder().longOpt("creds").hasArg().argName("FILE")
-                        .desc("--nats: a .creds file (JWT and NKey seed)").build())
                 .addOption(Option.builder().longOpt("timeout").hasArg().argName("MS")
                         .desc("--nats: how long who gathers answers (default 1000) and a command waits (default "
                                 + "60000)").build());
@@ -151,21 +140,7 @@ record CtlNats(PrintStream out, PrintStream err) {
 
     /** The login the options give; a bad URL or an unreadable .creds file is a usage error. */
     static NatsFleet.Login login(CommandLine line) throws UsageError {
-        int ways = (line.hasOption("user") ? 1 : 0) + (line.hasOption("token") ? 1 : 0)
-                + (line.hasOption("creds") ? 1 : 0);
-        if (ways > 1) {
-            throw new UsageError("--nats: give one of --user/--password, --token and --creds");
-        }
-        if (line.hasOption("password") && !line.hasOption("user")) {
-            throw new UsageError("--password needs --user");
-        }
-        try {
-            return new NatsFleet.Login(line.getOptionValue("nats"), line.getOptionValue("user"),
-                    line.getOptionValue("password"), line.getOptionValue("token"),
-                    line.hasOption("creds") ? Path.of(line.getOptionValue("creds")) : null);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError(e.getMessage());
-        }
+        return org.dyper.cli.fleet.NatsOptions.login(line);
     }
 
     private static Duration timeout(String value) throws UsageError {
@@ -193,8 +168,7 @@ record CtlNats(PrintStream out, PrintStream err) {
         if (login != null) {
             return connect(login);
         }
-        throw new CommandFailure(ExitCode.USAGE, "--all without --nats (the JVMs of the registry " + dir
-                + ") is not there yet: give --nats URL");
+        return new org.dyper.cli.fleet.LocalFleet(dir);
     }
 
     int run(CtlCommand.Request request) throws CommandFailure, IOException {

@@ -32,8 +32,7 @@ record FleetCtl(PrintStream out, PrintStream err) {
     static List<Fleet.Member> members(Fleet fleet, String main, Duration whoDeadline) throws CommandFailure,
             IOException {
         List<Fleet.Member> all = fleet.who(whoDeadline);
-        List<Fleet.Member> chosen = main == null ? all
-                : all.stream().filter(m -> m.mainClass().equals(main)).toList();
+        List<Fleet.Member> chosen = org.dyper.cli.fleet.Carrier.select(all, main);
         if (chosen.isEmpty()) {
             throw new CommandFailure(ExitCode.NO_PROCESS, "no monitored JVM" + (main == null ? "" : " of main class "
                     + main) + " answers on " + fleet.describe() + " (within " + whoDeadline.toMillis() + " ms)"

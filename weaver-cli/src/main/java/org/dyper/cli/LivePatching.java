@@ -74,6 +74,25 @@ public final class LivePatching {
     }
 
     /**
+     * Weaves {@code model}'s patch set for the process of {@code entry} into the patch cache under {@code cacheRoot}
+     * (its classes fetched from the monitor, as {@link #insert} does) without inserting it, so that an
+     * {@link #insert} of the same model later finds it there. Returns whether it was in the cache already.
+     */
+    public static boolean prepare(MonitorEntry entry, ModeCatalog catalog, Model model, Path cacheRoot,
+            int timeoutMillis) throws CommandFailure, IOException, InvalidInputException, WeaveException {
+        Path classes = cacheRoot.resolve("classes").resolve(entry.pid() + "-" + Thread.currentThread().getId());
+        try (WireClient c = connect(entry, timeoutMillis)) {
+            MonitorTargets.Found found = MonitorTargets.fetch(c::command, model.fors().stream().map(ForSpec::className)
+                    .toList(), classes);
+            PatchService service = new PatchService(catalog, found.targets(), cacheRoot.resolve("patch"));
+            service.model(model);
+            return service.patch(model.name(), true, List.of()).cached();
+        } finally {
+            Weaver.deleteTree(classes);
+        }
+    }
+
+    /**
      * INSTRUMENT's data for the patch set {@code files} of model {@code name}: the classes it changes and the runtime
      * jars the woven code needs, by path, or with their bytes inline ({@code inline}; the monitor then falls back to
      * the AspectJ runtime beside its own jar when the paths are not on its machine). Throws

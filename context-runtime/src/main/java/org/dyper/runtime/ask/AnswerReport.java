@@ -113,7 +113,7 @@ public final class AnswerReport {
                 shown.add(shown(q, answer(q)));
             }
         }
-        return text(Questions.problems(), shown, width);
+        return text(problems(), shown, width);
     }
 
     /**
@@ -138,6 +138,16 @@ public final class AnswerReport {
             }
         }
         return text(problems, shown, width);
+    }
+
+    /** The question table's problems, and monitors nested too deep for a hold question to time. */
+    private static List<String> problems() {
+        List<String> out = new ArrayList<>(Questions.problems());
+        if (Held.overflows() > 0) {
+            out.add(Held.overflows() + " monitor acquisition(s) nested deeper than " + Held.DEPTH + " on one thread "
+                    + "were not timed");
+        }
+        return out;
     }
 
     /** One question as the text shows it, from the live table or from the XML report. */
@@ -232,8 +242,9 @@ public final class AnswerReport {
                             : String.format(java.util.Locale.ROOT, "%.2f", l.count() / q.seconds()));
                 }
             }
-            case TIME, WAIT -> {
-                t = new TextTable(g, q.measure() == Question.Measure.WAIT ? "waits" : "calls", "total", "mean", "min",
+            case TIME, WAIT, HOLD -> {
+                t = new TextTable(g, q.measure() == Question.Measure.WAIT ? "waits" : q.measure()
+                        == Question.Measure.HOLD ? "holds" : "calls", "total", "mean", "min",
                         "max", "p50 (est.)", "p99 (est.)");
                 for (Row l : q.rows()) {
                     t.row(name(l), Units.count(l.count()), Units.duration(l.sum()), Units.duration(l.mean()),
@@ -263,7 +274,7 @@ public final class AnswerReport {
             return "";
         }
         StringBuilder x = new StringBuilder("  <ANSWERS MAX_GROUPS='").append(maxGroups()).append("'>\n");
-        for (String p : Questions.problems()) {
+        for (String p : problems()) {
             Reports.escape(x.append("    <PROBLEM TEXT='"), p).append("'/>\n");
         }
         for (Question q : Questions.all()) {

@@ -66,6 +66,40 @@ public final class Ask {
         }
     }
 
+    /**
+     * A monitor taken ({@code SYNC_ENTER}) for a question about how long locks are held: the conditions are tested and
+     * the time (or 0 when they fail) is pushed on this thread's stack of held monitors for question {@code q}, which
+     * {@link #released} pops. Java's monitors are released in the reverse order they were taken, and every release
+     * is seen (also when an exception leaves the block), so the stack pairs each release with its acquisition.
+     */
+    public static void acquired(int q, int site, Object receiver, long a, long b, long c) {
+        try {
+            Question x = Questions.get(q);
+            if (x != null) {
+                Held.push(q, x.checked() && x.before(a, b, c) ? Math.max(1, System.nanoTime()) : 0);
+            }
+        } catch (Throwable t) {
+            Dyper.hookFailed(site, t);
+        }
+    }
+
+    /**
+     * A monitor about to be released ({@code SYNC_EXIT}): the time since its {@link #acquired} is recorded. A release
+     * whose acquisition was not seen (the question came in while the monitor was held) records nothing.
+     */
+    public static void released(int q, int site, Object receiver, long a, long b, long c) {
+        long now = System.nanoTime();
+        try {
+            long start = Held.pop(q);
+            Question x = start == 0 ? null : Questions.get(q);
+            if (x != null && x.after(a, b, c)) {
+                x.record(site, receiver, a, b, c, Math.max(0, now - start));
+            }
+        } catch (Throwable t) {
+            Dyper.hookFailed(site, t);
+        }
+    }
+
     /** Entry of a method some question asks about {@code during}: flag {@code f} goes up on this thread. */
     public static void enterDuring(int f) {
         try {

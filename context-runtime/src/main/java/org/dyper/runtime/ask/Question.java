@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class Question {
     /** What is measured: events counted, durations (of a call, or of a lock wait), or a value (argument or return). */
-    enum Measure { COUNT, RATE, TIME, WAIT, VALUE }
+    enum Measure { COUNT, RATE, TIME, WAIT, HOLD, VALUE }
 
     /** How events are grouped: not at all, by site (caller or method id), thread, receiver class, a value. */
     enum Group { NONE, SITE, THREAD, RECEIVER, SLOT, BUCKET }
@@ -135,7 +135,7 @@ final class Question {
     }
 
     boolean timed() {
-        return measure == Measure.TIME || measure == Measure.WAIT;
+        return measure == Measure.TIME || measure == Measure.WAIT || measure == Measure.HOLD;
     }
 
     /** Counts one check. Always true (so it reads as a step of the condition chain). */

@@ -59,6 +59,7 @@ public final class Questions {
         Question[] before = table;
         List<String> problemsBefore = problems();
         PROBLEMS.clear();
+        Held.reset();
         table = parse("the question table", text);
         if (any()) {
             ReportHook.install();

@@ -230,7 +230,7 @@
       note: "One table per question (docs/questions.md): checks are the events whose conditions were tested, records "
         + "the events recorded.",
       build: s => kids(s, "QUESTION").map((q, i) => {
-        const a = q.a || {}, timed = a.MEASURE === "TIME" || a.MEASURE === "WAIT", v = a.VALUE || "";
+        const a = q.a || {}, timed = a.MEASURE === "TIME" || a.MEASURE === "WAIT" || a.MEASURE === "HOLD", v = a.VALUE || "";
         const secs = parseFloat(a.SECONDS || "0");
         const rows = rowsOf(q, "GROUP", "x-answers-" + i).map(r => Object.assign(r, r.OTHERS !== undefined
           && r.OTHERS !== "0" ? { NAME: "(others: " + r.OTHERS + " more groups)" } : {},
@@ -240,7 +240,8 @@
           : a.MEASURE === "RATE" ? [name, { key: "COUNT", label: "count", type: "count" },
             { key: "PER_SECOND", label: "per second", title: "the count over the " + a.SECONDS + " s since the "
               + "question table was read" }]
-          : timed ? [name, { key: "COUNT", label: a.MEASURE === "WAIT" ? "waits" : "calls", type: "count" },
+          : timed ? [name, { key: "COUNT", label: a.MEASURE === "WAIT" ? "waits" : a.MEASURE === "HOLD" ? "holds"
+            : "calls", type: "count" },
             { key: "SUM", label: "total", type: "ns" }, { key: "MEAN", label: "mean", type: "ns" },
             { key: "MIN", label: "min", type: "ns" }, { key: "MAX", label: "max", type: "ns" },
             { key: "P50", label: "p50", type: "ns", est: true, title: "estimated from a log2 histogram" },

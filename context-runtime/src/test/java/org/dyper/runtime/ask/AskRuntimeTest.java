@@ -196,4 +196,28 @@ class AskRuntimeTest {
                   w1         10        2.50
                 """), shown);
     }
+
+    @Test
+    void aHoldIsTimedFromEachAcquisitionToItsReleaseInnermostFirst() {
+        Questions.define("id=0\tmeasure=HOLD\tstat=TOTAL\tgroup=THREAD\tgroupTitle=thread\ttext=hold of lock in p.C.m"
+                + "\n");
+        Ask.released(0, 1, null, 0, 0, 0);   // a release whose acquisition came before the question: nothing
+        Ask.acquired(0, 1, null, 0, 0, 0);
+        Ask.acquired(0, 1, null, 0, 0, 0);   // nested
+        Ask.released(0, 1, null, 0, 0, 0);
+        Ask.released(0, 1, null, 0, 0, 0);
+        for (int i = 0; i <= Held.DEPTH; i++) {
+            Ask.acquired(0, 1, null, 0, 0, 0);
+        }
+        for (int i = 0; i <= Held.DEPTH; i++) {
+            Ask.released(0, 1, null, 0, 0, 0);
+        }
+        Question q = Questions.get(0);
+        assertEquals(2 + Held.DEPTH + 1, q.checks.sum());
+        assertEquals(2 + Held.DEPTH, q.records(), "the acquisition past the depth is not timed");
+        assertEquals(1, Held.overflows());
+        assertTrue(AnswerReport.xml().contains("<PROBLEM TEXT='1 monitor acquisition(s) nested deeper than 64 on one "
+                + "thread were not timed'/>"), AnswerReport.xml());
+        assertTrue(AnswerReport.text(0).contains("thread  holds"), AnswerReport.text(0));
+    }
 }

@@ -23,7 +23,7 @@ public record Question(String text, Measure measure, Stat stat, ValueRef value, 
     }
 
     /** What is measured. */
-    public enum Measure { COUNT, RATE, TIME, WAIT, VALUE }
+    public enum Measure { COUNT, RATE, TIME, WAIT, HOLD, VALUE }
 
     /** The statistic that orders the groups; for a VALUE measure the aggregate asked for. */
     public enum Stat { COUNT, TOTAL, MEAN, MIN, MAX, P50, P99, SUM }

@@ -215,7 +215,8 @@ public final class QuestionCompiler {
             case CALL -> resolver.calls(methods, target.kind() == Target.Kind.CALLS_FROM
                     ? resolver.methods(target.from()) : null, target, warnings);
             case ALLOC -> resolver.allocations(target.name());
-            case LOCK -> resolver.locks(methods, target.name());
+            case LOCK -> resolver.locks(methods, target.name(), q.measure() == Measure.HOLD ? "SYNC_ENTER/SYNC_EXIT"
+                    : "SYNC_TEST/SYNC_ENTER");
             case WRITE -> writes.points();
         };
         // ---- the model and modes ----
@@ -235,7 +236,15 @@ public final class QuestionCompiler {
             default -> null;
         };
         List<String> patches = new ArrayList<>();
-        if (split) {
+        if (q.measure() == Measure.HOLD) {
+            // from each acquisition to its release: two join points, paired on a per-thread stack at run time (Held)
+            modes.append(modeXml(mode + "_ACQUIRED", null, "acquired", "void (int, int, java.lang.Object, long, long, "
+                    + "long)", index, null, siteArg, receiver, slotArgs(slots, false), ""));
+            modes.append(modeXml(mode + "_RELEASED", null, "released", "void (int, int, java.lang.Object, long, long, "
+                    + "long)", index, null, siteArg, receiver, slotArgs(slots, false), ""));
+            patches.add(patch("SYNC_ENTER", mode + "_ACQUIRED", where, target));
+            patches.add(patch("SYNC_EXIT", mode + "_RELEASED", where, target));
+        } else if (split) {
             modes.append(modeXml(mode + "_BEGIN", "long", "begin", "long (int, int, java.lang.Object, long, long, long)",
                     index, null, siteArg, receiver, slotArgs(slots, false), "      <RETURN TYPE='CONTEXT'/>\n"));
             modes.append(modeXml(mode + "_END", "long", "end",
@@ -325,6 +334,12 @@ public final class QuestionCompiler {
             case WAIT -> {
                 if (where != Where.LOCK) {
                     throw new QuestionException(col, "wait: only a lock is waited for (use 'wait of lock in "
+                            + "Class.method')");
+                }
+            }
+            case HOLD -> {
+                if (where != Where.LOCK) {
+                    throw new QuestionException(col, "hold: only a lock is held (use 'hold of lock in "
                             + "Class.method')");
                 }
             }

@@ -109,7 +109,7 @@ public final class QuestionParser {
     }
 
     private Question question() throws QuestionException {
-        Token m = next("a measure (count, rate, time, wait, sum, min, max, mean)");
+        Token m = next("a measure (count, rate, time, wait, hold, sum, min, max, mean)");
         Measure measure;
         Stat stat;
         ValueRef value = null;
@@ -118,8 +118,8 @@ public final class QuestionParser {
                 measure = m.is("rate") ? Measure.RATE : Measure.COUNT;
                 stat = Stat.COUNT;
             }
-            case "time", "wait" -> {
-                measure = m.is("time") ? Measure.TIME : Measure.WAIT;
+            case "time", "wait", "hold" -> {
+                measure = m.is("time") ? Measure.TIME : m.is("wait") ? Measure.WAIT : Measure.HOLD;
                 stat = Stat.TOTAL;
                 Token s = peek();
                 if (s != null && !s.is("of")) {
@@ -141,8 +141,8 @@ public final class QuestionParser {
                 stat = Stat.valueOf(m.lower().toUpperCase(Locale.ROOT));
                 value = valueRef(next("argN, return or value"), "after '" + m.text + "'");
             }
-            default -> throw new QuestionException(m.column, "expected a measure (count, rate, time, wait, sum, min, "
-                    + "max, mean), found '" + m.text + "'");
+            default -> throw new QuestionException(m.column, "expected a measure (count, rate, time, wait, hold, sum, "
+                    + "min, max, mean), found '" + m.text + "'");
         }
         expect("of", " after the measure");
         Target target = target();

@@ -250,16 +250,16 @@ final class Resolver {
     }
 
     /** The monitor entries of methods: each {@code monitorenter}, and the method's own when it is synchronized. */
-    List<JoinPoint> locks(List<MethodInfo> methods, Name name) throws QuestionException, IOException {
+    List<JoinPoint> locks(List<MethodInfo> methods, Name name, String what) throws QuestionException, IOException {
         List<JoinPoint> out = new ArrayList<>();
         for (MethodInfo m : methods) {
             if (m.isSynchronized()) {
-                out.add(new JoinPoint(m, "sync", 1, "SYNC_TEST/SYNC_ENTER of " + m.displayName()
+                out.add(new JoinPoint(m, "sync", 1, what + " of " + m.displayName()
                         + " (synchronized method)"));
             }
             int blocks = monitorEnters(m);
             for (int b = 1; b <= blocks; b++) {
-                out.add(new JoinPoint(m, "monitorenter #" + b, 1, "SYNC_TEST/SYNC_ENTER in " + m.displayName()
+                out.add(new JoinPoint(m, "monitorenter #" + b, 1, what + " in " + m.displayName()
                         + " (synchronized block " + b + ")"));
             }
         }

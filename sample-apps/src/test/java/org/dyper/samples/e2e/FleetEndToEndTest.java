@@ -54,12 +54,18 @@ class FleetEndToEndTest {
             }
             Await.until("three monitors in " + registry, () -> dyper("ctl", "--dir", registry.toString(), "who").out(),
                     out -> out.lines().count() == 3, Await.MINUTE);
+            // one model, woven once, into the three of them; one line each
+            Run in = dyper("ctl", "--dir", registry.toString(), "--all", "--main", "PhasedApp", "instrument", "--model",
+                    E2e.MODELS.resolve("phases.xml").toString(), "--cache", shared.resolve("cache").toString());
+            assertEquals(0, in.exit(), in.err());
+            for (Running j : jvms) {
+                assertTrue(in.out().lines().anyMatch(l -> l.startsWith("dyper: model 'phases' instrumented in process "
+                        + j.pid() + " (" + MAIN + "): 2 class(es) patched now, 1 when they load (site ids ")), in.out());
+            }
+            assertTrue(in.out().contains("dyper: 3 of 3 JVM(s) instrumented in "), in.out());
             Map<Long, Integer> phases = new LinkedHashMap<>();
             for (int i = 0; i < jvms.size(); i++) {
                 long pid = jvms.get(i).pid();
-                Run in = dyper("ctl", "--dir", registry.toString(), Long.toString(pid), "instrument", "--model",
-                        E2e.MODELS.resolve("phases.xml").toString(), "--cache", shared.resolve("cache").toString());
-                assertEquals(0, in.exit(), in.err());
                 for (int p = 1; p <= i + 1; p++) {
                     jvms.get(i).send("phase");
                     assertEquals(PhaseFacts.output(p, true).get(p - 1), jvms.get(i).line(p - 1,
@@ -89,6 +95,11 @@ class FleetEndToEndTest {
             assertEquals(7, some.exit(), some.err());
             assertEquals("dyper: warning: process " + stopped + " (" + MAIN + ") did not answer within 2000 ms\n",
                     some.err());
+            Run ping = dyper("ctl", "--dir", registry.toString(), "--all", "--timeout", "2000", "PING");
+            assertEquals(7, ping.exit(), ping.err());
+            assertEquals(2, ping.out().lines().filter(l -> l.equals("PONG")).count(), ping.out());
+            assertTrue(ping.err().contains("dyper: error: process " + stopped + " (" + MAIN + ") did not answer within "
+                    + "2000 ms\n"), ping.err());
             Processes.signal(stopped, "CONT");
             stopped = -1;
             Map<Long, Integer> two = new LinkedHashMap<>(phases);

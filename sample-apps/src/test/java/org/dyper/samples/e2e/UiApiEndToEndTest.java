@@ -322,8 +322,12 @@ class UiApiEndToEndTest {
             assertEquals(List.of(1L, 2L), ui.get(jvm + "/marks").list("marks").stream().map(m -> ((Number) m.get(
                     "id")).longValue()).toList());
 
+            // opening the process wove its hottest method ahead of a click: the click finds it in the cache
+            Await.until("Hot.work woven ahead of a click", () -> api.get(jvm), a -> HotspotFacts.HOT.equals(
+                    a.map().get("preweaved")), Await.MINUTE);
             Ui.Answer in = ui.post(jvm + "/measure", measure(HotspotFacts.HOT));
             assertEquals(200, in.status(), in.text());
+            assertEquals(true, in.map().get("cached"), in.text());
             assertEquals(List.of(HotspotFacts.HOT), in.map().get("measured"));
             assertEquals("dyper-ui", in.map().get("model"));
             assertEquals(1L, ((Number) in.map().get("classes")).longValue(), in.text());

@@ -14,6 +14,7 @@ import org.dyper.cli.CommandFailure;
 import org.dyper.cli.ExitCode;
 import org.dyper.cli.UsageError;
 import org.dyper.cli.fleet.Carrier;
+import org.dyper.cli.fleet.NatsOptions;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.report.BadReportException;
 import org.dyper.runtime.report.HtmlReport;
@@ -27,7 +28,7 @@ import org.dyper.runtime.report.Report;
 public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
     public static final String PURPOSE = "turn XML reports into a self-contained HTML page with flame graphs and tables";
     public static final String USAGE_LINE = "dyper report [--out FILE] [--title TEXT] REPORT.xml | --pid PID [--dir DIR]"
-            + " | --all [--main CLASS] [--dir DIR] [--xml FILE] | --diff BEFORE.xml AFTER.xml"
+            + " | --all [--main CLASS] [--dir DIR | --nats URL ...] [--xml FILE] | --diff BEFORE.xml AFTER.xml"
             + " | --collapsed [--view NAME] [--thread ID|NAME] REPORT.xml";
     public static final String DETAILS = """
             REPORT.xml is a file written with -Ddyper.report.xml (root DYPER_REPORT), the output of
@@ -36,7 +37,9 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
             class --main CLASS) at once and makes ONE page of them: a flame graph merged over the JVMs (the
             Thread choice shows each JVM's own), the exact figures added up and per JVM, and the JVMs that did
             not answer within --timeout MS named (exit 7 then, the page is written all the same); --xml FILE
-            also writes that merged report as XML (docs/fleet.md). The page opens without any network: the
+            also writes that merged report as XML; with --nats URL (and --user/--password, --token or
+            --creds) the JVMs are those a NATS server reaches (docs/fleet.md). The page opens without any
+            network: the
             summary, flame graphs of the monitor's sampled stacks (CPU, WALL, LOCK and ALLOC views; click to
             zoom, search, callers view) and sortable tables of the exact measurements, estimates marked as such.
             Without --out the page goes beside the input as NAME.html (dyper-PID.html for --pid,
@@ -79,7 +82,7 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
             if (line.hasOption("dir") && !pid && !all) {
                 throw new UsageError("--dir goes with --pid or --all");
             }
-            for (String o : List.of("main", "timeout", "xml")) {
+            for (String o : List.of("main", "timeout", "xml", "nats", "user", "password", "token", "creds")) {
                 if (line.hasOption(o) && !all) {
                     throw new UsageError("--" + o + " goes with --all");
                 }
@@ -142,8 +145,11 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
                 }
                 deadline = Duration.ofMillis(ms);
             }
+            if (line.hasOption("nats") && line.hasOption("dir")) {
+                throw new UsageError("--dir names this machine's registry, --nats a broker: give one");
+            }
             Path dir = line.hasOption("dir") ? Path.of(line.getOptionValue("dir")) : MonitorEntry.defaultDirectory();
-            return new AllJvms(Carrier.local(dir), main, deadline,
+            return new AllJvms(line.hasOption("nats") ? NatsOptions.carrier(line) : Carrier.local(dir), main, deadline,
                     line.hasOption("xml") ? Path.of(line.getOptionValue("xml")) : null);
         }
     }
@@ -160,7 +166,7 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
 
     /** The command's options. */
     private static Options options() {
-        return new Options()
+        return NatsOptions.add(new Options())
                 .addOption(Option.builder("o").longOpt("out").hasArg().argName("FILE")
                         .desc("where to write (default: beside the input, see below; --collapsed: stdout)").build())
                 .addOption(Option.builder().longOpt("title").hasArg().argName("TEXT")

@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import org.dyper.cli.CommandFailure;
 import org.dyper.cli.ExitCode;
 import org.dyper.cli.LivePatching;
+import org.dyper.cli.fleet.Fleet;
 import org.dyper.patch.ModeCatalog;
 import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.model.InvalidInputException;
@@ -85,6 +86,12 @@ final class Api {
     static final int QUICK_MILLIS = 3_000;
     static final int PATCH_MILLIS = 120_000;
     private static final Pattern JVM = Pattern.compile("/api/jvms/(\\d{1,10})(/[a-z.]+)?");
+    /** A JVM on the NATS server: its id there (host, pid, start) instead of a pid (docs/fleet.md). */
+    private static final Pattern FLEET_JVM = Pattern.compile("/api/jvms/([A-Za-z0-9-]{1,200}_\\d{1,10}_\\d{1,15})"
+            + "(/[a-z.]+)?");
+    /** How long the list of a fleet's JVMs is reused (a broker's WHO waits its whole deadline). */
+    static final long FLEET_FRESH_MILLIS = 5_000;
+    static final java.time.Duration FLEET_WHO = java.time.Duration.ofSeconds(1);
     /** A window picked by hand: from mark A to mark B ({@code A..B}) or to now ({@code A..}). */
     private static final Pattern MARKS = Pattern.compile("(\\d{1,6})\\.\\.(\\d{0,6})");
     private static final Pattern METHOD = Pattern.compile("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)+");
@@ -93,6 +100,11 @@ final class Api {
     private final Path cache;
     private final Page page;
     private final Map<Long, Target> targets = new HashMap<>();
+    /** The JVMs on a NATS server beside this machine's (dyper ui --nats), or null. */
+    private final Fleet remote;
+    private final Map<String, Target> remoteTargets = new HashMap<>();
+    private List<Fleet.Member> fleetMembers = List.of();
+    private long fleetMillis;
     private final Live live = new Live(new Live.Source() {
         @Override
         public Map<String, Object> exact(Target t) throws Failure {
@@ -113,9 +125,15 @@ final class Api {
     });
 
     Api(Path dir, Path cache, Page page) {
+        this(dir, cache, page, null);
+    }
+
+    /** With {@code remote}: the JVMs a NATS server reaches are listed and opened beside this machine's. */
+    Api(Path dir, Path cache, Page page, Fleet remote) {
         this.dir = dir;
         this.cache = cache;
         this.page = page;
+        this.remote = remote;
     }
 
     Live live() {
@@ -165,6 +183,10 @@ final class Api {
         if (r.path().equals("/api/jvms")) {
             only(r, "GET");
             return jvms();
+        }
+        Matcher f = FLEET_JVM.matcher(r.path());
+        if (f.matches()) {
+            return routeRemote(r, remoteTarget(f.group(1)), f.group(2) == null ? "" : f.group(2));
         }
         Matcher m = JVM.matcher(r.path());
         if (!m.matches()) {
@@ -228,6 +250,112 @@ final class Api {
         }
     }
 
+    /**
+     * A JVM on the NATS server: what goes through REPORT (summary, stacks, exact figures, live updates, marks, the
+     * saved report); patching it from the page is not there yet (dyper ctl --nats URL ID instrument does it).
+     */
+    private Object routeRemote(Request r, Target t, String what) throws Failure {
+        switch (what) {
+            case "" -> {
+                only(r, "GET");
+                return summary(t);
+            }
+            case "/stacks" -> {
+                only(r, "GET");
+                return stacks(t, r);
+            }
+            case "/exact" -> {
+                only(r, "GET");
+                return exact(t, t.streams > 0 ? LIVE_EXACT_MILLIS : FRESH_MILLIS);
+            }
+            case "/events" -> {
+                only(r, "GET");
+                return live.open(t);
+            }
+            case "/marks" -> {
+                only(r, "GET", "POST", "DELETE");
+                return marks(t, r);
+            }
+            case "/report.html", "/report.xml" -> {
+                only(r, "GET");
+                return save(t, what.endsWith("html"));
+            }
+            default -> throw new Failure(501, r.path() + ": not for a JVM on the NATS server from this page (yet); "
+                    + "dyper ctl --nats URL " + t.member.id() + " instrument --model FILE patches it (docs/fleet.md)");
+        }
+    }
+
+    /** The target of a fleet member, once WHO on the server has listed it. */
+    private Target remoteTarget(String id) throws Failure {
+        if (remote == null) {
+            throw new Failure(404, "no JVM " + id + ": this UI reaches no NATS server (dyper ui --nats URL)");
+        }
+        Fleet.Member member = null;
+        for (Fleet.Member m : fleet()) {
+            if (m.id().equals(id)) {
+                member = m;
+            }
+        }
+        synchronized (this) {
+            Target t = remoteTargets.get(id);
+            if (member == null) {
+                if (t != null) {
+                    throw new Failure(410, remote.describe(t.member) + " ended (it no longer answers WHO)");
+                }
+                throw new Failure(404, "no JVM " + id + " answers WHO on " + remote.describe());
+            }
+            if (t == null) {
+                t = new Target(member);
+                t.main = member.mainClass();
+                remoteTargets.put(id, t);
+            }
+            return t;
+        }
+    }
+
+    /** The fleet's JVMs, asked again when the last answer is older than {@link #FLEET_FRESH_MILLIS}. */
+    private List<Fleet.Member> fleet() throws Failure {
+        synchronized (remote) {
+            long now = System.currentTimeMillis();
+            if (now - fleetMillis > FLEET_FRESH_MILLIS) {
+                try {
+                    fleetMembers = remote.who(FLEET_WHO);
+                    fleetMillis = System.currentTimeMillis();
+                } catch (IOException e) {
+                    throw new Failure(502, remote.describe() + ": " + e.getMessage());
+                }
+            }
+            return fleetMembers;
+        }
+    }
+
+    /** One command to a fleet member through the fleet; no answer is a 502 (410 once it left WHO's list). */
+    private Element remoteCommand(Target t, String command, String data, int millis) throws Failure {
+        String name = command.toUpperCase(java.util.Locale.ROOT);
+        boolean control = !READS.contains(name);
+        Fleet.Answer a;
+        try {
+            a = remote.send(List.of(t.member), "<DYPER COMMAND='" + Xml.esc(name) + "'>" + (data == null ? "" : data)
+                    + "</DYPER>", control, java.time.Duration.ofMillis(millis)).get(0);
+        } catch (IOException e) {
+            throw new Failure(502, remote.describe(t.member) + ": " + command + " failed: " + e.getMessage());
+        }
+        if (!a.ok()) {
+            throw new Failure(502, a.error());
+        }
+        try {
+            return LivePatching.answer(t.pid, a.reply());
+        } catch (CommandFailure f) {
+            throw new Failure(409, remote.describe(t.member) + ": " + f.getMessage().replaceFirst("^process \\d+: ", ""));
+        } catch (IOException e) {
+            throw new Failure(502, remote.describe(t.member) + ": " + e.getMessage());
+        }
+    }
+
+    /** The commands the page sends that only read (a broker answers them on the JVM's read subject). */
+    private static final java.util.Set<String> READS = java.util.Set.of("REPORT", "INSTRUMENTED", "WHORU", "PING",
+            "GET", "SHOWSTACK");
+
     private static void only(Request r, String... methods) throws Failure {
         for (String m : methods) {
             if (m.equals(r.method())) {
@@ -261,6 +389,10 @@ final class Api {
     }
 
     private MonitorEntry entry(Target t) throws Failure {
+        if (t.member != null) {
+            // a JVM on the NATS server: no registry entry; what the summary reads of one comes from WHO
+            return new MonitorEntry(t.member.pid(), null, t.member.mainClass(), t.member.startMillis(), "", null);
+        }
         try {
             MonitorEntry e = MonitorEntry.of(dir, t.pid);
             t.main = e.mainClass();
@@ -275,6 +407,9 @@ final class Api {
 
     /** One command to a process's monitor under a deadline; an ERROR reply is a 409 with its text. */
     private Element command(Target t, String command, String data, int millis) throws Failure {
+        if (t.member != null) {
+            return remoteCommand(t, command, data, millis);
+        }
         MonitorEntry e = entry(t);
         // one connection per process, kept between requests: a new one costs the monitor a thread and the token
         // check each time, which at the page's refresh rate cost the target more than the commands themselves
@@ -424,10 +559,40 @@ final class Api {
         out.put("dir", dir.toString());
         out.put("jvms", monitored);
         out.put("attachable", attachable);
+        if (remote != null) {
+            out.put("fleetUrl", remote.describe());
+            List<Object> members = new ArrayList<>();
+            try {
+                for (Fleet.Member m : fleet()) {
+                    Map<String, Object> j = new LinkedHashMap<>();
+                    j.put("id", m.id());
+                    j.put("host", m.host());
+                    j.put("pid", m.pid());
+                    j.put("main", m.mainClass());
+                    j.put("startMillis", m.startMillis());
+                    j.put("uptimeMs", Math.max(0, now - m.startMillis()));
+                    j.put("java", m.jdk());
+                    members.add(j);
+                }
+            } catch (Failure f) {
+                out.put("fleetError", f.getMessage());
+            }
+            out.put("fleet", members);
+        }
         return out;
     }
 
-    private static String java(MonitorEntry e) {
+    private String java(MonitorEntry e) {
+        if (e.file() == null) {
+            synchronized (this) {
+                for (Target t : remoteTargets.values()) {
+                    if (t.member.pid() == e.pid() && t.member.startMillis() == e.startMillis()) {
+                        return t.member.jdk();
+                    }
+                }
+            }
+            return "";
+        }
         try {
             return RegistryFiles.read(e.file()).getOrDefault("java", "");
         } catch (IOException x) {
@@ -459,7 +624,13 @@ final class Api {
     /** One process: uptime, JDK, what is patched, threads, GC pauses, detailing and Dyper's own cost. */
     private Object summary(Target t) throws Failure {
         MonitorEntry e = entry(t);
+        // a process is open: "Measure exactly" may come, and the UI's first weave would also load ajc and walk the
+        // JDK's module image; started now on a thread of its own, once per UI (docs/ui.md, "Click to measure")
+        if (t.member == null) {
+            org.dyper.patch.build.Ajc.warmUp();
+        }
         Element report = report(t);
+        preweave(t);
         Map<String, Object> j = new LinkedHashMap<>();
         j.put("pid", t.pid);
         j.put("main", e.mainClass());
@@ -470,6 +641,7 @@ final class Api {
             j.put("measured", List.copyOf(t.measured));
             j.put("inserted", t.inserted);
             j.put("pinned", t.pinned);
+            j.put("preweaved", t.preweaved == null || t.preweaved.isEmpty() ? null : t.preweaved);
         }
         Element cpu = Xml.child(report, "CPU");
         if (cpu != null) {
@@ -701,6 +873,67 @@ final class Api {
         return j;
     }
 
+    /** Set to {@code false}, no method is woven ahead of a click ({@link #preweave}; to compare the two). */
+    static final String PREWEAVE_PROPERTY = "dyper.ui.preweave";
+    /** Held while ajc weaves for this UI (a click, or a weave ahead of one): ajc runs once at a time in a JVM. */
+    private static final Object WEAVING = new Object();
+
+    /**
+     * When a process is first opened: weaves the model "Measure exactly" would insert for its hottest method (the
+     * heaviest leaf of its CPU stacks that can be patched) into the patch cache, on a thread of its own, inserting
+     * nothing; the click on that method then finds the patch set woven (docs/ui.md, "Click to measure"). Once per
+     * process; its cost is one weave in this JVM and one fetch of the class from the monitor.
+     */
+    private void preweave(Target t) {
+        synchronized (t.patching) {
+            // a fleet member is not patched from the page (501): nothing to weave ahead
+            if (t.preweaved != null || t.member != null || "false".equals(System.getProperty(PREWEAVE_PROPERTY))) {
+                return;
+            }
+            t.preweaved = "";
+        }
+        Snapshots.Snapshot s = t.snapshots.latest();
+        Snapshots.View cpu = s == null ? null : s.views().get("CPU");
+        String hottest = null;
+        long most = 0;
+        for (Map.Entry<String, Long> e : cpu == null ? List.<Map.Entry<String, Long>>of()
+                : cpu.paths().getOrDefault("", Map.of()).entrySet()) {
+            String leaf = e.getKey().substring(e.getKey().lastIndexOf(';') + 1);
+            if (e.getValue() > most && patchable(leaf)) {
+                most = e.getValue();
+                hottest = leaf;
+            }
+        }
+        if (hottest == null) {
+            return;
+        }
+        String method = hottest;
+        Thread th = new Thread(() -> {
+            try {
+                Model model = ModelReader.read(Target.MODEL, new ByteArrayInputStream(measureModel(List.of(method))
+                        .getBytes(StandardCharsets.UTF_8)));
+                synchronized (WEAVING) {
+                    LivePatching.prepare(entry(t), ModeCatalog.load(List.of()), model, cache, PATCH_MILLIS);
+                }
+                synchronized (t.patching) {
+                    t.preweaved = method;
+                }
+            } catch (Exception | LinkageError e) {
+                // only ahead of a click: the click weaves, and says what failed
+            }
+        }, "dyper-ui-preweave-" + t.pid);
+        th.setDaemon(true);
+        th.setPriority(Thread.MIN_PRIORITY);
+        th.start();
+    }
+
+    /** A frame "Measure exactly" could patch: a method of the program's own (not the JDK's, not Dyper's). */
+    static boolean patchable(String frame) {
+        return METHOD.matcher(frame).matches() && !frame.contains("$$") && !frame.startsWith("java.")
+                && !frame.startsWith("javax.") && !frame.startsWith("jdk.") && !frame.startsWith("sun.")
+                && !frame.startsWith("com.sun.") && !frame.startsWith("org.dyper.runtime.");
+    }
+
     /** The model measuring {@code methods}: exact timing at ENTER and EXIT, and a count of every call they make. */
     static String measureModel(java.util.Collection<String> methods) {
         StringBuilder x = new StringBuilder("<MODEL NAME='" + Target.MODEL + "'>");
@@ -747,13 +980,17 @@ final class Api {
                 }
                 Model model = ModelReader.read(Target.MODEL, new ByteArrayInputStream(measureModel(wanted)
                         .getBytes(StandardCharsets.UTF_8)));
-                LivePatching.Inserted in = LivePatching.insert(e, ModeCatalog.load(List.of()), model, cache,
-                        PATCH_MILLIS);
+                LivePatching.Inserted in;
+                synchronized (WEAVING) {
+                    in = LivePatching.insert(e, ModeCatalog.load(List.of()), model, cache, PATCH_MILLIS);
+                }
                 t.measured.clear();
                 t.measured.addAll(wanted);
                 t.inserted = Target.MODEL;
-                return measureReply(t, add ? "measuring " + method : "stopped measuring " + method, in.reply(),
-                        in.warnings(), start);
+                Map<String, Object> j = measureReply(t, add ? "measuring " + method : "stopped measuring " + method,
+                        in.reply(), in.warnings(), start);
+                j.put("cached", in.cached());
+                return j;
             } catch (CommandFailure f) {
                 throw failure(t, f);
             } catch (InvalidInputException x) {
@@ -833,7 +1070,10 @@ final class Api {
                     throw new Failure(409, "model '" + t.inserted + "' is in (inserted from the UI): one model at a "
                             + "time; stop it first");
                 }
-                LivePatching.Inserted in = LivePatching.insert(e, catalog, model, cache, PATCH_MILLIS);
+                LivePatching.Inserted in;
+                synchronized (WEAVING) {
+                    in = LivePatching.insert(e, catalog, model, cache, PATCH_MILLIS);
+                }
                 t.inserted = model.name();
                 if (!model.name().equals(Target.MODEL)) {
                     t.measured.clear();
@@ -902,7 +1142,7 @@ final class Api {
                     xml.getBytes(StandardCharsets.UTF_8));
         }
         try {
-            String label = "process " + t.pid + " (" + t.main + ")";
+            String label = t.member != null ? remote.describe(t.member) : "process " + t.pid + " (" + t.main + ")";
             String page = HtmlReport.page(HtmlReport.read(label, xml), "Dyper: " + label);
             return new Download("dyper-" + t.pid + ".html", "text/html; charset=utf-8",
                     page.getBytes(StandardCharsets.UTF_8));

@@ -44,7 +44,8 @@ final class Live {
 
     private final Source source;
     private final Semaphore slots = new Semaphore(MAX_STREAMS);
-    private final Map<Long, Poller> pollers = new HashMap<>();
+    /** By target (not pid: fleet members on other hosts may share a pid). */
+    private final Map<Target, Poller> pollers = new HashMap<>();
     private boolean closed;
 
     Live(Source source) {
@@ -62,10 +63,10 @@ final class Live {
                 slots.release();
                 throw new Api.Failure(503, "dyper ui is stopping");
             }
-            Poller p = pollers.get(t.pid);
+            Poller p = pollers.get(t);
             if (p == null || p.done) {
                 p = new Poller(t);
-                pollers.put(t.pid, p);
+                pollers.put(t, p);
                 p.thread.start();
             }
             Stream s = new Stream(p);
@@ -156,8 +157,8 @@ final class Live {
                 released = true;
                 poller.streams.remove(this);
                 poller.target.streams--;
-                if (poller.streams.isEmpty() && pollers.get(poller.target.pid) == poller) {
-                    pollers.remove(poller.target.pid);
+                if (poller.streams.isEmpty() && pollers.get(poller.target) == poller) {
+                    pollers.remove(poller.target);
                     poller.thread.interrupt();
                 }
             }
@@ -227,8 +228,8 @@ final class Live {
             } finally {
                 done = true;
                 synchronized (Live.this) {
-                    if (pollers.get(target.pid) == this) {
-                        pollers.remove(target.pid);
+                    if (pollers.get(target) == this) {
+                        pollers.remove(target);
                     }
                     streams.forEach(s -> s.offer(""));
                 }

@@ -19,6 +19,8 @@ final class Target {
     /** The name of the model in the process that the UI inserted ({@link #MODEL} or the user's), or null. */
     String inserted;
     boolean pinned;
+    /** The method woven ahead of a click ({@code Api#preweave}): null before, "" while it weaves or when none. */
+    String preweaved;
     /** The main class, once known: a process that ended is named by it. */
     volatile String main;
     /** When the last REPORT was taken (epoch ms), guarded by {@link #snapshots}. */
@@ -37,7 +39,16 @@ final class Target {
     /** Live streams open on this process ({@link Live}, changed under its lock): its poller feeds the snapshots. */
     volatile int streams;
 
+    /** A JVM on a NATS server ({@code dyper ui --nats}), reached through the fleet; null for this machine's. */
+    final org.dyper.cli.fleet.Fleet.Member member;
+
     Target(long pid) {
         this.pid = pid;
+        this.member = null;
+    }
+
+    Target(org.dyper.cli.fleet.Fleet.Member member) {
+        this.pid = member.pid();
+        this.member = member;
     }
 }

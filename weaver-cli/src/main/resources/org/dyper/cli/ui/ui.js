@@ -111,6 +111,26 @@
       att.appendChild(tr);
     });
     document.body.dataset.jvms = list.jvms.map(j => j.pid).join(",");
+    fleetList(list);
+  }
+
+  /** The JVMs on the NATS server (dyper ui --nats URL): opened like this machine's, by their id there. */
+  function fleetList(list) {
+    $("fleet-box").hidden = !list.fleet;
+    if (!list.fleet) return;
+    $("fleet-url").textContent = "(" + list.fleetUrl + ")";
+    const body = $("fleet").tBodies[0];
+    body.replaceChildren();
+    list.fleet.forEach(j => {
+      const tr = document.createElement("tr");
+      tr.dataset.id = j.id;
+      tr.append(cell(j.host, "text"), cell(j.id, "text"), cell(j.main, "text"), cell(uptime(j.uptimeMs)), cell(j.java),
+        cell(button("Open", () => openJvm(j.id, j.main), { "data-open": j.id })));
+      body.appendChild(tr);
+    });
+    $("fleet-note").textContent = list.fleetError ? list.fleetError
+      : list.fleet.length ? "" : "No JVM answered WHO on the server within a second.";
+    document.body.dataset.fleet = list.fleet.map(j => j.id).join(",");
   }
 
   async function attach(pid) {

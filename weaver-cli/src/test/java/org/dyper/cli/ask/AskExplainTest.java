@@ -121,6 +121,7 @@ class AskExplainTest {
             max value of acme.Bank.transfer | 5 | value: only a field write has a written value (ask about 'writes to Class.field')
             max arg1 of writes to acme.Account.balance | 5 | arg1: a field write has no arguments or return value (use 'value', the value written)
             time of writes to acme.Account.balance | 1 | time: a field write has no duration (use count)
+            hold of acme.Bank.transfer | 1 | hold: only a lock is held (use 'hold of lock in Class.method')
             max value of writes to acme.Bank.ledger | 5 | value: acme.Bank.ledger is a java.lang.Object: questions compare, sum and group whole numbers only (int, long, short, byte, char)
             """)
     void aQuestionThatCannotBeAnsweredIsAnErrorNamingTheColumn(String question, int column, String problem) {

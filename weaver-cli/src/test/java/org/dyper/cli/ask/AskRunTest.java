@@ -67,6 +67,9 @@ class AskRunTest {
             new Case(BANK, "wait of lock in acme.Bank.transfer by thread", 1, 44, 44,
                     groups(Stream.concat(Stream.of("auditor", "8", "main", "30"), Stream.of(WORKERS))
                             .toArray(String[]::new))),
+            new Case(BANK, "hold of lock in acme.Bank.transfer by thread", 1, 44, 44,
+                    groups(Stream.concat(Stream.of("auditor", "8", "main", "30"), Stream.of(WORKERS))
+                            .toArray(String[]::new))),
             // the other measures, targets, conditions and groupings
             new Case(BANK, "count of acme.Bank.transfer where thread ~ \"w*\"", 1, 44, 6, groups("(all)", "6")),
             new Case(BANK, "sum arg3 of acme.Bank.transfer by caller", 3, 44, 44,
