@@ -35,6 +35,9 @@ import org.w3c.dom.Element;
  * request at once, with the server's words.
  */
 public final class NatsFleet implements Fleet {
+    /** At most this many requests of one {@link #send} wait for their answers at once. */
+    static final int WINDOW = 32;
+
     /** The subject every monitor answers WHO on (the runtime's NatsLink says the same). */
     public static final String WHO = "dyper.who";
 
@@ -98,6 +101,9 @@ public final class NatsFleet implements Fleet {
         String inbox = connection.createInbox();
         Subscription sub = connection.subscribe(inbox);
         Map<String, Member> members = new LinkedHashMap<>();
+        // the answers that came within the deadline are read then, parsed after: parsing a thousand of them as they
+        // come took longer than the deadline on a busy machine and left JVMs out (benchmarks/run-fleet)
+        List<byte[]> came = new ArrayList<>();
         try {
             connection.publish(WHO, inbox, "<DYPER COMMAND='WHO'/>".getBytes(StandardCharsets.UTF_8));
             long end = System.nanoTime() + deadline.toNanos();
@@ -106,15 +112,18 @@ public final class NatsFleet implements Fleet {
                 if (m == null) {
                     break;
                 }
-                Member member = member(new String(m.getData(), StandardCharsets.UTF_8));
-                if (member != null) {
-                    members.putIfAbsent(member.id(), member);
-                }
+                came.add(m.getData());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
             sub.unsubscribe();
+        }
+        for (byte[] data : came) {
+            Member member = member(new String(data, StandardCharsets.UTF_8));
+            if (member != null) {
+                members.putIfAbsent(member.id(), member);
+            }
         }
         String refusal = refusal(WHO);
         if (refusal != null) {
@@ -145,19 +154,35 @@ public final class NatsFleet implements Fleet {
         byte[] data = message.getBytes(StandardCharsets.UTF_8);
         List<CompletableFuture<Message>> futures = new ArrayList<>();
         List<String> subjects = new ArrayList<>();
+        long end = System.nanoTime() + deadline.toNanos();
+        // at most WINDOW requests out at once: a thousand REPORTs of 150 kB answered together overran this
+        // connection's pending limit on the server, which then closed it as a slow consumer (benchmarks/run-fleet)
+        java.util.concurrent.Semaphore window = new java.util.concurrent.Semaphore(WINDOW);
         for (Member m : members) {
             String subject = "dyper." + m.id() + (control ? ".control" : ".read");
             subjects.add(subject);
             CompletableFuture<Message> f;
             try {
-                f = connection.request(subject, data);
+                if (!window.tryAcquire(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    futures.add(new CompletableFuture<>());  // never sent: it times out below, named
+                    continue;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                futures.add(CompletableFuture.failedFuture(e));
+                continue;
+            }
+            try {
+                // with the deadline (and a margin): jnats' own default request timeout is far shorter, and it
+                // cancels a request past it as it cancels one nobody subscribes to (benchmarks/run-fleet, 1,000 JVMs)
+                f = connection.requestWithTimeout(subject, data, deadline.plusSeconds(5));
             } catch (RuntimeException e) {
                 f = CompletableFuture.failedFuture(e);
             }
+            f.whenComplete((reply, failure) -> window.release());
             pending.put(subject, f);
             futures.add(f);
         }
-        long end = System.nanoTime() + deadline.toNanos();
         List<Answer> answers = new ArrayList<>();
         for (int i = 0; i < members.size(); i++) {
             Member m = members.get(i);
@@ -175,6 +200,9 @@ public final class NatsFleet implements Fleet {
                 Throwable cause = e.getCause() == null ? e : e.getCause();
                 // jnats cancels a request that the server says no one subscribes to (no responders)
                 String why = refusal != null ? refusal : cause instanceof java.util.concurrent.CancellationException
+                        && connection.getStatus() != Connection.Status.CONNECTED
+                        ? "the connection to the NATS server was lost while waiting on " + subject
+                        : cause instanceof java.util.concurrent.CancellationException
                         ? "no monitor answers on " + subject + " (the JVM ended, or is not connected now)"
                         : "no answer on " + subject + ": " + cause;
                 answers.add(new Answer(m, null, name + ": " + why));
