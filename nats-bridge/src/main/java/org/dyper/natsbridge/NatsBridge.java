@@ -121,9 +121,10 @@ public final class NatsBridge implements Runnable, AutoCloseable, Supplier<Strin
         }
     }
 
-    /** A URL without its password: {@code nats://user:***@host:4222}. */
+    /** A URL without its password or token: {@code nats://user:***@host:4222}, {@code nats://***@host:4222}. */
     static String redacted(String url) {
-        return url == null ? null : url.replaceAll("//([^:/@]*):[^@/]*@", "//$1:***@");
+        return url == null ? null
+                : url.replaceAll("//([^:/@]*):[^@/]*@", "//$1:***@").replaceAll("//[^:/@]+@", "//***@");
     }
 
     private void subscribe(Dispatcher d, String kind) {

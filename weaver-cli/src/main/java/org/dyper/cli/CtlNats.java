@@ -25,10 +25,11 @@ import org.w3c.dom.Element;
  */
 record CtlNats(PrintStream out, PrintStream err) {
     /** The lines {@code dyper ctl --help} says about NATS. */
-    static final String HELP = "--nats URL who: the monitors on a NATS server, one line each: id, host, pid, main class,\n"
-            + "start, JDK. --nats URL ID COMMAND [DATA]: one command to the JVM of that id. --all [--main CLASS]\n"
-            + "COMMAND [DATA]: to every JVM (of that main class), each answer under its JVM's name, the missing named.\n"
-            + "ID|--all instrument --model FILE, ID|--all uninstrument [NAME]: one model, woven once (docs/fleet.md).\n";
+    static final String HELP = "--nats URL who: the monitors on a NATS server, one line each: id, host, pid, main\n"
+            + "class, start, JDK. --nats URL ID COMMAND [DATA]: one command to the JVM of that id. --all [--main\n"
+            + "CLASS] COMMAND [DATA]: to every JVM (of that main class), each answer under its JVM's name, the\n"
+            + "missing named. ID|--all instrument --model FILE, ID|--all uninstrument [NAME]: one model, woven once\n"
+            + "(docs/fleet.md).\n";
     /** How long WHO gathers answers, and how long a command waits, unless --timeout says otherwise. */
     static final Duration WHO_DEADLINE = Duration.ofSeconds(1);
     static final Duration COMMAND_DEADLINE = Duration.ofSeconds(60);

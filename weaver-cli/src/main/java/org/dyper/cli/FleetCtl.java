@@ -151,7 +151,8 @@ record FleetCtl(PrintStream out, PrintStream err) {
                     + patch.getAttribute("FIRSTID") + "-" + patch.getAttribute("LASTID") + ")" : "");
         }
         summary(answers);
-        out.printf(Locale.ROOT, "dyper: %d of %d JVM(s) instrumented in %.2f s (patched class files %s %s, woven once)%n",
+        out.printf(Locale.ROOT, "dyper: %d of %d JVM(s) instrumented in %.2f s (patched class files %s %s, woven "
+                + "once)%n",
                 answers.stream().filter(a -> result(fleet, a) != null).count(), answers.size(),
                 (System.nanoTime() - start) / 1e9, patched.cached() ? "reused from" : "woven into", patched.dir());
         return code;

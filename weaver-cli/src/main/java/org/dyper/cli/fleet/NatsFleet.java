@@ -256,7 +256,8 @@ public final class NatsFleet implements Fleet {
         }
     }
 
-    private static final Pattern PUBLISH_VIOLATION = Pattern.compile("(?i)permissions violation for publish to \"([^\"]+)\"");
+    private static final Pattern PUBLISH_VIOLATION =
+            Pattern.compile("(?i)permissions violation for publish to \"([^\"]+)\"");
 
     /** The server's errors: while connecting, the reason; later, refused publications end their requests. */
     private static final class Holder implements ErrorListener {

@@ -157,6 +157,21 @@ class NatsCtlTest {
     }
 
     @Test
+    void aJvmThatDoesNotAnswerInTimeIsNamed() throws Exception {
+        Processes.signal(jvm.pid(), "STOP");
+        Result r;
+        try {
+            r = ctl("reader", "--timeout", "1500", id, "PING");
+        } finally {
+            Processes.signal(jvm.pid(), "CONT");
+        }
+        assertEquals(7, r.code());
+        assertEquals("dyper: error: JVM " + id + " (pid " + jvm.pid() + " on " + id.substring(0, id.indexOf('_'))
+                + ") did not answer on dyper." + id + ".read within 1500 ms\n", r.err());
+        assertEquals("PONG\n", ctl("reader", id, "PING").out(), "it answers again once it runs");
+    }
+
+    @Test
     void aJvmThatIsNotThereIsNamed() {
         Result r = ctl("reader", "--timeout", "2000", "nohost_1_2", "PING");
         assertEquals(7, r.code());

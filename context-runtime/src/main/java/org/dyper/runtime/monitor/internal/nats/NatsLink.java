@@ -103,9 +103,10 @@ public final class NatsLink {
         }
     }
 
-    /** A URL without its password, for messages: {@code nats://user:***@host:4222}. */
+    /** A URL without its password or token, for messages: {@code nats://user:***@host:4222}, {@code nats://***@h:1}. */
     public static String redacted(String url) {
-        return url == null ? null : url.replaceAll("//([^:/@]*):[^@/]*@", "//$1:***@");
+        return url == null ? null
+                : url.replaceAll("//([^:/@]*):[^@/]*@", "//$1:***@").replaceAll("//[^:/@]+@", "//***@");
     }
 
     private static void put(Map<String, String> settings, String key, String value) {
