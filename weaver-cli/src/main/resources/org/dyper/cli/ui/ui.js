@@ -303,7 +303,7 @@
       document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
     } catch (e) {
       status("process " + pid + ": " + e.message, true);
-      if (e.status === 410) ended(pid, "process " + pid + ": " + e.message);
+      if (e.status === 410) ended(pid, e.message);   // the 410's message names the process already
     } finally {
       state.busy = false;
       if (state.again) refresh(state.againFull);
@@ -320,7 +320,7 @@
       if (pid === state.pid) showExact(exact);
     } catch (e) {
       status("process " + pid + ": " + e.message, true);
-      if (e.status === 410) ended(pid, "process " + pid + ": " + e.message);
+      if (e.status === 410) ended(pid, e.message);   // the 410's message names the process already
     } finally {
       state.exactBusy = false;
     }
