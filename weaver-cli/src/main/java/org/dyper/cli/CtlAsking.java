@@ -73,8 +73,7 @@ record CtlAsking(PrintStream out, PrintStream err, Path dir) {
                     + "instrumented (please report it)");
             return ExitCode.INTERNAL;
         } catch (WeaveException e) {
-            err.println("dyper: error: " + e.getMessage().replace("\n", "\ndyper:   "));
-            return ExitCode.WEAVE_FAILED;
+            return CtlPatching.notInstrumented(err, e);
         }
     }
 

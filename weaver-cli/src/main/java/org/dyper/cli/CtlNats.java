@@ -174,13 +174,8 @@ record CtlNats(PrintStream out, PrintStream err) {
     int run(CtlCommand.Request request) throws CommandFailure, IOException {
         try {
             return doRun(request);
-        } catch (InvalidInputException e) {
-            e.listed().forEach(p -> err.println("dyper: " + (p.warning() ? "" : "error: ") + p));
-            err.println("dyper: " + e.errorCount() + " problem(s); nothing was instrumented");
-            return ExitCode.INVALID_INPUT;
-        } catch (WeaveException e) {
-            err.println("dyper: error: " + e.getMessage().replace("\n", "\ndyper:   "));
-            return ExitCode.WEAVE_FAILED;
+        } catch (InvalidInputException | WeaveException e) {
+            return CtlPatching.notInstrumented(err, e);
         }
     }
 

@@ -106,13 +106,8 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
         if (request instanceof CtlCommand.Instrument r) {
             try {
                 return instrument(r.pid(), r.models(), r.modes(), r.cache(), r.inline());
-            } catch (InvalidInputException e) {
-                e.listed().forEach(p -> err.println("dyper: " + (p.warning() ? "" : "error: ") + p));
-                err.println("dyper: " + e.errorCount() + " problem(s); nothing was instrumented");
-                return ExitCode.INVALID_INPUT;
-            } catch (WeaveException e) {
-                err.println("dyper: error: " + e.getMessage().replace("\n", "\ndyper:   "));
-                return ExitCode.WEAVE_FAILED;
+            } catch (InvalidInputException | WeaveException e) {
+                return notInstrumented(err, e);
             }
         }
         if (request instanceof CtlCommand.Uninstrument r) {
@@ -120,6 +115,21 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
         }
         CtlCommand.Instrumented r = (CtlCommand.Instrumented) request;
         return instrumented(r.pid(), r.xml());
+    }
+
+    /**
+     * Says why nothing was instrumented, for every front end that instruments: each problem of an invalid model or
+     * mode file ({@link InvalidInputException}), or why the weave failed ({@link WeaveException}); returns the exit
+     * code.
+     */
+    static int notInstrumented(PrintStream err, Exception e) {
+        if (e instanceof InvalidInputException invalid) {
+            invalid.listed().forEach(p -> err.println("dyper: " + (p.warning() ? "" : "error: ") + p));
+            err.println("dyper: " + invalid.errorCount() + " problem(s); nothing was instrumented");
+            return ExitCode.INVALID_INPUT;
+        }
+        err.println("dyper: error: " + e.getMessage().replace("\n", "\ndyper:   "));
+        return ExitCode.WEAVE_FAILED;
     }
 
     private MonitorEntry entry(long pid) throws CommandFailure {
