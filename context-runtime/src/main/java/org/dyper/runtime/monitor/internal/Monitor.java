@@ -69,6 +69,8 @@ public final class Monitor {
      * (premain), which the stack views would show as monitor frames (MonitorStacksTest saw that on a busy machine).
      */
     private final java.util.concurrent.CountDownLatch startDone = new java.util.concurrent.CountDownLatch(1);
+    /** The thread that runs {@link #start} (premain: the program's main thread). */
+    private volatile Thread startThread;
     public final MonitorReport report = new MonitorReport(this);
     public final Detailer detailer;
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
@@ -98,6 +100,7 @@ public final class Monitor {
         try {
             Options options = Options.parse(args);
             m = new Monitor(options, inst);
+            m.startThread = Thread.currentThread();
             m.settings.set(options.settings());
             m.applySettings();
             m.server = m.listen();
@@ -142,13 +145,33 @@ public final class Monitor {
         }
     }
 
-    /** Waits (at most 10 s) until {@link #start} returned on its thread; at once after that. */
+    /**
+     * Waits (at most 10 s) until {@link #start} returned on its thread; at once after that. The latch opens inside
+     * {@code start} (its last step wakes the waiters), so this also waits, at most 1 s, until that thread has left the
+     * monitor's code: a stack sampled right after the latch opened showed it in {@code countDown} (MonitorStacksTest).
+     */
     public void awaitStarted() {
         try {
             startDone.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            Thread t = startThread;
+            long deadline = System.nanoTime() + 1_000_000_000L;
+            while (t != null && t != Thread.currentThread() && t.isAlive() && inMonitor(t.getStackTrace())
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            startThread = null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private static boolean inMonitor(StackTraceElement[] stack) {
+        for (StackTraceElement f : stack) {
+            if (f.getClassName().startsWith("org.dyper.runtime.monitor.")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The monitor's own agents (their sections are not AGENT elements). */
