@@ -181,6 +181,11 @@ record CtlNats(PrintStream out, PrintStream err) {
 
     private int doRun(CtlCommand.Request request) throws CommandFailure, IOException, InvalidInputException,
             WeaveException {
+        NatsFleet.Login login = request instanceof All a ? a.login() : request instanceof Patch p ? p.login()
+                : request instanceof Who w ? w.login() : ((Send) request).login();
+        if (login != null && login.warning() != null) {
+            err.println("dyper: warning: " + login.warning());
+        }
         FleetCtl many = new FleetCtl(out, err);
         if (request instanceof All a) {
             try (Fleet fleet = fleet(a.login(), a.dir())) {

@@ -52,6 +52,11 @@ public final class NatsFleet implements Fleet {
                 throw new IllegalArgumentException("--creds " + creds + ": cannot read it");
             }
         }
+
+        /** What to warn of before connecting (a .creds file other users may read), or null. */
+        public String warning() {
+            return creds == null ? null : org.dyper.runtime.monitor.CredsFile.exposed(creds);
+        }
     }
 
     private final Connection connection;

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import org.dyper.runtime.monitor.CommandAccess;
+import org.dyper.runtime.monitor.CredsFile;
 import org.dyper.runtime.monitor.internal.Monitor;
 import org.dyper.runtime.monitor.internal.Options;
 import org.dyper.runtime.wire.Frames;
@@ -74,6 +75,10 @@ public final class NatsLink {
             put(settings, "password", options.password());
             put(settings, "token", options.token());
             put(settings, "creds", options.creds());
+            String exposed = options.creds() == null ? null : CredsFile.exposed(java.nio.file.Path.of(options.creds()));
+            if (exposed != null) {
+                System.err.println("dyper: nats: warning: " + exposed);
+            }
             settings.put("id", id);
             settings.put("pid", Long.toString(m.pid));
             settings.put("name", "dyper-monitor " + id + " " + m.mainClass);
