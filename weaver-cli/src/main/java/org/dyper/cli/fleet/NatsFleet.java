@@ -239,8 +239,8 @@ public final class NatsFleet implements Fleet {
             for (String r : refused) {
                 if (r.contains("\"" + subject + "\"")) {
                     return "the NATS server refused: " + r + (subject.endsWith(".control")
-                            ? " (this user has no control rights: changing a program needs a user allowed to publish"
-                            + " on dyper.*.control, docs/fleet.md)" : "");
+                            ? " (this user has no control rights: a command that changes the program or reads its"
+                            + " class files needs a user allowed to publish on dyper.*.control, docs/fleet.md)" : "");
                 }
             }
         }
