@@ -132,6 +132,10 @@ record FleetCtl(PrintStream out, PrintStream err) {
             message = LivePatching.instrumentMessage(model.name(), patched.files(), true, null);
         } catch (IllegalArgumentException e) {
             throw new CommandFailure(ExitCode.INVALID_INPUT, e.getMessage());
+        } catch (IOException e) {
+            // the classes come through the control subject: a user without control rights is refused here already
+            throw new CommandFailure(e.getMessage() != null && e.getMessage().contains("the NATS server refused")
+                    ? ExitCode.COMMAND_FAILED : ExitCode.NO_PROCESS, e.getMessage());
         } finally {
             Weaver.deleteTree(classes);
         }
