@@ -108,6 +108,11 @@ final class FleetReport {
         private final Map<String, View> views = new LinkedHashMap<>();
 
         Merger(Fleet fleet, List<Fleet.Member> members) {
+            this(fleet, members, OWN_PATHS_CHARS);
+        }
+
+        /** As {@link #Merger(Fleet, List)}, the JVMs' own trees keeping {@code ownPathsChars} of path text in all. */
+        Merger(Fleet fleet, List<Fleet.Member> members, long ownPathsChars) {
             this.fleet = fleet;
             this.parts = new Part[members.size()];
             for (int i = 0; i < parts.length; i++) {
@@ -115,7 +120,7 @@ final class FleetReport {
                 mains.add(members.get(i).mainClass());
             }
             this.cpuThreads = new String[parts.length];
-            this.ownChars = Math.max(4096, OWN_PATHS_CHARS / Math.max(1, parts.length));
+            this.ownChars = Math.max(4096, ownPathsChars / Math.max(1, parts.length));
             for (String[] table : CPU_TABLES) {
                 cpuTables.put(table[0], new LinkedHashMap<>());
             }
@@ -328,13 +333,11 @@ final class FleetReport {
                     view.sums.merge(a, ExactMerge.parse(v.getAttribute(a)), Long::sum);
                 }
                 List<Map.Entry<String, Long>> paths = new ArrayList<>();
-                long weight = 0;
                 for (Element path : Xml.children(v, "PATH")) {
                     long w = ExactMerge.parse(path.getAttribute("WEIGHT"));
                     String frames = path.getTextContent().trim();
                     view.paths.merge(frames, w, Long::sum);
                     view.total += w;
-                    weight += w;
                     paths.add(Map.entry(frames, w));
                 }
                 paths.sort(Map.Entry.<String, Long>comparingByValue().reversed());
@@ -343,6 +346,7 @@ final class FleetReport {
                 long omittedPaths = ExactMerge.parse(v.getAttribute("OMITTED_PATHS"));
                 long omittedWeight = ExactMerge.parse(v.getAttribute("OMITTED_WEIGHT"));
                 StringBuilder kept = new StringBuilder();
+                long keptWeight = 0;
                 for (int i = 0; i < paths.size(); i++) {
                     Map.Entry<String, Long> e = paths.get(i);
                     used += e.getKey().length();
@@ -351,9 +355,11 @@ final class FleetReport {
                         omittedWeight += e.getValue();
                         continue;
                     }
+                    keptWeight += e.getValue();
                     path(kept, e.getKey(), e.getValue());
                 }
-                view.threads.put(p.n, "<THREAD ID='" + p.n + "' NAME='" + Xml.esc(p.label) + "' TOTAL='" + weight
+                // TOTAL is what the paths listed add up to (the report's rule); what was left out is OMITTED_*
+                view.threads.put(p.n, "<THREAD ID='" + p.n + "' NAME='" + Xml.esc(p.label) + "' TOTAL='" + keptWeight
                         + "' OMITTED_PATHS='" + omittedPaths + "' OMITTED_WEIGHT='" + omittedWeight + "'>" + kept
                         + "</THREAD>");
                 p.sampled.append("<SAMPLED VIEW='").append(Xml.esc(name)).append("' UNIT='")

@@ -190,6 +190,46 @@ class FleetReportTest {
         assertEquals("nothing woven", FleetReport.woven(null, false));
     }
 
+    /**
+     * 100 JVMs of 60 paths of 601 characters each (3.6 MB of path text) against 1.6 MB for the JVMs' own trees (the
+     * real bound is {@link FleetReport#OWN_PATHS_CHARS}, 32 MB): each JVM's own tree keeps its heaviest paths within
+     * its share and counts the rest as omitted; the merged tree keeps every path; the page reads it.
+     */
+    @Test
+    void eachJvmsOwnTreeIsBoundedAndTheMergedTreeIsWhole() throws Exception {
+        int jvms = 100;
+        List<Fleet.Member> members = new java.util.ArrayList<>();
+        for (int i = 0; i < jvms; i++) {
+            members.add(new Fleet.Member("m" + i, "h", i, "acme.Main", 1, "17"));
+        }
+        FleetReport.Merger merger = new FleetReport.Merger(FLEET, members, 1_677_700);
+        String frames = "a.B.c;".repeat(99) + "a.B.";
+        for (int i = 0; i < jvms; i++) {
+            StringBuilder stacks = new StringBuilder("<STACKS EXACT='false' SOURCE='JFR' MAXDEPTH='100' NODES='1' "
+                    + "NODE_LIMIT='1' DROPPED='0'><VIEW NAME='CPU' UNIT='SAMPLES' SOURCE='JFR' TOTAL='1830' "
+                    + "EVENTS='1830' OMITTED_PATHS='0' OMITTED_WEIGHT='0' DROPPED='0' DROPPED_WEIGHT='0' "
+                    + "THREAD_DROPPED='0' THREADS_OMITTED='0'>");
+            for (int p = 1; p <= 60; p++) {
+                stacks.append("<PATH WEIGHT='").append(p).append("'>").append(frames).append(p < 10 ? "p0" : "p")
+                        .append(p).append("</PATH>");
+            }
+            assertNull(merger.add(i, new Fleet.Answer(members.get(i), reply(i, "", stacks.append("</VIEW></STACKS>")
+                    .toString()), null)));
+        }
+        Element root = Xml.parse(merger.xml(1));
+        Element cpu = Xml.children(Xml.child(root, "STACKS"), "VIEW").get(0);
+        assertEquals(60, Xml.children(cpu, "PATH").size());
+        assertEquals(Long.toString(1830L * jvms), cpu.getAttribute("TOTAL"));
+        Element first = Xml.children(cpu, "THREAD").get(0);
+        // 1,677,700 / 100 = 16,777 characters: the 27 heaviest paths of 601 characters (60 down to 34)
+        assertEquals(List.of("27", Long.toString((60 + 34) * 27 / 2), "33", Long.toString(33 * 34 / 2)), List.of(
+                Integer.toString(Xml.children(first, "PATH").size()), first.getAttribute("TOTAL"),
+                first.getAttribute("OMITTED_PATHS"), first.getAttribute("OMITTED_WEIGHT")));
+        assertEquals(jvms, Xml.children(cpu, "THREAD").size());
+        Report r = HtmlReport.read("fleet", merger.xml(1));
+        assertEquals(List.of("CPU"), r.views());
+    }
+
     @Test
     void repliesMergeInAnyOrderToTheSameReport() throws Exception {
         List<Fleet.Answer> answers = List.of(new Fleet.Answer(A, reply(101, EXACT_A, PATCHES_A, STACKS_A), null),
