@@ -20,6 +20,8 @@ final class Groups {
     static final String BUCKET_LABEL = "\u0000bucket";
     /** The key object of events without a receiver (static methods). */
     static final Object NO_RECEIVER = new Object();
+    /** The key object of normal exits, for a question grouped by exception. */
+    static final Object NO_EXCEPTION = new Object();
 
     static final int COUNT = 0, SUM = 1, MIN = 2, MAX = 3, HIST = 4, BUCKETS = 64;
 

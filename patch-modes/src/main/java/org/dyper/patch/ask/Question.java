@@ -12,12 +12,14 @@ import java.util.List;
  * @param target what events the question is about
  * @param conditions the {@code where} conditions on values (all must hold)
  * @param thread a thread-name condition, or null
+ * @param exit a condition on how the event ends (normally, or by an exception), or null
  * @param during the {@code during} method, or null
  * @param group how events are grouped ({@link GroupBy#NONE} when no {@code by})
  * @param top how many groups to show (0: all)
  */
 public record Question(String text, Measure measure, Stat stat, ValueRef value, Target target,
-                       List<Condition> conditions, ThreadCondition thread, Name during, GroupBy group, int top) {
+                       List<Condition> conditions, ThreadCondition thread, ExitCondition exit, Name during,
+                       GroupBy group, int top) {
     public Question {
         conditions = List.copyOf(conditions);
     }
@@ -76,11 +78,18 @@ public record Question(String text, Measure measure, Stat stat, ValueRef value, 
     }
 
     /**
+     * {@code normal} (the event returned normally) or {@code exception} (it ended by an exception), with
+     * {@code exception = Class} a class the exception must be or extend ({@code type} null for any).
+     */
+    public record ExitCondition(boolean exceptional, String type, int column, int typeColumn) {
+    }
+
+    /**
      * The grouping: none, the caller (or allocating method), the method, the thread, the receiver's class, a value, or
-     * a value's power-of-two bucket.
+     * a value's power-of-two bucket, or the class of the exception that ended the event.
      */
     public record GroupBy(Kind kind, ValueRef value, int column) {
-        public enum Kind { NONE, CALLER, METHOD, THREAD, RECEIVER, VALUE, BUCKET }
+        public enum Kind { NONE, CALLER, METHOD, THREAD, RECEIVER, VALUE, BUCKET, EXCEPTION }
 
         public static final GroupBy NONE = new GroupBy(Kind.NONE, null, 0);
     }

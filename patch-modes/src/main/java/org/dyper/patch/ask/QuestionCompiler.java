@@ -141,10 +141,40 @@ public final class QuestionCompiler {
             }
         }
         boolean usesReturn = slots.stream().anyMatch(ValueRef::isReturn);
+        // ---- how the event ends: the exception (null on a normal return) is read at its end ----
+        String exitField = "ANY";
+        String exceptionType = "";
+        boolean byException = group.kind() == GroupBy.Kind.EXCEPTION;
+        Question.ExitCondition exit = q.exit();
+        if (exit != null || byException) {
+            int col = exit != null ? exit.column() : group.column();
+            if (where != Where.EXEC && where != Where.CALL) {
+                throw new QuestionException(col, (exit == null ? "by exception" : exit.exceptional() ? "exception"
+                        : "normal") + ": only calls of a method end normally or by an exception (" + (where
+                        == Where.ALLOC ? "an allocation" : where == Where.LOCK ? "a lock" : "a field write")
+                        + " is asked about where it happens)");
+            }
+            if (usesReturn && (byException || exit.exceptional())) {
+                throw new QuestionException(col, (byException ? "by exception" : "exception") + ": a question about "
+                        + "the returned value sees normal returns only");
+            }
+            if (byException && exit != null && !exit.exceptional()) {
+                throw new QuestionException(group.column(), "by exception: 'where normal' leaves only normal "
+                        + "returns, one group");
+            }
+            if (exit != null && exit.type() != null) {
+                exceptionType = resolver.exceptionClass(exit.type(), exit.typeColumn());
+            }
+            if (exit != null && !usesReturn) {
+                exitField = exit.exceptional() ? "EXCEPTION" : "NORMAL";
+            }
+        }
+        boolean thrown = !exitField.equals("ANY") || byException;
         boolean timed = q.measure() == Measure.TIME || q.measure() == Measure.WAIT;
         boolean hasBefore = q.thread() != null || q.during() != null
                 || q.conditions().stream().anyMatch(c -> !c.value().isReturn());
-        boolean split = timed || usesReturn && hasBefore;
+        boolean atEnd = usesReturn || thrown;
+        boolean split = timed || atEnd && hasBefore;
         // ---- the grouping ----
         String groupKind;
         String groupTitle;
@@ -175,7 +205,15 @@ public final class QuestionCompiler {
                 groupKind = "THREAD";
                 groupTitle = "thread";
             }
+            case EXCEPTION -> {
+                groupKind = "EXCEPTION";
+                groupTitle = "exception";
+            }
             case RECEIVER -> {
+                if (thrown) {
+                    throw new QuestionException(group.column(), "by receiver: a question about how calls end cannot "
+                            + "group by receiver (ask it without the condition on the exception, or group otherwise)");
+                }
                 groupKind = "RECEIVER";
                 groupTitle = "receiver class";
                 switch (where) {
@@ -211,7 +249,7 @@ public final class QuestionCompiler {
         // ---- the join points ----
         List<JoinPoint> points = switch (where) {
             case EXEC -> methods.stream().map(m -> new JoinPoint(m, null, 1, (split ? "ENTER/EXIT "
-                    : usesReturn ? "EXIT " : "ENTER ") + m.displayName())).toList();
+                    : atEnd ? "EXIT " : "ENTER ") + m.displayName())).toList();
             case CALL -> resolver.calls(methods, target.kind() == Target.Kind.CALLS_FROM
                     ? resolver.methods(target.from()) : null, target, warnings);
             case ALLOC -> resolver.allocations(target.name());
@@ -222,6 +260,8 @@ public final class QuestionCompiler {
         // ---- the model and modes ----
         String mode = "ASK_Q" + index;
         String receiver = receiverArg == null ? "<ARG TYPE='NULL'/>" : receiverArg;
+        // at the end of an event about how it ends, the exception takes the receiver's place
+        String endReceiver = thrown ? "<ARG TYPE='EXCEPTION'/>" : receiver;
         String startWhat = switch (where) {
             case EXEC -> "ENTER";
             case CALL -> "CALL";
@@ -249,13 +289,12 @@ public final class QuestionCompiler {
                     index, null, siteArg, receiver, slotArgs(slots, false), "      <RETURN TYPE='CONTEXT'/>\n"));
             modes.append(modeXml(mode + "_END", "long", "end",
                     "void (int, long, int, java.lang.Object, long, long, long)", index,
-                    "      <ARG TYPE='CONTEXT'/>\n", siteArg, receiver, slotArgs(slots, true), ""));
+                    "      <ARG TYPE='CONTEXT'/>\n", siteArg, endReceiver, slotArgs(slots, true), ""));
             patches.add(patch(startWhat, mode + "_BEGIN", where, target));
             patches.add(patch(endWhat, mode + "_END", where, target));
         } else {
-            boolean atEnd = usesReturn;
             modes.append(modeXml(mode + "_POINT", null, "point", "void (int, int, java.lang.Object, long, long, long)",
-                    index, null, siteArg, receiver, slotArgs(slots, atEnd), ""));
+                    index, null, siteArg, atEnd ? endReceiver : receiver, slotArgs(slots, atEnd), ""));
             patches.add(patch(atEnd ? endWhat : startWhat, mode + "_POINT", where, target));
         }
         List<String> sites = new ArrayList<>();
@@ -313,6 +352,8 @@ public final class QuestionCompiler {
                 .append("\tvalueTitle=").append(q.value() == null ? "" : q.value().toString())
                 .append("\ttop=").append(q.top()).append("\tduring=").append(flag)
                 .append("\tthread=").append(threadPattern(q))
+                .append(exitField.equals("ANY") ? "" : "\texit=" + exitField)
+                .append(exceptionType.isEmpty() ? "" : "\texception=" + exceptionType)
                 .append("\tbefore=").append(conditions(q, slots, false))
                 .append("\tafter=").append(conditions(q, slots, true))
                 .append("\tsites=").append(sites.size())

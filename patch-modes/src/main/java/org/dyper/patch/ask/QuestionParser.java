@@ -28,6 +28,8 @@ public final class QuestionParser {
         }
     }
 
+    private static final String CLASS_NAME = "[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*";
+
     private final String text;
     private final List<Token> tokens;
     private int pos;
@@ -148,6 +150,7 @@ public final class QuestionParser {
         Target target = target();
         List<Condition> conditions = new ArrayList<>();
         ThreadCondition thread = null;
+        Question.ExitCondition exit = null;
         Name during = null;
         GroupBy group = GroupBy.NONE;
         int top = 0;
@@ -162,8 +165,25 @@ public final class QuestionParser {
                     }
                     hasWhere = true;
                     do {
-                        Token v = next("a condition (argN, return or thread)");
-                        if (v.is("thread")) {
+                        Token v = next("a condition (argN, return, thread, normal or exception)");
+                        if (v.is("normal") || v.is("exception")) {
+                            if (exit != null) {
+                                throw new QuestionException(v.column, "a second condition on how the event ends");
+                            }
+                            String type = null;
+                            int typeColumn = 0;
+                            if (v.is("exception") && peek() != null && peek().text.equals("=") && !peek().quoted) {
+                                pos++;
+                                Token c = next("an exception class after 'exception ='");
+                                if (c.quoted || !c.text.matches(CLASS_NAME)) {
+                                    throw new QuestionException(c.column, "expected an exception class (fully "
+                                            + "qualified) after 'exception =', found '" + c.text + "'");
+                                }
+                                type = c.text;
+                                typeColumn = c.column;
+                            }
+                            exit = new Question.ExitCondition(v.is("exception"), type, v.column, typeColumn);
+                        } else if (v.is("thread")) {
                             if (thread != null) {
                                 throw new QuestionException(v.column, "a second thread condition");
                             }
@@ -198,6 +218,7 @@ public final class QuestionParser {
                         case "caller" -> new GroupBy(GroupBy.Kind.CALLER, null, g.column);
                         case "method" -> new GroupBy(GroupBy.Kind.METHOD, null, g.column);
                         case "thread" -> new GroupBy(GroupBy.Kind.THREAD, null, g.column);
+                        case "exception" -> new GroupBy(GroupBy.Kind.EXCEPTION, null, g.column);
                         case "receiver" -> {
                             if (peek() != null && peek().is("class")) {
                                 pos++;
@@ -207,7 +228,7 @@ public final class QuestionParser {
                         default -> {
                             if (!g.lower().matches("arg[0-9]+|value")) {
                                 throw new QuestionException(g.column, "expected caller, method, thread, receiver "
-                                        + "class or argN after 'by', found '" + g.text + "'");
+                                        + "class, exception or argN after 'by', found '" + g.text + "'");
                             }
                             ValueRef v = valueRef(g, "after 'by'");
                             if (peek() != null && peek().is("bucket")) {
@@ -234,7 +255,7 @@ public final class QuestionParser {
                         + t.text + "'");
             }
         }
-        return new Question(text, measure, stat, value, target, conditions, thread, during, group, top);
+        return new Question(text, measure, stat, value, target, conditions, thread, exit, during, group, top);
     }
 
     private Target target() throws QuestionException {
@@ -251,7 +272,7 @@ public final class QuestionParser {
         }
         if (t.is("new")) {
             Token type = next("a class after 'new'");
-            if (!type.text.matches("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*")) {
+            if (!type.text.matches(CLASS_NAME)) {
                 throw new QuestionException(type.column, "expected a class name after 'new', found '" + type.text
                         + "'");
             }

@@ -66,6 +66,29 @@ final class Resolver {
         return bodies;
     }
 
+    /**
+     * The binary name of the exception class a question names: a class on the class path, or one of the JDK (read
+     * where this JVM reads its own). A name neither has is an error at {@code column}.
+     */
+    String exceptionClass(String name, int column) throws QuestionException {
+        Optional<ClassInfo> c = type(name);
+        if (c.isPresent()) {
+            return c.get().name();
+        }
+        String n = name;
+        while (true) {
+            if (ClassLoader.getSystemResource(n.replace('.', '/') + ".class") != null) {
+                return n;
+            }
+            int dot = n.lastIndexOf('.');
+            if (dot <= 0) {
+                throw new QuestionException(column, "no class '" + name + "' in the classes on the class path or "
+                        + "the JDK");
+            }
+            n = n.substring(0, dot) + "$" + n.substring(dot + 1);
+        }
+    }
+
     private Optional<ClassInfo> type(String name) {
         Optional<ClassInfo> c = index.find(name);
         String n = name;

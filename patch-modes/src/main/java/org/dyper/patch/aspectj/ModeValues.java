@@ -122,6 +122,22 @@ final class ModeValues {
                 }
                 builder.usesTarget = true;
                 return new Value("target", ctx.formalType(builder.joinPoint.targetType));
+            case EXCEPTION:
+                refuse(use, a, () -> {
+                    if (what != What.EXIT && what != What.CALL) {
+                        ctx.error(a.at(), "ARG", "TYPE='EXCEPTION' is the exception that ends a method or a call; it "
+                                + "applies to WHAT='EXIT' and 'CALL' only, not WHAT='" + what + "'" + where);
+                        return "EXCEPTION does not apply";
+                    }
+                    return null;
+                });
+                if (builder.point != null) {
+                    ctx.error(a.at(), "ARG", "TYPE='EXCEPTION' cannot be combined with the values of the bytecode "
+                            + "pass (LOCAL, INSNO, BLOCKID, REFBLOCKID, WHEN CASE='BLOCK')" + where);
+                    throw new ModeCalls.Skip("EXCEPTION in the bytecode pass");
+                }
+                builder.usesThrown = true;
+                return new Value("thrown$", "java.lang.Throwable");
             case CONTEXT:
                 return new Value("ctx", builder.contextType);
             case NULL:
