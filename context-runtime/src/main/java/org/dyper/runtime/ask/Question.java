@@ -42,6 +42,8 @@ final class Question {
     /** With {@link Exit#EXCEPTION}: the class (binary name) the exception must be, or extend; null for any. */
     final String exceptionType;
     final int sites;
+    /** The window of a question about the last N seconds, or null (since the start). */
+    final Window window;
     /** Conditions tested at the start: slot, operator, constant, as three parallel arrays. */
     private final int[] beforeSlot, beforeOp;
     private final long[] beforeValue;
@@ -78,7 +80,12 @@ final class Question {
         afterSlot = ints(after[0]);
         afterOp = ints(after[1]);
         afterValue = after[2];
-        groups = new Groups(maxGroups, timed());
+        int w = Integer.parseInt(f.getOrDefault("window", "0"));
+        if (w < 0 || w > 86_400) {
+            throw new IllegalArgumentException("window=" + w + " is not 0 to 86400 seconds");
+        }
+        window = w == 0 ? null : new Window(w);
+        groups = new Groups(maxGroups, timed(), window);
     }
 
     /**
@@ -89,7 +96,8 @@ final class Question {
      * {@code before} and {@code after} (conditions {@code slot:OP:constant} separated by commas, OP one of EQ NE LT LE
      * GT GE), {@code exit} ({@link Exit}: which exits count; the exception, or null for a normal one, is the
      * {@code receiver} the end of the event passes), {@code exception} (a class the exception must be or extend),
-     * {@code sites} (how many sites were patched) and {@code text} (last: the question as asked).
+     * {@code window} (the N of "last N seconds", 0 or absent: since the start), {@code sites} (how many sites were
+     * patched) and {@code text} (last: the question as asked).
      *
      * @throws IllegalArgumentException when a field is missing or malformed
      */
@@ -242,6 +250,9 @@ final class Question {
                     : groups.of(0, receiver.getClass(), null);
         };
         row.add(value);
+        if (window != null) {
+            window.add(row.ring, window.period(Window.nanos(), definedNanos), value);
+        }
     }
 
     /** The events recorded: every group's count (each record adds one to exactly one group). */

@@ -16,10 +16,11 @@ import java.util.List;
  * @param during the {@code during} method, or null
  * @param group how events are grouped ({@link GroupBy#NONE} when no {@code by})
  * @param top how many groups to show (0: all)
+ * @param window the N of {@code last N seconds} (0: since the start)
  */
 public record Question(String text, Measure measure, Stat stat, ValueRef value, Target target,
                        List<Condition> conditions, ThreadCondition thread, ExitCondition exit, Name during,
-                       GroupBy group, int top) {
+                       GroupBy group, int top, int window) {
     public Question {
         conditions = List.copyOf(conditions);
     }

@@ -354,6 +354,7 @@ public final class QuestionCompiler {
                 .append("\tthread=").append(threadPattern(q))
                 .append(exitField.equals("ANY") ? "" : "\texit=" + exitField)
                 .append(exceptionType.isEmpty() ? "" : "\texception=" + exceptionType)
+                .append(q.window() == 0 ? "" : "\twindow=" + q.window())
                 .append("\tbefore=").append(conditions(q, slots, false))
                 .append("\tafter=").append(conditions(q, slots, true))
                 .append("\tsites=").append(sites.size())
@@ -392,6 +393,10 @@ public final class QuestionCompiler {
             }
             default -> {
             }
+        }
+        if (q.window() > 0 && (q.stat() == Question.Stat.P50 || q.stat() == Question.Stat.P99)) {
+            throw new QuestionException(col, q.stat().name().toLowerCase(java.util.Locale.ROOT) + ": a window keeps "
+                    + "count, sum, min and max of each slot, no percentiles (ask total, mean, min or max)");
         }
         if (q.thread() != null && q.thread().exact() && q.thread().pattern().contains("*")) {
             throw new QuestionException(q.thread().column(), "thread = compares the whole name; for a pattern with "

@@ -156,6 +156,8 @@ public final class QuestionParser {
         int top = 0;
         boolean hasWhere = false;
         boolean hasTop = false;
+        boolean hasWindow = false;
+        int window = 0;
         for (Token t = peek(); t != null; t = peek()) {
             pos++;
             switch (t.lower()) {
@@ -251,11 +253,33 @@ public final class QuestionParser {
                     }
                     top = (int) v;
                 }
-                default -> throw new QuestionException(t.column, "expected where, during, by or top, found '"
-                        + t.text + "'");
+                case "last", "since" -> {
+                    if (hasWindow) {
+                        throw new QuestionException(t.column, "a second window ('last N seconds' or 'since start')");
+                    }
+                    hasWindow = true;
+                    if (t.is("since")) {
+                        expect("start", " after 'since'");
+                    } else {
+                        Token n = next("a number of seconds after 'last'");
+                        long v = number(n);
+                        if (v < 1 || v > 86_400) {
+                            throw new QuestionException(n.column, "last takes 1 to 86400 seconds, found " + v);
+                        }
+                        Token unit = next("'seconds' after the number");
+                        if (!unit.is("seconds") && !unit.is("second")) {
+                            throw new QuestionException(unit.column, "expected 'seconds' after the number, found '"
+                                    + unit.text + "'");
+                        }
+                        window = (int) v;
+                    }
+                }
+                default -> throw new QuestionException(t.column, "expected where, during, by, top, last or since, "
+                        + "found '" + t.text + "'");
             }
         }
-        return new Question(text, measure, stat, value, target, conditions, thread, exit, during, group, top);
+        return new Question(text, measure, stat, value, target, conditions, thread, exit, during, group, top,
+                window);
     }
 
     private Target target() throws QuestionException {

@@ -160,6 +160,12 @@ class AskExplainTest {
             count of acme.Bank.transfer by receiver where exception | 32 | by receiver: a question about how calls end cannot group by receiver (ask it without the condition on the exception, or group otherwise)
             count of acme.Bank.transfer where normal by exception | 45 | by exception: 'where normal' leaves only normal returns, one group
             count of acme.Bank.transfer where normal and exception | 46 | a second condition on how the event ends
+            time p99 of acme.Bank.transfer last 60 seconds | 1 | p99: a window keeps count, sum, min and max of each slot, no percentiles (ask total, mean, min or max)
+            count of acme.Bank.transfer last 0 seconds | 34 | last takes 1 to 86400 seconds, found 0
+            count of acme.Bank.transfer last 5 minutes | 36 | expected 'seconds' after the number, found 'minutes'
+            count of acme.Bank.transfer since start last 5 seconds | 41 | a second window ('last N seconds' or 'since start')
+            count of acme.Bank.transfer since 5 | 35 | expected 'start' after 'since', found '5'
+            count of acme.Bank.transfer every 5 seconds | 29 | expected where, during, by, top, last or since, found 'every'
             max value of writes to acme.Bank.ledger | 5 | value: acme.Bank.ledger is a java.lang.Object: questions compare, sum and group whole numbers only (int, long, short, byte, char)
             """)
     void aQuestionThatCannotBeAnsweredIsAnErrorNamingTheColumn(String question, int column, String problem) {

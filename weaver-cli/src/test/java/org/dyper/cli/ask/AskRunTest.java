@@ -122,7 +122,12 @@ class AskRunTest {
             new Case(RISK, "sum arg1 of calls to acme.risk.Vault.take from acme.risk.Teller.check where arg1 > 0 and "
                     + "exception", 1, 5, 1, groups("(all)", "1 5000 5000 5000")),
             new Case(RISK, "max return of acme.risk.Vault.take where normal", 1, 12, 12,
-                    groups("(all)", "12 355 1 200")));
+                    groups("(all)", "12 355 1 200")),
+            // a window (its slots are exact in AskRuntimeTest, on a clock the test sets): the whole run is in it
+            new Case(RISK, "count of acme.risk.Vault.take where exception last 3600 seconds", 1, 20, 8,
+                    groups("(all)", "8")),
+            new Case(RISK, "count of acme.risk.Vault.take by exception since start", 1, 20, 20,
+                    groups("(normal)", "12", IAE, "5", ISE, "3")));
 
     @TempDir
     static Path dir;
