@@ -35,10 +35,19 @@ public record Question(String text, Measure measure, Stat stat, ValueRef value, 
     public record Name(String text, int column) {
     }
 
-    /** {@code argN} (index from 1), {@code return} (index 0), or {@code value} ({@link #WRITTEN}: a field write's). */
-    public record ValueRef(int index, int column) {
+    /**
+     * {@code argN} (index from 1), {@code return} (index 0), {@code value} ({@link #WRITTEN}: a field write's), or a
+     * field ({@link #FIELD}, {@code field} its name as written: {@code Class.field}).
+     */
+    public record ValueRef(int index, int column, String field) {
         /** The index of {@code value}, the value a field write writes. */
         public static final int WRITTEN = -1;
+        /** The index of a field read at the event. */
+        public static final int FIELD = -2;
+
+        public ValueRef(int index, int column) {
+            this(index, column, null);
+        }
 
         public boolean isReturn() {
             return index == 0;
@@ -48,9 +57,18 @@ public record Question(String text, Measure measure, Stat stat, ValueRef value, 
             return index == WRITTEN;
         }
 
+        public boolean isField() {
+            return index == FIELD;
+        }
+
+        /** Whether two references read the same value (and so share a slot). */
+        public boolean same(ValueRef other) {
+            return index == other.index && java.util.Objects.equals(field, other.field);
+        }
+
         @Override
         public String toString() {
-            return index == 0 ? "return" : index == WRITTEN ? "value" : "arg" + index;
+            return index == 0 ? "return" : index == WRITTEN ? "value" : index == FIELD ? field : "arg" + index;
         }
     }
 

@@ -112,27 +112,30 @@ public final class QuestionCompiler {
         if (group.value() != null) {
             refs.add(group.value());
         }
+        Map<String, String> fieldArgs = new HashMap<>();
         for (ValueRef r : refs) {
-            if (r.isWritten() != (where == Where.WRITE)) {
+            if (r.isField()) {
+                fieldArgs.put(r.field(), fieldArg(r, where, methods));
+            } else if (r.isWritten() != (where == Where.WRITE)) {
                 throw new QuestionException(r.column(), r.isWritten() ? "value: only a field write has a written value "
                         + "(ask about 'writes to Class.field')" : r + ": a field write has no arguments or return "
                         + "value (use 'value', the value written)");
             }
-            if (where == Where.ALLOC || where == Where.LOCK) {
+            if (!r.isField() && (where == Where.ALLOC || where == Where.LOCK)) {
                 throw new QuestionException(r.column(), r + ": " + (where == Where.ALLOC ? "an allocation"
                         : "a lock") + " has no arguments or return value a question can use");
             }
-            for (MethodInfo m : methods) {
+            for (MethodInfo m : r.isField() ? List.<MethodInfo>of() : methods) {
                 resolver.checkValue(r, m);
             }
-            if (writes != null && !INTEGRAL.contains(org.objectweb.asm.Type.getType(writes.field().descriptor())
+            if (writes != null && !r.isField() && !INTEGRAL.contains(org.objectweb.asm.Type.getType(writes.field().descriptor())
                     .getClassName())) {
                 throw new QuestionException(r.column(), "value: " + writes.field().owner() + "."
                         + writes.field().name() + " is a " + org.objectweb.asm.Type.getType(writes.field()
                         .descriptor()).getClassName() + ": questions compare, sum and group whole numbers only (int, "
                         + "long, short, byte, char)");
             }
-            if (slots.stream().noneMatch(s -> s.index() == r.index())) {
+            if (slots.stream().noneMatch(s -> s.same(r))) {
                 if (slots.size() == SLOTS) {
                     throw new QuestionException(r.column(), "a question reads at most " + SLOTS
                             + " distinct arguments or return values");
@@ -279,22 +282,22 @@ public final class QuestionCompiler {
         if (q.measure() == Measure.HOLD) {
             // from each acquisition to its release: two join points, paired on a per-thread stack at run time (Held)
             modes.append(modeXml(mode + "_ACQUIRED", null, "acquired", "void (int, int, java.lang.Object, long, long, "
-                    + "long)", index, null, siteArg, receiver, slotArgs(slots, false), ""));
+                    + "long)", index, null, siteArg, receiver, slotArgs(slots, false, fieldArgs), ""));
             modes.append(modeXml(mode + "_RELEASED", null, "released", "void (int, int, java.lang.Object, long, long, "
-                    + "long)", index, null, siteArg, receiver, slotArgs(slots, false), ""));
+                    + "long)", index, null, siteArg, receiver, slotArgs(slots, false, fieldArgs), ""));
             patches.add(patch("SYNC_ENTER", mode + "_ACQUIRED", where, target));
             patches.add(patch("SYNC_EXIT", mode + "_RELEASED", where, target));
         } else if (split) {
             modes.append(modeXml(mode + "_BEGIN", "long", "begin", "long (int, int, java.lang.Object, long, long, long)",
-                    index, null, siteArg, receiver, slotArgs(slots, false), "      <RETURN TYPE='CONTEXT'/>\n"));
+                    index, null, siteArg, receiver, slotArgs(slots, false, fieldArgs), "      <RETURN TYPE='CONTEXT'/>\n"));
             modes.append(modeXml(mode + "_END", "long", "end",
                     "void (int, long, int, java.lang.Object, long, long, long)", index,
-                    "      <ARG TYPE='CONTEXT'/>\n", siteArg, endReceiver, slotArgs(slots, true), ""));
+                    "      <ARG TYPE='CONTEXT'/>\n", siteArg, endReceiver, slotArgs(slots, true, fieldArgs), ""));
             patches.add(patch(startWhat, mode + "_BEGIN", where, target));
             patches.add(patch(endWhat, mode + "_END", where, target));
         } else {
             modes.append(modeXml(mode + "_POINT", null, "point", "void (int, int, java.lang.Object, long, long, long)",
-                    index, null, siteArg, atEnd ? endReceiver : receiver, slotArgs(slots, atEnd), ""));
+                    index, null, siteArg, atEnd ? endReceiver : receiver, slotArgs(slots, atEnd, fieldArgs), ""));
             patches.add(patch(atEnd ? endWhat : startWhat, mode + "_POINT", where, target));
         }
         List<String> sites = new ArrayList<>();
@@ -410,7 +413,7 @@ public final class QuestionCompiler {
 
     private static int slotOf(List<ValueRef> slots, ValueRef r) {
         for (int i = 0; i < slots.size(); i++) {
-            if (slots.get(i).index() == r.index()) {
+            if (slots.get(i).same(r)) {
                 return i;
             }
         }
@@ -427,13 +430,43 @@ public final class QuestionCompiler {
         return String.join(",", out);
     }
 
-    /** The slot arguments of a mode: ARG n, RETURN (only at the end of an event), or 0. */
-    private static String slotArgs(List<ValueRef> slots, boolean atEnd) {
+    /**
+     * How a question reads a field at its events (the ARG FIELD VALUE): a static field by its class's name, anywhere;
+     * an instance field by its name, only where the event runs on an object of its class (a method's execution).
+     */
+    private String fieldArg(ValueRef r, Where where, List<MethodInfo> methods) throws QuestionException {
+        org.dyper.patch.scan.FieldInfo f = resolver.field(new Question.Name(r.field(), r.column()));
+        String type = org.objectweb.asm.Type.getType(f.descriptor()).getClassName();
+        if (!INTEGRAL.contains(type)) {
+            throw new QuestionException(r.column(), r + " is a " + type + ": questions compare, sum and group whole "
+                    + "numbers only (int, long, short, byte, char)");
+        }
+        if (f.isStatic()) {
+            return f.owner() + "." + f.name();
+        }
+        if (where != Where.EXEC) {
+            throw new QuestionException(r.column(), r + " is an instance field: it is read from the object a method "
+                    + "runs on, so ask about the method's executions (no 'by caller', no 'calls to'), or use a static "
+                    + "field");
+        }
+        for (MethodInfo m : methods) {
+            if (m.isStatic() || !resolver.sees(m.owner(), f)) {
+                throw new QuestionException(r.column(), r + " is an instance field, and " + m.displayName() + " does "
+                        + "not run on an object of its class");
+            }
+        }
+        return f.name();
+    }
+
+    /** The slot arguments of a mode: ARG n, RETURN (only at the end of an event), a field, or 0. */
+    private static String slotArgs(List<ValueRef> slots, boolean atEnd, Map<String, String> fieldArgs) {
         StringBuilder s = new StringBuilder();
         for (int i = 0; i < SLOTS; i++) {
             ValueRef r = i < slots.size() ? slots.get(i) : null;
             if (r == null || r.isReturn() && !atEnd) {
                 s.append("      <ARG TYPE='INTEGER' VALUE='0'/>\n");
+            } else if (r.isField()) {
+                s.append("      <ARG TYPE='FIELD' VALUE='").append(xml(fieldArgs.get(r.field()))).append("'/>\n");
             } else if (r.isReturn()) {
                 s.append("      <ARG TYPE='RETURN'/>\n");
             } else if (r.isWritten()) {

@@ -64,8 +64,8 @@ public final class QuestionParser {
             } else if ("=!<>~".indexOf(c) >= 0) {
                 int start = i;
                 i++;
-                if (i < s.length() && s.charAt(i) == '=' && c != '=' && c != '~') {
-                    i++;
+                if (i < s.length() && s.charAt(i) == '=' && c != '~') {
+                    i++;   // <=, >=, !=, and == (the same as =)
                 }
                 String op = s.substring(start, i);
                 if (op.equals("!")) {
@@ -227,6 +227,19 @@ public final class QuestionParser {
                             }
                             yield new GroupBy(GroupBy.Kind.RECEIVER, null, g.column);
                         }
+                        case "field" -> {
+                            Token f = next("a field (Class.field) after 'by field'");
+                            ValueRef v = valueRef(f, "after 'by field'");
+                            if (!v.isField()) {
+                                throw new QuestionException(f.column, "expected a field (Class.field) after 'by "
+                                        + "field', found '" + f.text + "'");
+                            }
+                            if (peek() != null && peek().is("bucket")) {
+                                pos++;
+                                yield new GroupBy(GroupBy.Kind.BUCKET, v, f.column);
+                            }
+                            yield new GroupBy(GroupBy.Kind.VALUE, v, f.column);
+                        }
                         default -> {
                             if (!g.lower().matches("arg[0-9]+|value")) {
                                 throw new QuestionException(g.column, "expected caller, method, thread, receiver "
@@ -339,13 +352,16 @@ public final class QuestionParser {
         if (s.equals("value")) {
             return new ValueRef(ValueRef.WRITTEN, t.column);
         }
-        throw new QuestionException(t.column, "expected argN (N from 1), return or value " + where + ", found '"
-                + t.text + "'");
+        if (!t.quoted && t.text.indexOf('.') > 0 && t.text.matches(CLASS_NAME)) {
+            return new ValueRef(ValueRef.FIELD, t.column, t.text);   // a field: Class.field
+        }
+        throw new QuestionException(t.column, "expected argN (N from 1), return, value or a field (Class.field) "
+                + where + ", found '" + t.text + "'");
     }
 
     private static Op op(Token t) throws QuestionException {
         for (Op o : Op.values()) {
-            if (o.symbol.equals(t.text) && !t.quoted) {
+            if ((o.symbol.equals(t.text) || o == Op.EQ && t.text.equals("==")) && !t.quoted) {
                 return o;
             }
         }

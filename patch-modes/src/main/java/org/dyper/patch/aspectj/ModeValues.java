@@ -197,8 +197,23 @@ final class ModeValues {
         return new Value("ret", builder.returnType);
     }
 
-    /** FIELD with a VALUE: a field of the patched method's class (or a superclass), read directly. */
+    /**
+     * FIELD with a VALUE: a field of the patched method's class (or a superclass), read directly; or, written
+     * {@code Class.field}, a static field of any class among the woven ones.
+     */
     Value field(String name, AdviceBuilder builder) throws ModeCalls.Skip {
+        int dot = name.lastIndexOf('.');
+        if (dot > 0) {
+            Optional<FieldInfo> f = ctx.targets.field(name.substring(0, dot), name.substring(dot + 1));
+            if (f.isEmpty()) {
+                throw new ModeCalls.Skip("no static field '" + name + "' in the classes woven");
+            }
+            if (!f.get().isStatic()) {
+                throw new ModeCalls.Skip("'" + name + "' is an instance field (only a static field is read by its "
+                        + "class's name; an instance field by its name alone, in its own class)");
+            }
+            return new Value(ctx.fieldReads.read(f.get(), null, builder.methodId()), f.get().type());
+        }
         Optional<FieldInfo> f = ctx.targets.field(builder.method.owner(), name);
         if (f.isEmpty()) {
             throw new ModeCalls.Skip("its class has no field '" + name + "'");

@@ -93,6 +93,8 @@ class GeneratorBehaviourTest {
                 c("static FIELD", fr("twice", p("ENTER", "FIELD_TOTAL")), "value Target.twice(int) 40",
                         "value Target.twice(int) 40"),
                 c("CLASSID", fr("scale", p("ENTER", "CLASS_ID")), "id Target"),
+                c("static FIELD of another class, by its class's name", frIn(B, "local",
+                        p("ENTER", "FIELD_TARGET_TOTAL")), "value Base.local(int) 42"),
                 c("CALL REFMETHODID with WHEN METHOD", fr("calls", p("CALL", "PAIR", "add")),
                         "pair Target.calls() -> Target.add(int,int)"),
                 c("CALL REFCLASSID on every call", fr("calls", p("CALL", "PAIR_CLASS")),

@@ -127,6 +127,23 @@ class AskExplainTest {
         assertTrue(r.out().contains("\texit=NORMAL\tbefore=\tafter=\tsites=3\t"), r.out());
     }
 
+    @Test
+    void aFieldIsReadAtTheEventByItsNameInItsClassOrByItsClassWhenStatic() {
+        Result r = dyper("ask", "--explain", "--classpath", classpath,
+                "count of acme.Bank.transfer where acme.Bank.moved > 100 by field acme.risk.Vault.mode");
+        assertEquals(0, r.code(), r.err());
+        // the condition is tested at the entry, the first site that has the field
+        assertTrue(r.out().startsWith("question 1: count of acme.Bank.transfer where acme.Bank.moved > 100 by field "
+                + "acme.risk.Vault.mode\n  1 site:\n    ENTER acme.Bank.transfer(int,int,long)\n"), r.out());
+        assertTrue(r.out().contains("""
+                      <ARG TYPE='FIELD' VALUE='moved'/>
+                      <ARG TYPE='FIELD' VALUE='acme.risk.Vault.mode'/>
+                      <ARG TYPE='INTEGER' VALUE='0'/>
+                """), r.out());
+        assertTrue(r.out().contains("\tgroup=SLOT\tgroupSlot=1\tgroupTitle=acme.risk.Vault.mode\t"), r.out());
+        assertTrue(r.out().contains("\tbefore=0:GT:100\tafter=\t"), r.out());
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             time of acme.Bank.transfr by caller | 19 | acme.Bank has no method 'transfr' (it has: audit, fee, moved, payroll, transfer)
@@ -166,6 +183,11 @@ class AskExplainTest {
             count of acme.Bank.transfer since start last 5 seconds | 41 | a second window ('last N seconds' or 'since start')
             count of acme.Bank.transfer since 5 | 35 | expected 'start' after 'since', found '5'
             count of acme.Bank.transfer every 5 seconds | 29 | expected where, during, by, top, last or since, found 'every'
+            count of acme.Bank.transfer by caller where acme.Account.balance > 0 | 45 | acme.Account.balance is an instance field: it is read from the object a method runs on, so ask about the method's executions (no 'by caller', no 'calls to'), or use a static field
+            count of acme.Bank.transfer where acme.Account.balance > 0 | 35 | acme.Account.balance is an instance field, and acme.Bank.transfer(int,int,long) does not run on an object of its class
+            count of acme.Bank.transfer where acme.Bank.ledger = 0 | 35 | acme.Bank.ledger is a java.lang.Object: questions compare, sum and group whole numbers only (int, long, short, byte, char)
+            count of acme.Bank.transfer where acme.Bank.nope = 0 | 45 | acme.Bank has no field 'nope' (it has: accounts, ledger, moved)
+            count of acme.Bank.transfer by field arg1 | 38 | expected a field (Class.field) after 'by field', found 'arg1'
             max value of writes to acme.Bank.ledger | 5 | value: acme.Bank.ledger is a java.lang.Object: questions compare, sum and group whole numbers only (int, long, short, byte, char)
             """)
     void aQuestionThatCannotBeAnsweredIsAnErrorNamingTheColumn(String question, int column, String problem) {

@@ -127,7 +127,16 @@ class AskRunTest {
             new Case(RISK, "count of acme.risk.Vault.take where exception last 3600 seconds", 1, 20, 8,
                     groups("(all)", "8")),
             new Case(RISK, "count of acme.risk.Vault.take by exception since start", 1, 20, 20,
-                    groups("(normal)", "12", IAE, "5", ISE, "3")));
+                    groups("(normal)", "12", IAE, "5", ISE, "3")),
+            // a field's value read at another event (Vault.mode: 1 while serving, 2 while checking; Vault.kind: 7)
+            new Case(RISK, "count of acme.risk.Vault.take where acme.risk.Vault.mode == 2", 1, 20, 5,
+                    groups("(all)", "5")),
+            new Case(RISK, "count of acme.risk.Vault.take by field acme.risk.Vault.mode", 1, 20, 20,
+                    groups("1", "15", "2", "5")),
+            new Case(RISK, "sum acme.risk.Vault.kind of acme.risk.Vault.take", 1, 20, 20,
+                    groups("(all)", "20 140 7 7")),
+            new Case(RISK, "count of acme.risk.Vault.take by caller where acme.risk.Vault.mode = 1", 2, 20, 15,
+                    groups("acme.risk.Teller.serve()", "15")));
 
     @TempDir
     static Path dir;
