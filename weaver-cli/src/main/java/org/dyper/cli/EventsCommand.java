@@ -26,25 +26,50 @@ import org.dyper.runtime.jfr.Telemetry;
  * the launch properties of {@code dyper run --jfr}.
  */
 final class EventsCommand implements CliCommand<EventsCommand.Parsed> {
-    record Parsed(Path file, String kind, boolean json) {
+    /** {@code recoverTo}: for {@code events recover DIR -o FILE}, FILE ({@code file} is then DIR). */
+    record Parsed(Path file, String kind, boolean json, Path recoverTo) {
     }
 
     @Override
     public Help help() {
         return new Help("events", "print Dyper's events (dyper.*) of a JFR recording",
-                "dyper events FILE.jfr [--kind KIND] [--json]", InputOptions.help(new Options())
+                "dyper events FILE.jfr [--kind KIND] [--json]\n       dyper events recover DIR -o FILE.jfr",
+                InputOptions.help(new Options())
                         .addOption(Option.builder().longOpt("kind").hasArg().argName("KIND")
                                 .desc("only this kind: " + String.join(", ", DyperEvents.KINDS.keySet())
                                         + " (default: every dyper.* event, the version included)").build())
                         .addOption(Option.builder().longOpt("json")
-                                .desc("one JSON array of objects instead of lines").build()),
+                                .desc("one JSON array of objects instead of lines").build())
+                        .addOption(Option.builder("o").longOpt("out").hasArg().argName("FILE")
+                                .desc("recover: the recording to write").build()),
                 "Reads a recording made with dyper run --jfr, -Ddyper.jfr or dyper ctl PID jfr (docs/events.md).\n"
-                        + "Lines: start time (UTC), type, thread, duration for traces, then the fields.", true);
+                        + "Lines: start time (UTC), type, thread, duration for traces, then the fields.\n"
+                        + "recover: after SIGKILL or a crash, rebuilds a recording from the chunks JFR left in DIR\n"
+                        + "(FILE.chunks for a recording to FILE), up to JFR's last flush (about a second before).",
+                true);
     }
 
     @Override
     public Parsed parse(CommandLine line, List<String> javaArgs, Context context) throws UsageError {
         List<String> args = line.getArgList();
+        if (!args.isEmpty() && args.get(0).equals("recover")) {
+            if (args.size() != 2 || !line.hasOption("out")) {
+                throw new UsageError("recover: give the chunk folder and the file to write: dyper events recover DIR "
+                        + "-o FILE.jfr");
+            }
+            if (line.hasOption("kind") || line.hasOption("json")) {
+                throw new UsageError("recover: --kind and --json are for reading; read the recovered file with "
+                        + "dyper events FILE.jfr");
+            }
+            Path out = Path.of(line.getOptionValue("out"));
+            if (Files.isDirectory(out)) {
+                throw new UsageError("-o " + out + " is a folder: give the path of the .jfr file to write");
+            }
+            return new Parsed(Path.of(args.get(1)), null, false, out);
+        }
+        if (line.hasOption("out")) {
+            throw new UsageError("-o is for dyper events recover DIR -o FILE.jfr");
+        }
         if (args.size() != 1) {
             throw new UsageError("give one recording: dyper events FILE.jfr");
         }
@@ -53,11 +78,14 @@ final class EventsCommand implements CliCommand<EventsCommand.Parsed> {
             throw new UsageError("--kind " + kind + ": kinds are " + String.join(", ", DyperEvents.KINDS.keySet()));
         }
         return new Parsed(Path.of(args.get(0)), kind == null ? null : kind.toLowerCase(Locale.ROOT),
-                line.hasOption("json"));
+                line.hasOption("json"), null);
     }
 
     @Override
     public int run(Parsed p, Context context) throws CommandFailure {
+        if (p.recoverTo() != null) {
+            return recover(p, context);
+        }
         if (!Files.isRegularFile(p.file())) {
             throw new CommandFailure(ExitCode.IO_ERROR, p.file() + ": no such file");
         }
@@ -97,6 +125,28 @@ final class EventsCommand implements CliCommand<EventsCommand.Parsed> {
                 out.println(line(e));
             }
         }
+        return ExitCode.OK;
+    }
+
+    private static int recover(Parsed p, Context context) throws CommandFailure {
+        RecoverRecording.Result r;
+        try {
+            r = RecoverRecording.recover(p.file(), p.recoverTo());
+        } catch (IOException e) {
+            throw new CommandFailure(ExitCode.IO_ERROR, p.file() + ": " + e.getClass().getSimpleName() + ": "
+                    + e.getMessage());
+        }
+        for (String s : r.skipped()) {
+            context.err().println("dyper: events recover: left out " + s);
+        }
+        PrintStream out = context.out();
+        out.println("recovered " + r.used().size() + " chunk(s) from " + r.used().get(0).file().getParent() + " to "
+                + p.recoverTo().toAbsolutePath());
+        for (RecoverRecording.Chunk c : r.used()) {
+            out.println("  " + c.file().getFileName() + "  " + c.size() + " bytes"
+                    + (c.inProgress() ? "  (was being written: cut at its last flush)" : ""));
+        }
+        out.println(r.events() + " events (" + r.dyperEvents() + " of Dyper's), the last ending at " + r.lastEvent());
         return ExitCode.OK;
     }
 

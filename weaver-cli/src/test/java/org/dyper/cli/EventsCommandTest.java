@@ -29,6 +29,11 @@ class EventsCommandTest extends CliFixture {
         Dyper.userEvent("first");
         Dyper.userEvent("a \"quoted\"\nline");
         Telemetry.stopRecording();
+        Files.createDirectories(dir.resolve("empty"));
+        for (String jvm : List.of("a_1", "b_2")) {
+            Files.createDirectories(dir.resolve("two").resolve(jvm));
+            Files.copy(recording, dir.resolve("two").resolve(jvm).resolve("c.jfr"));
+        }
     }
 
     @Test
@@ -89,7 +94,19 @@ class EventsCommandTest extends CliFixture {
                         "dyper: error: events: --kind heap: kinds are method, user, figures"),
                 Arguments.of(new String[] {"events", "{dir}/missing.jfr"}, 5,
                         "dyper: error: {dir}/missing.jfr: no such file"),
-                Arguments.of(new String[] {"events", "{model}"}, 3, "dyper: error: {model}: not a readable JFR recording"));
+                Arguments.of(new String[] {"events", "{model}"}, 3, "dyper: error: {model}: not a readable JFR recording"),
+                Arguments.of(new String[] {"events", "recover", "{dir}/empty"}, 2, "dyper: error: events: recover: give "
+                        + "the chunk folder and the file to write: dyper events recover DIR -o FILE.jfr"),
+                Arguments.of(new String[] {"events", "{dir}/x.jfr", "-o", "{dir}/y.jfr"}, 2,
+                        "dyper: error: events: -o is for dyper events recover DIR -o FILE.jfr"),
+                Arguments.of(new String[] {"events", "recover", "{dir}/nowhere", "-o", "{dir}/r.jfr"}, 5,
+                        "dyper: error: {dir}/nowhere: no such folder (give the JFR repository folder, e.g. FILE.chunks "
+                                + "of dyper run --jfr FILE)"),
+                Arguments.of(new String[] {"events", "recover", "{dir}/empty", "-o", "{dir}/r.jfr"}, 3,
+                        "dyper: error: {dir}/empty: no JFR chunks (*.jfr) in it or in its subfolders; a JVM that "
+                                + "ended normally removes its chunks"),
+                Arguments.of(new String[] {"events", "recover", "{dir}/two", "-o", "{dir}/r.jfr"}, 3,
+                        "dyper: error: {dir}/two: chunks of 2 JVMs; name one folder: {dir}/two/a_1, {dir}/two/b_2"));
     }
 
     @ParameterizedTest(name = "{2}")
@@ -102,5 +119,6 @@ class EventsCommandTest extends CliFixture {
         assertEquals(1, r.errLines().size(), r.err());
         assertEquals("", r.out());
         assertTrue(Files.exists(recording));
+        assertTrue(!Files.exists(dir.resolve("r.jfr")), "nothing written");
     }
 }

@@ -27,6 +27,8 @@ final class Recorder {
     /** Kind settings given while the program runs, applied to every recording started later too. */
     private static final Map<String, KindSetting> OVERRIDES = new LinkedHashMap<>();
     private static Recording own;
+    /** The JFR repository (chunk folder) of Dyper's recording: JFR's folder for this JVM, under Dyper's base. */
+    private static String ownRepository;
 
     private Recorder() {
     }
@@ -176,14 +178,68 @@ final class Recorder {
         if (target.getParent() != null) {
             Files.createDirectories(target.getParent());
         }
-        Recording r = new Recording(settings(configurations));
+        Map<String, String> settings = settings(configurations);
+        Path base = repositoryBase(target);
+        String unmoved = null;
+        try {
+            configureRepository(base);
+        } catch (Exception e) {
+            unmoved = e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        }
+        Recording r = new Recording(settings);
         r.setName("dyper");
         r.setToDisk(true);
         r.setDumpOnExit(true);
         r.setDestination(target);
         r.start();
         own = r;
+        ownRepository = System.getProperty("jdk.jfr.repository");
+        if (unmoved != null) {
+            Telemetry.failed("the recording's chunks stay in JFR's repository " + ownRepository
+                    + ", not in " + base, unmoved);
+        }
         return target.toString();
+    }
+
+    /**
+     * Where the chunks of Dyper's recording to {@code target} go until it is written: {@code -Ddyper.jfr.repository},
+     * else {@code TARGET.chunks} next to the file. Created (or narrowed) to owner-only, so that nothing the recording
+     * holds is readable by others; JFR makes one folder per JVM in it and removes that at a normal exit, and the base
+     * is deleted at exit when it is empty again.
+     */
+    static Path repositoryBase(Path target) throws IOException {
+        String given = org.dyper.runtime.internal.Config.property(Telemetry.REPOSITORY_PROPERTY);
+        Path base = (given != null && !given.isBlank() ? Path.of(given.trim())
+                : target.resolveSibling(target.getFileName() + ".chunks")).toAbsolutePath();
+        boolean posix = base.getFileSystem().supportedFileAttributeViews().contains("posix");
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> owner =
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------");
+        if (!Files.exists(base)) {
+            if (posix) {
+                Files.createDirectories(base, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(owner));
+            } else {
+                Files.createDirectories(base);
+            }
+            base.toFile().deleteOnExit(); // after the shutdown hooks, JFR's clean-up included; only when empty
+        } else if (!Files.isDirectory(base)) {
+            throw new IOException(base + " (the recording's chunk folder) is not a directory");
+        }
+        if (posix && !Files.getPosixFilePermissions(base).equals(owner)) {
+            Files.setPosixFilePermissions(base, owner);
+        }
+        return base;
+    }
+
+    /** Moves the JVM's JFR repository under {@code base} (JFR.configure repositorypath=, through JMX). */
+    private static void configureRepository(Path base) throws Exception {
+        javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        server.invoke(new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "jfrConfigure",
+                new Object[] {new String[] {"repositorypath=" + base}}, new String[] {String[].class.getName()});
+    }
+
+    /** The folder of the chunks of Dyper's running recording, or null. */
+    static synchronized String repository() {
+        return own != null && own.getState() == RecordingState.RUNNING ? ownRepository : null;
     }
 
     /** Writes what Dyper's recording holds so far to {@code file}; it runs on. */

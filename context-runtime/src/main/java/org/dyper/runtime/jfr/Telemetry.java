@@ -20,6 +20,8 @@ public final class Telemetry {
     public static final String JFR_PROPERTY = "dyper.jfr";
     /** {@code -Ddyper.jfr.settings=default,profile,my.jfc}: the JFR configurations of that recording. */
     public static final String SETTINGS_PROPERTY = "dyper.jfr.settings";
+    /** {@code -Ddyper.jfr.repository=DIR}: where the recording's chunks go until it is written (default FILE.chunks). */
+    public static final String REPOSITORY_PROPERTY = "dyper.jfr.repository";
     /** {@code -Ddyper.events=method.threshold=10ms,user=off}: kind settings from the start. */
     public static final String EVENTS_PROPERTY = "dyper.events";
     /** How often Dyper's recordings emit the figures unless told otherwise. */
@@ -66,7 +68,9 @@ public final class Telemetry {
         }
         if (file != null && !file.isBlank()) {
             try {
-                Recorder.start(Path.of(file.trim()), configurations(Config.property(SETTINGS_PROPERTY)));
+                String to = Recorder.start(Path.of(file.trim()), configurations(Config.property(SETTINGS_PROPERTY)));
+                say("recording to " + to + "; until it is written its chunks are in " + Recorder.repository()
+                        + " (after a crash: dyper events recover " + Recorder.repository() + " -o " + to + ")");
             } catch (Throwable t) {
                 failed(JFR_PROPERTY + "=" + file + ": no recording", t, true);
             }
@@ -93,6 +97,24 @@ public final class Telemetry {
             r.run();
         } catch (Throwable t) {
             failed(what, t, true);
+        }
+    }
+
+    /** A failure that is not an exception: counted and said once on stderr. */
+    static void failed(String what, String why) {
+        FAILURES.incrementAndGet();
+        String line = what + ": " + why;
+        if (firstFailure == null) {
+            firstFailure = line;
+        }
+        say(line);
+    }
+
+    private static void say(String line) {
+        try {
+            System.err.println("dyper: telemetry: " + line);
+        } catch (Throwable ignored) {
+            // saying it must not throw either
         }
     }
 
@@ -242,6 +264,11 @@ public final class Telemetry {
     public static String stopRecording() {
         needJfr();
         return Recorder.stop();
+    }
+
+    /** The folder of the chunks of Dyper's running recording (for {@code dyper events recover}), or null. */
+    public static String repository() {
+        return available ? Recorder.repository() : null;
     }
 
     /** The file Dyper's running recording goes to, or null. */

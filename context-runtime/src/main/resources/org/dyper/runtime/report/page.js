@@ -106,7 +106,8 @@
     if (x) {
       for (const sec of D.tables.SECTIONS) {
         const s = kid(x, sec.tag);
-        const unit = sec.tag === "FIELDS" ? "FIELD" : "SITE", noun = sec.tag === "FIELDS" ? " field" : " site";
+        const unit = sec.unit || (sec.tag === "FIELDS" ? "FIELD" : "SITE");
+        const noun = sec.noun || (sec.tag === "FIELDS" ? " field" : " site");
         const n = s ? kids(s, unit).length : 0;
         if (n && sec.tag !== "FAILURES") {
           measured.push(el("a", { href: "#exact-" + sec.id }, sec.title + ": " + n + noun + (n === 1 ? "" : "s")));

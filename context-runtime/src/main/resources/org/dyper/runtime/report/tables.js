@@ -170,6 +170,64 @@
         sort: r => r.buckets.length }]]];
   }
 
+  // ---- traces (a JFR recording's dyper.MethodTrace events): a timeline per thread, and a table ----
+
+  /**
+   * One lane per thread (in the order they first traced), a bar per traced call at its start and duration, nested
+   * calls one row lower per depth. Bars carry the call's figures as data-* attributes and a title.
+   */
+  function timeline(rows) {
+    const ns = "http://www.w3.org/2000/svg", L = 160, W = 1000, ROW = 16;
+    const span = Math.max(1, ...rows.map(r => Number(r.AT_NS) + Number(r.DURATION_NS)));
+    const lanes = new Map();
+    for (const r of rows) {
+      const l = lanes.get(r.THREAD_ID) || { name: r.THREAD, depth: 1 };
+      l.depth = Math.max(l.depth, Number(r.DEPTH) || 1);
+      lanes.set(r.THREAD_ID, l);
+    }
+    let y = 0;
+    for (const l of lanes.values()) { l.top = y; y += l.depth * ROW + 8; }
+    const svg = document.createElementNS(ns, "svg");
+    const make = (tag, a, text) => {
+      const e = document.createElementNS(ns, tag);
+      for (const k in a) e.setAttribute(k, a[k]);
+      if (text !== undefined) e.textContent = text;
+      return e;
+    };
+    svg.setAttribute("class", "timeline");
+    svg.setAttribute("viewBox", "0 0 " + W + " " + Math.max(y, ROW));
+    svg.setAttribute("width", "100%");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "timeline of " + rows.length + " traced calls over " + F.duration(span));
+    for (const [id, l] of lanes) {
+      const g = make("g", { class: "lane", "data-thread": l.name, "data-thread-id": id });
+      g.appendChild(make("text", { x: 2, y: l.top + 12, "font-size": 11 }, l.name));
+      g.appendChild(make("line", { x1: L, x2: W, y1: l.top + l.depth * ROW + 3, y2: l.top + l.depth * ROW + 3,
+        stroke: "#ddd" }));
+      svg.appendChild(g);
+    }
+    rows.forEach(r => {
+      const l = lanes.get(r.THREAD_ID), at = Number(r.AT_NS), d = Number(r.DURATION_NS);
+      const x = L + at / span * (W - L), w = Math.max(0.5, d / span * (W - L));
+      const bar = make("rect", { class: "trace", x: x.toFixed(2), y: l.top + ((Number(r.DEPTH) || 1) - 1) * ROW,
+        width: w.toFixed(2), height: ROW - 2, fill: "#4e79a7", "data-method": r.METHOD, "data-thread": r.THREAD,
+        "data-depth": r.DEPTH, "data-duration-ns": r.DURATION_NS, "data-at-ns": r.AT_NS });
+      bar.appendChild(make("title", {}, r.METHOD + " — " + F.duration(d) + " at +" + F.duration(at) + ", thread "
+        + r.THREAD + ", depth " + r.DEPTH + ", argument " + r.ARGUMENT + ", returned " + r.RETURN));
+      svg.appendChild(bar);
+    });
+    return el("div", { class: "timelinewrap" }, svg);
+  }
+
+  function traces(s) {
+    const rows = rowsOf(s, "TRACE", "x-trace");
+    return [timeline(rows), table([{ key: "AT_NS", label: "at", type: "ns", title: "since the recording's first event" },
+      { key: "THREAD", label: "thread", type: "text" }, { key: "METHOD", label: "method", type: "site", render: r =>
+        site({ NAME: r.METHOD }) }, { key: "DEPTH", label: "depth", type: "count" },
+      { key: "DURATION_NS", label: "duration", type: "ns" }, { key: "ARGUMENT", label: "argument", type: "count" },
+      { key: "RETURN", label: "returned", type: "count" }], rows, "traces")];
+  }
+
   const SECTIONS = [
     { tag: "TIMING", id: "timing", title: "Timing", exact: true,
       note: "Every call timed. Percentiles are estimated from a log2 histogram (each bar: one bucket, hover for it).",
@@ -252,6 +310,12 @@
         return [rows, cols, a.TEXT + " — " + F.count(a.SITES) + " sites patched, " + F.count(a.CHECKS) + " checks, "
           + F.count(a.RECORDS) + " records"];
       }) },
+    { tag: "TRACES", id: "traces", title: "Trace timeline", exact: true, unit: "TRACE", noun: " traced call",
+      note: s => "Each traced call (dyper.MethodTrace) that lasted at least the threshold: "
+        + (attr(s, "TOTAL") === attr(s, "SHOWN") ? F.count(attr(s, "TOTAL")) + " calls."
+          : F.count(attr(s, "TOTAL")) + " calls, the first " + F.count(attr(s, "SHOWN")) + " shown.")
+        + " Hover a bar for the call.",
+      render: traces },
     { tag: "FAILURES", id: "failures", title: "Hook failures", exact: true,
       note: "Failures inside Dyper's hooks: caught and counted, never thrown into the program.",
       build: s => [[rowsOf(s, "SITE", "x-failures"), [SITE, { key: "COUNT", label: "failures", type: "count" },
@@ -264,8 +328,8 @@
     for (const sec of SECTIONS) {
       const s = kid(report, sec.tag);
       if (!s || !kids(s).length) continue;
-      const parts = [];
-      for (const [rows, cols, sub] of sec.build(s)) {
+      const parts = sec.render ? sec.render(s) : [];
+      for (const [rows, cols, sub] of sec.render ? [] : sec.build(s)) {
         if (!rows.length) continue;
         if (sub) parts.push(el("div", { class: "note" }, sub));
         parts.push(table(cols, rows, sec.id + (sub ? "-" + sub.replace(/\W+/g, "-") : "")));
@@ -276,5 +340,5 @@
     return out;
   }
 
-  D.tables = { table, block, exactBlocks, percentile, histogram, SECTIONS };
+  D.tables = { table, block, exactBlocks, percentile, histogram, timeline, SECTIONS };
 })(window.Dyper);

@@ -79,6 +79,7 @@ class PostMortemTest {
             case SIGTERM -> 143;
         }, exit, out);
         assertTrue(out.startsWith("traced\nresult 42\n"), out);
+        assertTrue(!dir.resolve("run.jfr.chunks").toFile().exists(), "the chunk folder is removed at the end");
 
         List<RecordedEvent> events = RecordingFile.readAllEvents(file);
         List<RecordedEvent> traces = named(events, "dyper.MethodTrace");

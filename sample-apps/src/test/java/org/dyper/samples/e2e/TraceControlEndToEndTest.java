@@ -1,6 +1,7 @@
 package org.dyper.samples.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,7 +57,10 @@ class TraceControlEndToEndTest {
             assertEquals("round 1 done " + sum, t.line(1, LINE));
             Run dump = ctl(pid, "jfr", "dump", early.toString());
             assertEquals(0, dump.exit(), dump.err());
-            assertEquals("<JFR ACTION=\"DUMP\" FILE=\"" + early + "\"/>\n", dump.out());
+            String said = "<JFR ACTION=\"DUMP\" FILE=\"" + early + "\" REPOSITORY=\"" + dir.resolve("rounds.jfr.chunks")
+                    + "/";
+            assertTrue(dump.out().startsWith(said) && dump.out().endsWith("\"/>\n"), "the chunks' owner-only folder: "
+                    + dump.out());
 
             Run off = ctl(pid, "events", "method=off");
             assertEquals(0, off.exit(), off.err());

@@ -27,12 +27,16 @@ import org.dyper.runtime.report.Report;
  */
 public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
     public static final String PURPOSE = "turn XML reports into a self-contained HTML page with flame graphs and tables";
-    public static final String USAGE_LINE = "dyper report [--out FILE] [--title TEXT] REPORT.xml | --pid PID [--dir DIR]"
+    public static final String USAGE_LINE = "dyper report [--out FILE] [--title TEXT] REPORT.xml | RECORDING.jfr"
+            + " | --pid PID [--dir DIR]"
             + " | --all [--main CLASS] [--dir DIR | --nats URL ...] [--xml FILE] | --diff BEFORE.xml AFTER.xml"
             + " | --collapsed [--view NAME] [--thread ID|NAME] REPORT.xml";
     public static final String DETAILS = """
             REPORT.xml is a file written with -Ddyper.report.xml (root DYPER_REPORT), the output of
-            dyper ctl --xml PID REPORT (DYPER_REPLY or MONITOR_REPORT), or - for standard input. --pid asks a
+            dyper ctl --xml PID REPORT (DYPER_REPLY or MONITOR_REPORT), or - for standard input; or a JFR
+            recording (dyper run --jfr, docs/events.md): flame graphs from the JDK's samples (CPU, ALLOC,
+            LOCK), the exact tables from the last dyper.Timing/Count/Values, and a timeline of the
+            dyper.MethodTrace events. --pid asks a
             running process's DYPER monitor for its REPORT instead. --all asks every monitored JVM (of main
             class --main CLASS) at once and makes ONE page of them: a flame graph merged over the JVMs (the
             Thread choice shows each JVM's own), the exact figures added up and per JVM, and the JVMs that did
@@ -273,8 +277,8 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
     private static Path beside(String input, String suffix) {
         Path p = Path.of(input);
         String name = p.getFileName().toString();
-        String base = name.toLowerCase(java.util.Locale.ROOT).endsWith(".xml") ? name.substring(0, name.length() - 4)
-                : name;
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        String base = lower.endsWith(".xml") || lower.endsWith(".jfr") ? name.substring(0, name.length() - 4) : name;
         return p.resolveSibling(base + suffix);
     }
 
@@ -293,6 +297,16 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
         }
         if (!Files.exists(file)) {
             throw new CommandFailure(ExitCode.IO_ERROR, arg + ": no such file");
+        }
+        if (JfrReport.isRecording(file)) {
+            String xml;
+            try {
+                xml = JfrReport.xml(file);
+            } catch (IOException | RuntimeException e) {
+                throw new CommandFailure(ExitCode.INVALID_INPUT, arg + ": not a readable JFR recording ("
+                        + e.getMessage() + ")");
+            }
+            return HtmlReport.read(arg, xml);
         }
         return HtmlReport.read(file, arg);
     }

@@ -40,7 +40,8 @@ final class TelemetryCommands {
             }
         }
         StringBuilder x = new StringBuilder("<EVENTS VERSION='").append(DyperEvents.VERSION).append("' RECORDING='")
-                .append(Xml.esc(Telemetry.recordingFile())).append("'>");
+                .append(Xml.esc(Telemetry.recordingFile())).append("' REPOSITORY='")
+                .append(Xml.esc(Telemetry.repository())).append("'>");
         apply(() -> {
             for (String[] k : Telemetry.kinds()) {
                 x.append("<KIND NAME='").append(Xml.esc(k[0])).append("' TYPES='").append(Xml.esc(k[1]))
@@ -79,7 +80,9 @@ final class TelemetryCommands {
             default -> throw new IllegalArgumentException("JFR ACTION is START, DUMP or STOP, not '"
                     + Xml.attr(data, "ACTION") + "'");
         }
-        return m.reply("<JFR ACTION='" + action + "' FILE='" + Xml.esc(done[0]) + "'/>");
+        String chunks = action.equals("STOP") ? null : Telemetry.repository();
+        return m.reply("<JFR ACTION='" + action + "' FILE='" + Xml.esc(done[0]) + "'"
+                + (chunks == null ? "" : " REPOSITORY='" + Xml.esc(chunks) + "'") + "/>");
     }
 
     /** Runs {@code r}; what JFR refuses (no JFR here, no recording running) becomes the command's error. */
