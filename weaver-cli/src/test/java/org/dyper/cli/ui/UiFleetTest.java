@@ -76,8 +76,12 @@ class UiFleetTest {
     }
 
     static Got call(Api api, String method, String path, String query) throws IOException {
+        return call(api, method, path, query, method.equals("POST") ? "{\"method\": \"a.B.c\"}" : null);
+    }
+
+    static Got call(Api api, String method, String path, String query, String body) throws IOException {
         Got[] got = new Got[1];
-        api.serve(new Api.Request(method, path, query, method.equals("POST") ? "{\"method\": \"a.B.c\"}" : null),
+        api.serve(new Api.Request(method, path, query, body),
                 new Api.Reply() {
                     @Override
                     public void send(int status, String type, byte[] body, List<String[]> headers) {
@@ -130,10 +134,10 @@ class UiFleetTest {
             assertTrue(xml.body().contains("<MONITOR_REPORT VERSION=\"1\" PID=\"" + p.pid() + "\"")
                     || xml.body().contains("PID=\"" + p.pid() + "\""), xml.body().substring(0, 200));
 
-            Got measure = call(api, "POST", "/api/jvms/" + id + "/measure", null);
-            assertEquals(501, measure.status(), measure.body());
-            assertTrue(measure.body().contains("dyper ctl --nats URL " + id + " instrument --model FILE"),
-                    measure.body());
+            Got detail = call(api, "POST", "/api/jvms/" + id + "/detail", null, "{\"on\": true}");
+            assertEquals(501, detail.status(), detail.body());
+            assertTrue(detail.body().contains("/api/jvms/" + id + "/detail: not for a JVM on the NATS server from this "
+                    + "page (yet); dyper ctl --nats URL " + id + " does it (docs/fleet.md)"), detail.body());
             Got unknown = call(api, "GET", "/api/jvms/otherhost_1_2", null);
             assertEquals(404, unknown.status());
             assertTrue(unknown.body().contains("no JVM otherhost_1_2 answers WHO on nats://test:4222"), unknown.body());
