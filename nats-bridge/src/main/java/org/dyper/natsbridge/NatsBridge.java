@@ -33,7 +33,7 @@ import java.util.function.Supplier;
  * (re)connect and at the end; the payloads are the handler's answer to kind {@code announce} and {@code bye}),
  * {@code name} (the connection's name), {@code pid} (for error replies), {@code maxmessage} (bytes; bigger requests are
  * refused). Every message that did not come on one of the three subscribed subjects, or has no reply subject, is
- * dropped and counted.
+ * dropped and counted. A reply bigger than the server's max_payload goes in numbered parts ({@link #PART_HEADER}).
  *
  * <p>{@link #run} connects, retrying with backoff until {@link #close}; the buffers are bounded (1 MiB while
  * disconnected, 10,000 outgoing messages, 1,000 pending requests per subject, over that they are dropped).

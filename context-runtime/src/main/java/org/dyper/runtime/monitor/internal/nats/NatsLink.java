@@ -29,7 +29,7 @@ public final class NatsLink {
     public static final String WHO = "dyper.who";
     public static final String ANNOUNCE = "dyper.announce";
     public static final String BYE = "dyper.bye";
-    /** The largest reply sent (the server's max_payload may be lower: then the reply says so). */
+    /** The largest reply sent (above the server's max_payload the bridge sends it in parts, docs/fleet.md). */
     static final long MAX_REPLY = 64L << 20;
 
     private final Monitor m;
