@@ -66,6 +66,52 @@ final class Resolver {
         return bodies;
     }
 
+    /**
+     * The field {@code name} ({@code Class.field}, declared there or in a superclass); a missing class or field is an
+     * error at the name's column.
+     */
+    org.dyper.patch.scan.FieldInfo field(Name name) throws QuestionException {
+        String s = name.text();
+        int dot = s.lastIndexOf('.');
+        String fieldName = s.substring(dot + 1);
+        ClassInfo c = type(s.substring(0, dot)).orElseThrow(() -> new QuestionException(name.column(), "no class '"
+                + s.substring(0, dot) + "' in the classes on the class path"));
+        return index.field(c.name(), fieldName).orElseThrow(() -> {
+            TreeSet<String> fields = new TreeSet<>();
+            c.fields().forEach(f -> fields.add(f.name()));
+            return new QuestionException(name.column() + dot + 1, c.name() + " has no field '" + fieldName + "'"
+                    + (fields.isEmpty() ? "" : " (it has: " + String.join(", ", fields) + ")"));
+        });
+    }
+
+    /** Whether code of class {@code className} sees field {@code f} as its own (declared there or inherited). */
+    boolean sees(String className, org.dyper.patch.scan.FieldInfo f) {
+        return index.field(className, f.name()).map(x -> x.owner().equals(f.owner())).orElse(false);
+    }
+
+    /**
+     * The binary name of the exception class a question names: a class on the class path, or one of the JDK (read
+     * where this JVM reads its own). A name neither has is an error at {@code column}.
+     */
+    String exceptionClass(String name, int column) throws QuestionException {
+        Optional<ClassInfo> c = type(name);
+        if (c.isPresent()) {
+            return c.get().name();
+        }
+        String n = name;
+        while (true) {
+            if (ClassLoader.getSystemResource(n.replace('.', '/') + ".class") != null) {
+                return n;
+            }
+            int dot = n.lastIndexOf('.');
+            if (dot <= 0) {
+                throw new QuestionException(column, "no class '" + name + "' in the classes on the class path or "
+                        + "the JDK");
+            }
+            n = n.substring(0, dot) + "$" + n.substring(dot + 1);
+        }
+    }
+
     private Optional<ClassInfo> type(String name) {
         Optional<ClassInfo> c = index.find(name);
         String n = name;
@@ -212,17 +258,8 @@ final class Resolver {
      * write at all, is an error at the name's column.
      */
     Writes writes(Name name) throws QuestionException {
-        String s = name.text();
-        int dot = s.lastIndexOf('.');
-        String fieldName = s.substring(dot + 1);
-        ClassInfo c = type(s.substring(0, dot)).orElseThrow(() -> new QuestionException(name.column(), "no class '"
-                + s.substring(0, dot) + "' in the classes on the class path"));
-        org.dyper.patch.scan.FieldInfo field = index.field(c.name(), fieldName).orElseThrow(() -> {
-            TreeSet<String> fields = new TreeSet<>();
-            c.fields().forEach(f -> fields.add(f.name()));
-            return new QuestionException(name.column() + dot + 1, c.name() + " has no field '" + fieldName + "'"
-                    + (fields.isEmpty() ? "" : " (it has: " + String.join(", ", fields) + ")"));
-        });
+        org.dyper.patch.scan.FieldInfo field = field(name);
+        String fieldName = field.name();
         List<JoinPoint> out = new ArrayList<>();
         int put = field.isStatic() ? Opcodes.PUTSTATIC : Opcodes.PUTFIELD;
         for (ClassInfo k : index.classes()) {

@@ -48,6 +48,9 @@ class AskRunTest {
 
     static final String BANK = "acme.BankMain";
     static final String SEED = "acme.seed.SeedMain";
+    static final String RISK = "acme.risk.RiskMain";
+    static final String IAE = "java.lang.IllegalArgumentException";
+    static final String ISE = "java.lang.IllegalStateException";
     static final String TRANSFER = "acme.Bank.transfer(int,int,long)";
     static final String[] WORKERS = {"w1", "1", "w2", "1", "w3", "1", "w4", "1", "w5", "1", "w6", "1"};
 
@@ -104,7 +107,36 @@ class AskRunTest {
             new Case(SEED, "count of acme.seed.Store.update during acme.seed.Ledger.post where arg1 > 900", 2, 200, 24,
                     groups("(all)", "24")),
             new Case(SEED, "count of calls to acme.seed.Store.update from acme.seed.Ledger.post where arg1 > 900", 1,
-                    103, 24, groups("(all)", "24")));
+                    103, 24, groups("(all)", "24")),
+            // how calls end (acme.risk: 20 takes, 15 from serve and 5 from check; 12 return, 5 + 3 throw)
+            new Case(RISK, "count of acme.risk.Vault.take where exception", 1, 20, 8, groups("(all)", "8")),
+            new Case(RISK, "time of acme.risk.Vault.take where normal", 1, 20, 12, groups("(all)", "12")),
+            new Case(RISK, "count of acme.risk.Vault.take by exception", 1, 20, 20,
+                    groups("(normal)", "12", IAE, "5", ISE, "3")),
+            new Case(RISK, "count of calls to acme.risk.Vault.take from acme.risk.Teller.check where exception = " + IAE,
+                    1, 5, 2, groups("(all)", "2")),
+            new Case(RISK, "count of acme.risk.Vault.take by caller where exception = java.lang.RuntimeException", 2,
+                    20, 8, groups("acme.risk.Teller.serve()", "5", "acme.risk.Teller.check()", "3")),
+            new Case(RISK, "time of calls to acme.risk.Vault.take from acme.risk.Teller.serve by exception", 1, 15, 15,
+                    groups("(normal)", "10", IAE, "3", ISE, "2")),
+            new Case(RISK, "sum arg1 of calls to acme.risk.Vault.take from acme.risk.Teller.check where arg1 > 0 and "
+                    + "exception", 1, 5, 1, groups("(all)", "1 5000 5000 5000")),
+            new Case(RISK, "max return of acme.risk.Vault.take where normal", 1, 12, 12,
+                    groups("(all)", "12 355 1 200")),
+            // a window (its slots are exact in AskRuntimeTest, on a clock the test sets): the whole run is in it
+            new Case(RISK, "count of acme.risk.Vault.take where exception last 3600 seconds", 1, 20, 8,
+                    groups("(all)", "8")),
+            new Case(RISK, "count of acme.risk.Vault.take by exception since start", 1, 20, 20,
+                    groups("(normal)", "12", IAE, "5", ISE, "3")),
+            // a field's value read at another event (Vault.mode: 1 while serving, 2 while checking; Vault.kind: 7)
+            new Case(RISK, "count of acme.risk.Vault.take where acme.risk.Vault.mode == 2", 1, 20, 5,
+                    groups("(all)", "5")),
+            new Case(RISK, "count of acme.risk.Vault.take by field acme.risk.Vault.mode", 1, 20, 20,
+                    groups("1", "15", "2", "5")),
+            new Case(RISK, "sum acme.risk.Vault.kind of acme.risk.Vault.take", 1, 20, 20,
+                    groups("(all)", "20 140 7 7")),
+            new Case(RISK, "count of acme.risk.Vault.take by caller where acme.risk.Vault.mode = 1", 2, 20, 15,
+                    groups("acme.risk.Teller.serve()", "15")));
 
     @TempDir
     static Path dir;
@@ -195,7 +227,8 @@ class AskRunTest {
         pb.environment().put("JAVA_HOME", java.getParent().getParent().toString());
         Processes.Result r = Processes.run(pb, Duration.ofMinutes(3));
         assertEquals(0, r.exit(), r.err());
-        assertEquals(program.equals(BANK) ? "moved 45100\n" : "sum 41035\n", r.out(), "the program's own result");
+        assertEquals(program.equals(BANK) ? "moved 45100\n" : program.equals(RISK) ? "served 355 refused 8\n"
+                : "sum 41035\n", r.out(), "the program's own result");
         assertTrue(r.err().lines().noneMatch(l -> l.contains("warning")), r.err());
         Element answers = XmlReports.section(XmlReports.parse(xml), "ANSWERS");
         byProgram.put(program, answers);
