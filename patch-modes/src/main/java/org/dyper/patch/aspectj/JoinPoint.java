@@ -132,7 +132,12 @@ final class JoinPoint {
         StringBuilder pc = new StringBuilder("call(" + names.call(c) + ")" + inMethod(m, names));
         String ambiguity = null;
         for (CallInfo s : siblings) {
-            // call(Base.m()) also matches calls made through a subclass reference: keep each call in one group
+            // AspectJ matches a call by every type that declares its method: call(Base.m()) also matches the calls
+            // made through a Sub reference. Keep each call in one group: Base's group leaves out call(Sub.m());
+            // Sub's group must not leave out call(Base.m()), which would take every one of its own calls with it
+            if (names.isSubtype(c.owner(), s.owner(), false)) {
+                continue;
+            }
             if (!names.covers(s.owner(), c.owner())) {
                 pc.append(" && !call(").append(names.call(s)).append(')');
             } else if (!names.isExact(c.owner())) {

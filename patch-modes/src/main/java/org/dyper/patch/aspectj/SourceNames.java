@@ -180,7 +180,7 @@ final class SourceNames {
         StringBuilder s = new StringBuilder("within(").append(top).append(')');
         if (!m.isConstructor()) {
             for (String n : nested(top)) {
-                if (!n.equals(binaryName) && declares(n, m.name()) && isSubtype(n, binaryName)) {
+                if (!n.equals(binaryName) && declares(n, m.name()) && isSubtype(n, binaryName, true)) {
                     String nestedOwner = owner(n);
                     s.append(" && !within")
                             .append(nestedOwner.startsWith("(@") ? nestedOwner : "(" + nestedOwner + ")");
@@ -289,20 +289,24 @@ final class SourceNames {
         return c.isEmpty() || c.get().methods().stream().anyMatch(x -> x.name().equals(method));
     }
 
-    /** Whether {@code type} extends or implements {@code supertype}, directly or not (true when unsure). */
-    private boolean isSubtype(String type, String supertype) {
+    /**
+     * Whether {@code type} extends or implements {@code supertype}, directly or not, as far as the classes can be
+     * read (the targets, the class path, the JDK); {@code unsure} when a supertype on the way cannot be read.
+     */
+    boolean isSubtype(String type, String supertype, boolean unsure) {
+        boolean ofTheJdk = supertype.startsWith("java.");
         List<String> pending = new ArrayList<>(List.of(type));
         for (int i = 0; i < pending.size(); i++) {
             if (i >= 256) {
-                return true;
+                return unsure;
             }
-            if (pending.get(i).startsWith("java.")) {
+            if (pending.get(i).startsWith("java.") && !ofTheJdk) {
                 continue;  // the JDK's classes extend none of the program's
             }
             Optional<ClassInfo> c = info(pending.get(i));
             if (c.isEmpty()) {
                 // a supertype we cannot read: it might extend the class
-                if (i > 0) {
+                if (i > 0 && unsure) {
                     return true;
                 }
                 continue;

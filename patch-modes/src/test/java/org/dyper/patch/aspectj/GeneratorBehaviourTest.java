@@ -233,6 +233,11 @@ class GeneratorBehaviourTest {
                         p("ENTER", "SELF")), "ref Base.f() b", "self Base", "ref Base.f() b", "self Base"),
                 c("CALL of a varargs method", frIn(B, "script", p("CALL", "PAIR", "join")),
                         "pair Base.script() -> Base.join(java.lang.String,java.lang.Object[])"),
+                // b.f() twice and anonymous().f() through a Base reference, new Leaf().f() through a Leaf one: two
+                // groups, and the Leaf one must not leave out call(Base.f()), which matches its call too
+                c("CALL of a method and of its override through a subclass reference", frIn(B, "script",
+                        p("CALL", "PAIR", "f")), "pair Base.script() -> Base.f()", "pair Base.script() -> Base.f()",
+                        "pair Base.script() -> Base.f()", "pair Base.script() -> Base$Leaf.f()"),
                 c("CALL of a JDK varargs method", frIn(B, "script", p("CALL", "PAIR", "format")),
                         "pair Base.script() -> java.lang.String.format(java.lang.String,java.lang.Object[])"),
                 c("OBJECT_ALLOC with a varargs constructor of a private nested class", frIn(B, "script",

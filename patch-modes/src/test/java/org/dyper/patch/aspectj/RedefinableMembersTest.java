@@ -39,8 +39,10 @@ class RedefinableMembersTest {
         List<Arguments> all = new ArrayList<>(GeneratorBehaviourTest.matrix().toList());
         GeneratorBehaviourTest.specificCases().filter(c -> {
             String name = (String) c.get()[0];
-            return name.contains("FIELD") || name.contains("SYNC") || name.contains("CONTEXT")
-                    || name.contains("constructor");
+            // the cases that patch Target (the package-private Base's nested classes cannot be defined beside it alone)
+            return ((String) c.get()[1]).startsWith("<FOR CLASS='" + Target.class.getName() + "'")
+                    && (name.contains("FIELD") || name.contains("SYNC") || name.contains("CONTEXT")
+                    || name.contains("constructor"));
         }).forEach(all::add);
         return all.stream();
     }
