@@ -18,6 +18,12 @@ public final class Await {
 
     private static final long MAX_GAP_NANOS = 100_000_000L;
 
+    /**
+     * With {@code -Ddyper.await.log=MILLIS}, every wait that took at least that long is printed to stderr with what it
+     * waited for: where a slow test spends its time (docs/testing.md).
+     */
+    private static final long LOG_MILLIS = Long.getLong("dyper.await.log", -1);
+
     private Await() {
     }
 
@@ -62,6 +68,9 @@ public final class Await {
         while (true) {
             T seen = read(what, probe);
             if (done.test(seen)) {
+                if (LOG_MILLIS >= 0 && System.nanoTime() - start >= LOG_MILLIS * 1_000_000L) {
+                    System.err.println("await: " + (System.nanoTime() - start) / 1_000_000L + " ms: " + what);
+                }
                 return seen;
             }
             long left = end - System.nanoTime();

@@ -24,8 +24,10 @@ public final class WireClient implements Closeable {
     private final long pid;
     private final String peer;
     private final String process;
+    /** A frame the server sent before the connection broke under a send: the next {@link #receive}'s answer. */
+    private String early;
 
-    private WireClient(Link link, String root, long pid, String service, String process) {
+    WireClient(Link link, String root, long pid, String service, String process) {
         this.link = link;
         this.in = new BufferedInputStream(link.input(), 8192);
         this.root = root;
@@ -94,16 +96,39 @@ public final class WireClient implements Closeable {
         return receive();
     }
 
+    /**
+     * Sends one frame. When the server has already answered and closed (a refusal: too many connections, access
+     * denied), the send fails with a broken pipe or a reset while that answer waits unread: it becomes the next
+     * {@link #receive}'s frame, so the caller reads the server's reason, not the pipe's.
+     */
     public void send(String xml) throws IOException {
         try {
             Frames.write(link.output(), xml);
         } catch (IOException e) {
-            throw ended(e);
+            String answered = unread();
+            if (answered == null) {
+                throw ended(e);
+            }
+            early = answered;
+        }
+    }
+
+    /** A frame already received on a connection whose sending side broke, or null. */
+    private String unread() {
+        try {
+            return Frames.read(in, Frames.MAX_REPLY, null);
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 
     /** The next frame (a reply or a pushed message); throws at the end of the stream. */
     public String receive() throws IOException {
+        if (early != null) {
+            String frame = early;
+            early = null;
+            return frame;
+        }
         String frame;
         try {
             frame = Frames.read(in, Frames.MAX_REPLY, null);

@@ -83,8 +83,13 @@ class WhatIfEndToEndTest {
         return Long.parseLong(line.replaceAll(".*" + key + "=(\\d+).*", "$1"));
     }
 
+    /**
+     * The pipeline, whose ranking is asserted, on both JDKs; the counter, whose ranking is not (see below), once: it
+     * checks only that both its candidates ran and that everything came out, which 6 s show as well as 12.
+     */
     static Stream<Arguments> cases() {
-        return Stream.of(Jdk.values()).flatMap(j -> Stream.of(Planted.values()).map(p -> Arguments.of(j, p)));
+        return Stream.of(Arguments.of(Jdk.JDK17, Planted.PIPELINE), Arguments.of(Jdk.JDK25, Planted.PIPELINE),
+                Arguments.of(Jdk.JDK17, Planted.COUNTER));
     }
 
     private Running start(Jdk jdk, Planted p) throws Exception {
@@ -136,7 +141,7 @@ class WhatIfEndToEndTest {
         try {
             long pid = t.pid();
             Path xml = dir.resolve("profile.xml");
-            Run run = E2e.dyper(whatif(pid, p, "--duration", "12s", "--window", "200ms", "--xml", xml.toString())
+            Run run = E2e.dyper(whatif(pid, p, "--duration", p == Planted.PIPELINE ? "12s" : "6s", "--window", "200ms", "--xml", xml.toString())
                     .toArray(String[]::new));
             assertEquals(0, run.exit(), run.out() + run.err());
             assertTrue(run.out().contains("dyper: whatif: experiments stopped; model 'dyper-whatif' removed from "

@@ -79,20 +79,46 @@ public final class NatsFleet implements Fleet {
         if (login.creds() != null) {
             b.authHandler(Nats.credentials(login.creds().toString()));
         }
+        Options options = b.build();
+        // jnats waits out the whole connection timeout after the server refused the login (-ERR, then it closes):
+        // connect on a daemon thread and give up as soon as the server has said why
+        CompletableFuture<Connection> connecting = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                connecting.complete(Nats.connect(options));
+            } catch (Throwable e) {
+                connecting.completeExceptionally(e);
+            }
+        }, "dyper-nats-connect");
+        t.setDaemon(true);
+        t.start();
         try {
-            Connection c = Nats.connect(b.build());
-            NatsFleet f = new NatsFleet(c, login.url());
+            CompletableFuture.anyOf(connecting, holder.refused).get();
+            if (!connecting.isDone() || connecting.isCompletedExceptionally()) {
+                connecting.thenAccept(NatsFleet::closeQuietly);
+                throw new IOException(holder.refused.getNow("refused"));
+            }
+            NatsFleet f = new NatsFleet(connecting.get(), login.url());
             holder.fleet = f;
             return f;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while connecting to " + login.url());
-        } catch (IOException e) {
+        } catch (IOException | ExecutionException e) {
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             List<String> said = holder.errors.stream().filter(x -> x != null && !x.equals("null")).distinct().toList();
-            String why = said.isEmpty() ? e.getMessage() : String.join("; ", said);
+            String why = said.isEmpty() ? cause.getMessage() : String.join("; ", said);
             throw new IOException("cannot connect to the NATS server " + login.url() + ": " + why
                     + (why.toLowerCase(java.util.Locale.ROOT).contains("authorization")
-                    ? " (wrong user, password, token or .creds?)" : ""), e);
+                    ? " (wrong user, password, token or .creds?)" : ""), cause);
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -262,6 +288,8 @@ public final class NatsFleet implements Fleet {
     /** The server's errors: while connecting, the reason; later, refused publications end their requests. */
     private static final class Holder implements ErrorListener {
         final List<String> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        /** Completed by the server's first error while connecting: a refused login, too many connections, ... */
+        final CompletableFuture<String> refused = new CompletableFuture<>();
         volatile NatsFleet fleet;
 
         @Override
@@ -269,6 +297,7 @@ public final class NatsFleet implements Fleet {
             NatsFleet f = fleet;
             if (f == null) {
                 errors.add(error);
+                refused.complete(error);
                 return;
             }
             f.refused.add(error);
