@@ -45,7 +45,7 @@ public class TraceCalls {
     @Param({"off", "below", "on", "jdk-below", "jdk-on"})
     public String state;
 
-    private jdk.jfr.Recording jdk;
+    private jdk.jfr.Recording jdkRecording;
 
     private int site;
     private int x = 7;
@@ -68,9 +68,9 @@ public class TraceCalls {
             settings.put("jdk.MethodTrace#filter", TraceCalls.class.getName() + "::work");
             settings.put("jdk.MethodTrace#threshold", state.equals("jdk-below") ? "1 s" : "0 ns");
             settings.put("jdk.MethodTrace#stackTrace", "false");
-            jdk = new jdk.jfr.Recording(settings);
-            jdk.setToDisk(true);
-            jdk.start();
+            jdkRecording = new jdk.jfr.Recording(settings);
+            jdkRecording.setToDisk(true);
+            jdkRecording.start();
             return;
         }
         if (!state.equals("off")) {
@@ -85,9 +85,9 @@ public class TraceCalls {
 
     @TearDown(Level.Trial)
     public void stop() throws Exception {
-        if (jdk != null) {
-            jdk.stop();
-            jdk.close();
+        if (jdkRecording != null) {
+            jdkRecording.stop();
+            jdkRecording.close();
         }
         if (dir != null) {
             Telemetry.stopRecording();

@@ -205,8 +205,8 @@ public final class Runner {
 
     private void traceRun(String jdk, Path javaBin, String states, String benchmarks) throws IOException {
         progress("JMH: trace modes into JFR on JDK " + jdk + " (" + states + "), -prof gc");
-        String name = "jmh-trace-" + jdk + "-" + states.replace(",", "-");
-        Path csv = work.resolve(name + ".csv");
+        String file = "jmh-trace-" + jdk + "-" + states.replace(",", "-");
+        Path csv = work.resolve(file + ".csv");
         List<String> cmd = new ArrayList<>(List.of(javaBin.toString(), "-cp", harnessJar + ":" + lib + "/*",
                 "org.openjdk.jmh.Main", "org\\.dyper\\.benchmarks\\.jmh\\." + benchmarks, "-p", "state=" + states,
                 "-prof", "gc", "-rf", "csv", "-rff", csv.toString()));
@@ -215,10 +215,10 @@ public final class Runner {
         } else {
             cmd.addAll(List.of("-i", "5"));
         }
-        Proc p = exec(cmd, work.resolve(name + ".log"));
+        Proc p = exec(cmd, work.resolve(file + ".log"));
         if (p.exit != 0 || !Files.exists(csv)) {
             problems.add("JMH TraceCalls on JDK " + jdk + " failed (exit " + p.exit + "), see "
-                    + work.resolve(name + ".log"));
+                    + work.resolve(file + ".log"));
             return;
         }
         String prefix = "org.dyper.benchmarks.jmh.TraceCalls.";
