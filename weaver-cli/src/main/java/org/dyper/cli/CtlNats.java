@@ -190,6 +190,11 @@ record CtlNats(PrintStream out, PrintStream err) {
 
     private int doRun(CtlCommand.Request request) throws CommandFailure, IOException, InvalidInputException,
             WeaveException {
+        NatsFleet.Login login = request instanceof All a ? a.login() : request instanceof Patch p ? p.login()
+                : request instanceof Who w ? w.login() : ((Send) request).login();
+        if (login != null && login.warning() != null) {
+            err.println("dyper: warning: " + login.warning());
+        }
         FleetCtl many = new FleetCtl(out, err);
         if (request instanceof FleetAsking.Ask || request instanceof FleetAsking.Answers) {
             return new FleetAsking(out, err).run(request);
@@ -229,8 +234,14 @@ record CtlNats(PrintStream out, PrintStream err) {
         String message = "<DYPER PID='" + member.pid() + "' COMMAND='" + Xml.esc(command) + "'>"
                 + (s.data() == null ? "" : s.data()) + "</DYPER>";
         try (NatsFleet fleet = connect(s.login())) {
-            Fleet.Answer a = fleet.send(List.of(member), message, CommandAccess.changes(command, s.data() != null),
-                    s.deadline()).get(0);
+            boolean control = CommandAccess.controlOnly(command, s.data() != null);
+            // WHORU answers a reader without the JVM's arguments and properties: ask on the control subject first,
+            // where a user with control rights gets them all
+            boolean fuller = command.equals("WHORU");
+            Fleet.Answer a = fleet.send(List.of(member), message, control || fuller, s.deadline()).get(0);
+            if (fuller && !a.ok() && a.error().contains("the NATS server refused")) {
+                a = fleet.send(List.of(member), message, false, s.deadline()).get(0);
+            }
             if (!a.ok()) {
                 // the server refusing a user the subject is a refused command; no answer is no process
                 throw new CommandFailure(a.error().contains("the NATS server refused") ? ExitCode.COMMAND_FAILED

@@ -55,7 +55,7 @@ record FleetCtl(PrintStream out, PrintStream err) {
     int all(Fleet fleet, List<Fleet.Member> members, String command, String data, boolean xml, int width,
             Duration deadline) throws IOException {
         String cmd = command.toUpperCase(Locale.ROOT);
-        boolean control = CommandAccess.changes(cmd, data != null);
+        boolean control = CommandAccess.controlOnly(cmd, data != null);
         List<Fleet.Answer> answers = sendEach(fleet, members, cmd, data, control, deadline);
         int code = ExitCode.OK;
         for (Fleet.Answer a : answers) {
@@ -133,6 +133,10 @@ record FleetCtl(PrintStream out, PrintStream err) {
             message = LivePatching.instrumentMessage(model.name(), patched.files(), true, questions);
         } catch (IllegalArgumentException e) {
             throw new CommandFailure(ExitCode.INVALID_INPUT, e.getMessage());
+        } catch (IOException e) {
+            // the classes come through the control subject: a user without control rights is refused here already
+            throw new CommandFailure(e.getMessage() != null && e.getMessage().contains("the NATS server refused")
+                    ? ExitCode.COMMAND_FAILED : ExitCode.NO_PROCESS, e.getMessage());
         } finally {
             Weaver.deleteTree(classes);
         }
@@ -223,11 +227,14 @@ record FleetCtl(PrintStream out, PrintStream err) {
         }
     }
 
-    /** One command to one JVM; its ERROR, or no answer, is an IOException naming it. */
+    /**
+     * One command of instrument's to one JVM, on its control subject (the class files of CLASSMODEL and WHORU's
+     * whole answer, the working folder among its properties, are an operator's); its ERROR, or no answer, is an
+     * IOException naming it.
+     */
     static String one(Fleet fleet, Fleet.Member m, String command, String data, Duration deadline)
             throws IOException {
-        Fleet.Answer a = fleet.send(List.of(m), message(m, command, data), CommandAccess.changes(command,
-                data != null), deadline).get(0);
+        Fleet.Answer a = fleet.send(List.of(m), message(m, command, data), true, deadline).get(0);
         if (!a.ok()) {
             throw new IOException(a.error());
         }

@@ -20,12 +20,12 @@ import org.w3c.dom.Element;
  * class path (CLASSMODEL), and, for loaded classes the model's FOR patterns select that are not on it (classes of a
  * child class loader), their class files as the JVM's loaders read them (CLASSMODEL BINARY), written to a folder.
  */
-final class MonitorTargets {
+public final class MonitorTargets {
     private MonitorTargets() {}
 
     /** One command to the monitor and its reply: a socket connection's, or one sent through a broker. */
     @FunctionalInterface
-    interface Requests {
+    public interface Requests {
         String command(String command, String data) throws IOException;
     }
 

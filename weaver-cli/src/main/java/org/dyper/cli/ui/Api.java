@@ -261,7 +261,8 @@ final class Api {
 
     /**
      * A JVM on the NATS server: what goes through REPORT (summary, stacks, exact figures, live updates, marks, the
-     * saved report); patching it from the page is not there yet (dyper ctl --nats URL ID instrument does it).
+     * saved report), and measuring or applying a model, which goes through its control subject with the class files
+     * inline (the UI's user needs control rights on the server; a reader gets 403 with the server's words).
      */
     private Object routeRemote(Request r, Target t, String what) throws Failure {
         switch (what) {
@@ -293,8 +294,16 @@ final class Api {
                 only(r, "GET");
                 return save(t, what.endsWith("html"));
             }
+            case "/measure" -> {
+                only(r, "POST", "DELETE");
+                return measure(t, r);
+            }
+            case "/model" -> {
+                only(r, "POST", "DELETE");
+                return r.method().equals("POST") ? applyModel(t, r) : removeModel(t);
+            }
             default -> throw new Failure(501, r.path() + ": not for a JVM on the NATS server from this page (yet); "
-                    + "dyper ctl --nats URL " + t.member.id() + " instrument --model FILE patches it (docs/fleet.md)");
+                    + "dyper ctl --nats URL " + t.member.id() + " does it (docs/fleet.md)");
         }
     }
 
@@ -987,7 +996,7 @@ final class Api {
             }
             try {
                 if (wanted.isEmpty()) {
-                    Element reply = LivePatching.remove(e, Target.MODEL, PATCH_MILLIS);
+                    Element reply = remove(t, e, Target.MODEL);
                     t.measured.clear();
                     t.inserted = null;
                     return measureReply(t, "nothing measured now: model '" + Target.MODEL + "' removed", reply,
@@ -997,7 +1006,7 @@ final class Api {
                         .getBytes(StandardCharsets.UTF_8)));
                 LivePatching.Inserted in;
                 synchronized (WEAVING) {
-                    in = LivePatching.insert(e, ModeCatalog.load(List.of()), model, cache, PATCH_MILLIS);
+                    in = insert(t, e, ModeCatalog.load(List.of()), model);
                 }
                 t.measured.clear();
                 t.measured.addAll(wanted);
@@ -1015,7 +1024,7 @@ final class Api {
             } catch (WireClient.Ended x) {
                 throw new Failure(410, "process " + t.pid + " (" + t.main + ") ended");
             } catch (IOException x) {
-                throw new Failure(502, "process " + t.pid + ": " + x.getMessage());
+                throw ioFailure(t, x);
             }
         }
     }
@@ -1087,7 +1096,7 @@ final class Api {
                 }
                 LivePatching.Inserted in;
                 synchronized (WEAVING) {
-                    in = LivePatching.insert(e, catalog, model, cache, PATCH_MILLIS);
+                    in = insert(t, e, catalog, model);
                 }
                 t.inserted = model.name();
                 if (!model.name().equals(Target.MODEL)) {
@@ -1104,7 +1113,7 @@ final class Api {
         } catch (WeaveException x) {
             throw new Failure(422, "weaving the model failed: " + x.getMessage());
         } catch (IOException x) {
-            throw new Failure(502, "process " + t.pid + ": " + x.getMessage());
+            throw ioFailure(t, x);
         } finally {
             if (modeFile != null) {
                 try {
@@ -1199,12 +1208,49 @@ final class Api {
         return j;
     }
 
+    /**
+     * Inserts {@code model} into {@code t}: through its socket ({@code e}), or for a JVM on the NATS server through
+     * the fleet's control subject with the class files inline, as {@code dyper ctl --nats URL ID instrument} does.
+     */
+    private LivePatching.Inserted insert(Target t, MonitorEntry e, ModeCatalog catalog, Model model)
+            throws CommandFailure, IOException, InvalidInputException, WeaveException {
+        return t.member == null ? LivePatching.insert(e, catalog, model, cache, PATCH_MILLIS)
+                : LivePatching.insert(t.pid, broker(t), catalog, model, cache, true, null);
+    }
+
+    /** Takes model {@code name} out of {@code t} (null: the one that is in), as {@link #insert} reaches it. */
+    private Element remove(Target t, MonitorEntry e, String name) throws CommandFailure, IOException {
+        return t.member == null ? LivePatching.remove(e, name, PATCH_MILLIS)
+                : LivePatching.remove(t.pid, broker(t), name);
+    }
+
+    /** Commands to a JVM on the NATS server, on its control subject; no answer or a refusal is an IOException. */
+    private org.dyper.cli.MonitorTargets.Requests broker(Target t) {
+        return (command, data) -> {
+            Fleet.Answer a = remote.send(List.of(t.member), "<DYPER PID='" + t.pid + "' COMMAND='" + Xml.esc(command)
+                    + "'>" + (data == null ? "" : data) + "</DYPER>", true, java.time.Duration.ofMillis(PATCH_MILLIS))
+                    .get(0);
+            if (!a.ok()) {
+                throw new IOException(a.error());
+            }
+            return a.reply();
+        };
+    }
+
+    /** An I/O failure while patching: the server refusing this user is 403, anything else 502. */
+    private Failure ioFailure(Target t, IOException x) {
+        if (t.member != null) {
+            return new Failure(x.getMessage().contains("the NATS server refused") ? 403 : 502, x.getMessage());
+        }
+        return new Failure(502, "process " + t.pid + ": " + x.getMessage());
+    }
+
     private Object removeModel(Target t) throws Failure {
         long start = System.nanoTime();
         MonitorEntry e = entry(t);
         synchronized (t.patching) {
             try {
-                Element reply = LivePatching.remove(e, t.inserted, PATCH_MILLIS);
+                Element reply = remove(t, e, t.inserted);
                 String name = reply.getAttribute("MODEL");
                 if (name.equals(t.inserted)) {
                     t.inserted = null;
@@ -1214,7 +1260,7 @@ final class Api {
             } catch (CommandFailure f) {
                 throw failure(t, f);
             } catch (IOException x) {
-                throw new Failure(502, "process " + t.pid + ": " + x.getMessage());
+                throw ioFailure(t, x);
             }
         }
     }
