@@ -191,7 +191,8 @@ record CtlNats(PrintStream out, PrintStream err) {
     private int doRun(CtlCommand.Request request) throws CommandFailure, IOException, InvalidInputException,
             WeaveException {
         NatsFleet.Login login = request instanceof All a ? a.login() : request instanceof Patch p ? p.login()
-                : request instanceof Who w ? w.login() : ((Send) request).login();
+                : request instanceof Who w ? w.login() : request instanceof FleetAsking.Ask k ? k.login()
+                : request instanceof FleetAsking.Answers n ? n.login() : ((Send) request).login();
         if (login != null && login.warning() != null) {
             err.println("dyper: warning: " + login.warning());
         }

@@ -100,6 +100,14 @@ class AskRunTest {
                     1, 30, 12, groups("(all)", "12")),
             new Case(BANK, "count of acme.Bank.transfer by method where thread = main", 1, 44, 30,
                     groups(TRANSFER, "30")),
+            // the remaining statistics and targets: min orders smallest first; a time's stat orders its groups
+            new Case(BANK, "min arg3 of acme.Bank.transfer by caller", 3, 44, 44,
+                    groups("acme.Worker.run()", "6 600 100 100", "acme.Bank.payroll()", "30 28500 500 1400",
+                            "acme.Bank.audit()", "8 16000 2000 2000")),
+            new Case(BANK, "time max of acme.Bank.fee", 1, 2, 2, groups("(all)", "2")),
+            new Case(BANK, "time mean of calls to acme.Account.withdraw from acme.Bank.fee", 1, 2, 2,
+                    groups("(all)", "2")),
+            new Case(BANK, "count of calls to acme.Account.deposit", 1, 44, 44, groups("(all)", "44")),
             // the seed's experiment: 200 updates; pruning and run-time filtering, apart and together
             new Case(SEED, "count of acme.seed.Store.update", 1, 200, 200, groups("(all)", "200")),
             new Case(SEED, "count of calls to acme.seed.Store.update from acme.seed.Ledger.post", 1, 103, 103,
@@ -123,6 +131,8 @@ class AskRunTest {
                     + "exception", 1, 5, 1, groups("(all)", "1 5000 5000 5000")),
             new Case(RISK, "max return of acme.risk.Vault.take where normal", 1, 12, 12,
                     groups("(all)", "12 355 1 200")),
+            new Case(RISK, "count of acme.risk.Vault.take where return >= 100", 1, 12, 2, groups("(all)", "2")),
+            new Case(RISK, "time min of acme.risk.Teller.check", 1, 1, 1, groups("(all)", "1")),
             // a window (its slots are exact in AskRuntimeTest, on a clock the test sets): the whole run is in it
             new Case(RISK, "count of acme.risk.Vault.take where exception last 3600 seconds", 1, 20, 8,
                     groups("(all)", "8")),
