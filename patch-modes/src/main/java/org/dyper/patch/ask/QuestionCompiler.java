@@ -94,11 +94,18 @@ public final class QuestionCompiler {
             }
             case CALLS_FROM -> {
                 where = Where.CALL;
-                methods = resolver.methods(target.name());
+                methods = resolver.calledMethods(target.name());
             }
             default -> {
-                methods = resolver.methods(target.name());
-                where = group.kind() == GroupBy.Kind.CALLER ? Where.CALL : Where.EXEC;
+                // a JDK method's own code is not woven: its calls are counted where the program makes them
+                boolean jdk = resolver.isJdkClass(target.name());
+                where = group.kind() == GroupBy.Kind.CALLER || jdk ? Where.CALL : Where.EXEC;
+                methods = where == Where.CALL ? resolver.calledMethods(target.name())
+                        : resolver.methods(target.name());
+                if (jdk && group.kind() != GroupBy.Kind.CALLER) {
+                    warnings.add(target.name().text() + ": a JDK method; its calls are measured in the callers on "
+                            + "the class path (calls from the JDK's own code are not seen)");
+                }
             }
         }
         checkMeasure(q, where);

@@ -13,6 +13,7 @@ import org.dyper.patch.scan.Allocation;
 import org.dyper.patch.scan.CallInfo;
 import org.dyper.patch.scan.ClassIndex;
 import org.dyper.patch.scan.ClassInfo;
+import org.dyper.patch.scan.ClassScanner;
 import org.dyper.patch.scan.MethodInfo;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -33,15 +34,75 @@ final class Resolver {
 
     /** The methods a name selects ({@code Class.method}, all overloads, or {@code Class.method(params)}). */
     List<MethodInfo> methods(Name name) throws QuestionException {
+        String className = className(name);
+        ClassInfo c = type(className).orElseThrow(() -> new QuestionException(name.column(), "no class '"
+                + className + "' in the classes on the class path" + (jdkType(className).isPresent()
+                ? " (a JDK class: its own code is not woven, only the calls to it)" : "")));
+        return select(name, c, true);
+    }
+
+    /**
+     * The methods a call target selects: as {@link #methods}, and also of the JDK's classes, and without a body of
+     * their own (an interface's, abstract or native methods are called all the same), since the calls are measured
+     * in the callers.
+     */
+    List<MethodInfo> calledMethods(Name name) throws QuestionException {
+        String className = className(name);
+        Optional<ClassInfo> c = type(className);
+        boolean jdk = c.isEmpty();
+        if (jdk) {
+            c = jdkType(className);
+        }
+        List<MethodInfo> selected = select(name, c.orElseThrow(() -> new QuestionException(name.column(), "no class '"
+                + className + "' in the classes on the class path or the JDK")), false);
+        // the program calls a JDK class's public and protected methods only (its private ones are its own helpers)
+        List<MethodInfo> callable = jdk ? selected.stream().filter(m -> (m.access() & Opcodes.ACC_PRIVATE) == 0).toList() : selected;
+        if (callable.isEmpty()) {
+            throw new QuestionException(name.column(), name.text() + ": private in the JDK; the program cannot call it");
+        }
+        return callable;
+    }
+
+    /** Whether the class {@code name} names is one of the JDK's (and not on the class path). */
+    boolean isJdkClass(Name name) {
+        String className = className(name);
+        return type(className).isEmpty() && jdkType(className).isPresent();
+    }
+
+    private static String className(Name name) {
+        String s = name.text();
+        int paren = s.indexOf('(');
+        String head = paren < 0 ? s : s.substring(0, paren);
+        return head.substring(0, head.lastIndexOf('.'));
+    }
+
+    /** A JDK class (java.*, javax.*, ...) read from the running JDK, dotted or with '$' for nested ones. */
+    private static Optional<ClassInfo> jdkType(String name) {
+        String n = name;
+        while (true) {
+            try (java.io.InputStream in = ClassLoader.getPlatformClassLoader().getResourceAsStream(
+                    n.replace('.', '/') + ".class")) {
+                if (in != null) {
+                    return Optional.of(ClassScanner.read(in.readAllBytes(), "the JDK"));
+                }
+            } catch (IOException | RuntimeException e) {
+                return Optional.empty();
+            }
+            int dot = n.lastIndexOf('.');
+            if (dot <= 0) {
+                return Optional.empty();
+            }
+            n = n.substring(0, dot) + "$" + n.substring(dot + 1);
+        }
+    }
+
+    private List<MethodInfo> select(Name name, ClassInfo c, boolean needBody) throws QuestionException {
         String s = name.text();
         int paren = s.indexOf('(');
         String head = paren < 0 ? s : s.substring(0, paren);
         int dot = head.lastIndexOf('.');
-        String className = head.substring(0, dot);
         String method = head.substring(dot + 1);
         int methodColumn = name.column() + dot + 1;
-        ClassInfo c = type(className).orElseThrow(() -> new QuestionException(name.column(), "no class '"
-                + className + "' in the classes on the class path"));
         List<MethodInfo> named = c.methods().stream().filter(m -> m.name().equals(method)).toList();
         if (named.isEmpty()) {
             TreeSet<String> names = new TreeSet<>();
@@ -57,6 +118,9 @@ final class Resolver {
                 throw new QuestionException(methodColumn + method.length(), c.name() + "." + method + " has no "
                         + "overload (" + String.join(",", wanted) + ")");
             }
+        }
+        if (!needBody) {
+            return named;
         }
         List<MethodInfo> bodies = named.stream().filter(MethodInfo::hasUserBody).toList();
         if (bodies.isEmpty()) {
@@ -95,21 +159,11 @@ final class Resolver {
      */
     String exceptionClass(String name, int column) throws QuestionException {
         Optional<ClassInfo> c = type(name);
-        if (c.isPresent()) {
-            return c.get().name();
+        if (c.isEmpty()) {
+            c = jdkType(name);
         }
-        String n = name;
-        while (true) {
-            if (ClassLoader.getSystemResource(n.replace('.', '/') + ".class") != null) {
-                return n;
-            }
-            int dot = n.lastIndexOf('.');
-            if (dot <= 0) {
-                throw new QuestionException(column, "no class '" + name + "' in the classes on the class path or "
-                        + "the JDK");
-            }
-            n = n.substring(0, dot) + "$" + n.substring(dot + 1);
-        }
+        return c.map(ClassInfo::name).orElseThrow(() -> new QuestionException(column, "no class '" + name
+                + "' in the classes on the class path or the JDK"));
     }
 
     private Optional<ClassInfo> type(String name) {

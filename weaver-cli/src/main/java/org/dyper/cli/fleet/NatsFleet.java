@@ -256,9 +256,12 @@ public final class NatsFleet implements Fleet {
             if (requests[i] != null) {
                 forget(requests[i]);
             }
+            String parts = requests[i] == null ? null : requests[i].partsCame();
             String why = connection.getStatus() != Connection.Status.CONNECTED
                     ? "the connection to the NATS server was lost while waiting on " + subject
-                    : "did not answer on " + subject + " within " + deadline.toMillis() + " ms";
+                    : "did not answer on " + subject + " within " + deadline.toMillis() + " ms" + (parts == null ? ""
+                    : ": " + parts + " of its reply came (a server that lets a monitor send fewer messages per "
+                    + "request drops the rest: allow_responses {max: " + MAX_PARTS + "}, docs/fleet.md)");
             each.accept(i, new Answer(m, null, name(m) + (why.startsWith("did") ? " " : ": ") + why));
         }
     }
@@ -353,6 +356,11 @@ public final class NatsFleet implements Fleet {
                 parts = null;
                 finish(whole);
             }
+        }
+
+        /** "3 of 27 parts" when some parts of a reply in parts came, else null. */
+        synchronized String partsCame() {
+            return parts == null || finished ? null : got + " of " + parts.length + " parts";
         }
 
         private void finish(byte[] data) {

@@ -74,6 +74,21 @@ class AskExplainTest {
                 + "acme.Account.withdraw from acme.Bank.transfer where arg1 > 1000\n"), out);
     }
 
+    /** A JDK method's own code is never woven: its calls are measured where the program makes them, and it says so. */
+    @Test
+    void aJdkMethodIsMeasuredAtTheProgramsCallsToIt() {
+        Result r = dyper("ask", "--explain", "--classpath", classpath, "count of calls to java.lang.Thread.join");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("""
+                question 1: count of calls to java.lang.Thread.join
+                  2 sites:
+                    CALL in acme.BankMain.main(java.lang.String[]) of java.lang.Thread.join (line 30)
+                    CALL in acme.BankMain.main(java.lang.String[]) of java.lang.Thread.join (line 34)
+                """), r.out());
+        assertEquals("dyper: warning: java.lang.Thread.join: a JDK method; its calls are measured in the callers on "
+                + "the class path (calls from the JDK's own code are not seen)\n", r.err());
+    }
+
     @Test
     void duringSetsItsFlagOnlyInItsMethodAndTestsArgumentsBeforeAndReturnsAfter() {
         Result r = dyper("ask", "--explain", "--classpath", classpath,
@@ -148,6 +163,8 @@ class AskExplainTest {
     @CsvSource(delimiter = '|', textBlock = """
             time of acme.Bank.transfr by caller | 19 | acme.Bank has no method 'transfr' (it has: audit, fee, moved, payroll, transfer)
             count of acme.Bnk.audit | 10 | no class 'acme.Bnk' in the classes on the class path
+            time of acme.Bank.transfer during java.lang.Thread.start | 35 | no class 'java.lang.Thread' in the classes on the class path (a JDK class: its own code is not woven, only the calls to it)
+            count of calls to java.lang.Runnable.rn from acme.BankMain.main | 38 | java.lang.Runnable has no method 'rn'
             max arg4 of acme.Bank.transfer | 5 | arg4: acme.Bank.transfer(int,int,long) has 3 parameters
             max return of acme.Bank.payroll | 5 | return: acme.Bank.payroll() returns nothing (void)
             time acme.Bank.transfer | 6 | expected 'of' or a statistic of time (total, mean, min, max, p50, p99), found 'acme.Bank.transfer'

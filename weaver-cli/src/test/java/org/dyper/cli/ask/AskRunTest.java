@@ -60,6 +60,11 @@ class AskRunTest {
                     groups("acme.Bank.payroll()", "30", "acme.Bank.audit()", "8", "acme.Worker.run()", "6")),
             new Case(BANK, "count of calls to acme.Account.withdraw from acme.Bank.transfer where arg1 > 1000", 1, 44,
                     20, groups("(all)", "20")),
+            // JDK methods: their calls, at the call sites in the program (the JDK's own code is never woven)
+            new Case(BANK, "count of calls to java.lang.Thread.start from acme.BankMain.main by thread", 2, 7, 7,
+                    groups("main", "7")),
+            new Case(BANK, "count of calls to java.lang.Thread.join by caller", 2, 7, 7,
+                    groups("acme.BankMain.main(java.lang.String[])", "7")),
             new Case(BANK, "time of acme.Bank.transfer during acme.Bank.audit by thread", 2, 44, 8,
                     groups("auditor", "8")),
             new Case(BANK, "max arg2 of acme.Bank.transfer by thread top 5", 1, 44, 44,

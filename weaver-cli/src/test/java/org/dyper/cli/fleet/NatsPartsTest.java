@@ -77,5 +77,33 @@ class NatsPartsTest {
                         + "</ERROR></DYPER_REPLY>", refused.reply());
             }
         }
+
+        // a server that lets a monitor send one message per request (allow_responses: true) drops the other parts:
+        // the answer says how many came and why
+        Path one = Files.writeString(dir.resolve("one.conf"), Files.readString(config).replace(
+                "allow_responses: {max: 1024}", "allow_responses: true"));
+        answer.set(big);
+        try (NatsServer server = NatsServer.start(one, dir);
+                NatsBridge monitor = new NatsBridge(Map.of("url", server.url("monitor", "monitor-secret"), "id", id,
+                        "pid", "1", "who", NatsFleet.WHO, "read", "dyper." + id + ".read", "control", "dyper." + id
+                        + ".control"), (kind, xml) -> answer.get(), r -> {
+                            Thread t = new Thread(r, "test-nats");
+                            t.setDaemon(true);
+                            return t;
+                        }, log::add);
+                NatsFleet fleet = connectWhenUp(server, monitor)) {
+            int parts = (big.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 4096 - 128 - 1) / (4096 - 128);
+            Fleet.Answer a = fleet.send(List.of(new Fleet.Member(id, "test", 1, "acme.Main", 2, "17")),
+                    "<DYPER COMMAND='REPORT'/>", false, Duration.ofMillis(1500)).get(0);
+            assertEquals("JVM " + id + " (acme.Main, pid 1 on test) did not answer on dyper." + id + ".read within "
+                    + "1500 ms: 1 of " + parts + " parts of its reply came (a server that lets a monitor send fewer "
+                    + "messages per request drops the rest: allow_responses {max: 1024}, docs/fleet.md)", a.error());
+        }
+    }
+
+    private static NatsFleet connectWhenUp(NatsServer server, NatsBridge monitor) throws Exception {
+        monitor.run();
+        return NatsFleet.connect(new NatsFleet.Login(server.url(), "reader", "reader-secret", null, null),
+                Duration.ofSeconds(5));
     }
 }
