@@ -185,7 +185,7 @@ class AskRunTest {
     @ParameterizedTest(name = "JDK {0}: {1}")
     @MethodSource("cases")
     void eachAnswerIsExactAndEachQuestionPatchesOnlyTheSitesThatCanContribute(Jdk jdk, Case c) throws Exception {
-        Element answers = report(jdk, c.program());
+        Element answers = report(jdk, run(c.program()));
         Element q = XmlReports.all(answers, "QUESTION").stream().filter(e -> e.getAttribute("TEXT").equals(c.question()))
                 .findFirst().orElseThrow(() -> new AssertionError("no answer to '" + c.question() + "'"));
         assertEquals(List.of(c.sites(), c.checks(), c.records()), List.of(Integer.parseInt(q.getAttribute("SITES")),
@@ -218,6 +218,11 @@ class AskRunTest {
         assertTrue(page.contains("tag: \"ANSWERS\", id: \"answers\", title: \"Answers\""), "the script's table");
     }
 
+    /** The program whose run answers questions about {@code program}: BankMain runs RiskMain too (one JVM less). */
+    static String run(String program) {
+        return program.equals(RISK) ? BANK : program;
+    }
+
     /** The ANSWERS of one run of {@code program} with every question about it, on {@code jdk}. */
     static synchronized Element report(Jdk jdk, String program) throws Exception {
         Map<String, Element> byProgram = REPORTS.computeIfAbsent(jdk, j -> new LinkedHashMap<>());
@@ -232,7 +237,7 @@ class AskRunTest {
                 dir.resolve("cache").toString(), "--report", "none", "--xml", xml.toString(), "--html",
                 html(jdk, program).toString(), "--no-monitor"));
         for (Case c : CASES) {
-            if (c.program().equals(program)) {
+            if (run(c.program()).equals(program)) {
                 cmd.add("--ask");
                 cmd.add(c.question());
             }
@@ -242,8 +247,8 @@ class AskRunTest {
         pb.environment().put("JAVA_HOME", java.getParent().getParent().toString());
         Processes.Result r = Processes.run(pb, Duration.ofMinutes(3));
         assertEquals(0, r.exit(), r.err());
-        assertEquals(program.equals(BANK) ? "moved 45100\n" : program.equals(RISK) ? "served 355 refused 8\n"
-                : "sum 41035\n", r.out(), "the program's own result");
+        assertEquals(program.equals(BANK) ? "moved 45100\nserved 355 refused 8\n" : "sum 41035\n", r.out(),
+                "the program's own result");
         assertTrue(r.err().lines().noneMatch(l -> l.contains("warning")), r.err());
         Element answers = XmlReports.section(XmlReports.parse(xml), "ANSWERS");
         byProgram.put(program, answers);
