@@ -86,8 +86,12 @@ record FleetAsking(PrintStream out, PrintStream err) {
         QuestionCompiler.Result compiled;
         try {
             // the classes the questions name: the class path's, and those loaded from elsewhere under their prefix
+            String prefix = MonitorTargets.prefix(CtlAsking.dottedNames(asks));
             MonitorTargets.Found found = MonitorTargets.fetch((command, data) -> FleetCtl.one(fleet, source, command,
-                    data, deadline), List.of(MonitorTargets.prefix(CtlAsking.dottedNames(asks)) + "*"), classes);
+                    data, deadline), List.of(prefix + "*"), classes);
+            if (!found.classPathHere()) {
+                err.println("dyper: warning: " + notHere(fleet.describe(source), found.fetched(), prefix));
+            }
             compiled = AskedQuestions.compile(asks, found.targets().roots());
         } finally {
             Weaver.deleteTree(classes);
@@ -99,6 +103,16 @@ record FleetAsking(PrintStream out, PrintStream err) {
         out.printf(Locale.ROOT, "dyper: %d question(s), %d site(s); the answers: dyper ctl --nats URL %s answers%n",
                 asks.size(), compiled.sites(), members.size() == 1 ? members.get(0).id() : "--all");
         return code;
+    }
+
+    /**
+     * The warning when no entry of the JVM's class path exists here: the questions see only the classes it loaded
+     * under the questions' prefix, so a caller elsewhere (a CALL site a question needs) would go unmeasured unsaid.
+     */
+    static String notHere(String jvm, int fetched, String prefix) {
+        return "the class path of " + jvm + " is not on this machine: the questions were compiled against the "
+                + fetched + " class(es) it has loaded" + (prefix.isEmpty() ? "" : " under '" + prefix + "'")
+                + " (fetched through its monitor); callers elsewhere, and classes not loaded yet, are not seen";
     }
 
     private int answers(Fleet fleet, List<Fleet.Member> members, boolean xml, int width, Duration deadline)
