@@ -111,6 +111,16 @@ public final class Dyper {
     }
 
     /**
+     * Throws {@code t} on unchanged, as the program threw it: the generated around advice that reads the exception
+     * ending a join point (ARG TYPE='EXCEPTION') catches it and throws it on with {@code throw
+     * Dyper.<RuntimeException>rethrow(t)}, which the compiler takes as unchecked (AspectJ's proceed declares none).
+     */
+    @SuppressWarnings("unchecked")
+    public static <T extends Throwable> RuntimeException rethrow(Throwable t) throws T {
+        throw (T) t;
+    }
+
+    /**
      * Writes the report now: text to {@code dyper.report} ({@code stderr} by default, {@code stdout}, {@code none} or
      * a file path) and XML to the file {@code dyper.report.xml} when set. Both properties are read at each call.
      * Never throws; a failure prints one line to stderr.

@@ -8,6 +8,7 @@ import io.nats.client.ErrorListener;
 import io.nats.client.Message;
 import io.nats.client.Nats;
 import io.nats.client.Options;
+import io.nats.client.impl.Headers;
 import io.nats.client.impl.DaemonTimerConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -32,7 +33,7 @@ import java.util.function.Supplier;
  * (re)connect and at the end; the payloads are the handler's answer to kind {@code announce} and {@code bye}),
  * {@code name} (the connection's name), {@code pid} (for error replies), {@code maxmessage} (bytes; bigger requests are
  * refused). Every message that did not come on one of the three subscribed subjects, or has no reply subject, is
- * dropped and counted.
+ * dropped and counted. A reply bigger than the server's max_payload goes in numbered parts ({@link #PART_HEADER}).
  *
  * <p>{@link #run} connects, retrying with backoff until {@link #close}; the buffers are bounded (1 MiB while
  * disconnected, 10,000 outgoing messages, 1,000 pending requests per subject, over that they are dropped).
@@ -157,15 +158,44 @@ public final class NatsBridge implements Runnable, AutoCloseable, Supplier<Strin
             return;
         }
         long limit = c.getMaxPayload();
-        if (limit > 0 && out.length > limit) {
-            out = error("the reply has " + out.length + " bytes, more than the server's max_payload of " + limit
-                    + " bytes: ask for less (a REPORT TYPE), or raise max_payload").getBytes(StandardCharsets.UTF_8);
-        }
         try {
-            c.publish(replyTo, out);
+            if (limit > 0 && out.length > limit) {
+                parts(c, replyTo, out, limit);
+            } else {
+                c.publish(replyTo, out);
+            }
             answered.incrementAndGet();
         } catch (RuntimeException e) {
             dropped.incrementAndGet();
+        }
+    }
+
+    /** The header that numbers the parts of a reply bigger than the server's max_payload: {@code "i n"}. */
+    static final String PART_HEADER = "Dyper-Part";
+    /** At most this many parts (the server's allow_responses must let a monitor publish as many on one reply). */
+    static final int MAX_PARTS = 1024;
+    /** Room left in each part for its header (HPUB counts the headers in the payload). */
+    static final int HEADER_ROOM = 128;
+
+    /**
+     * A reply bigger than the server's {@code max_payload}: sent in parts of at most max_payload, each numbered in
+     * the header {@value #PART_HEADER} ({@code "i n"}), which the client puts together again in order (NatsFleet);
+     * where the server has no headers, or it would take more than {@value #MAX_PARTS} parts, an ERROR saying so.
+     */
+    private void parts(Connection c, String replyTo, byte[] out, long limit) {
+        int room = (int) Math.min(Integer.MAX_VALUE, limit - HEADER_ROOM);
+        long n = room <= 0 ? Long.MAX_VALUE : (out.length + (long) room - 1) / room;
+        if (!c.getServerInfo().isHeadersSupported() || n > MAX_PARTS) {
+            c.publish(replyTo, error("the reply has " + out.length + " bytes, more than " + (n > MAX_PARTS ? MAX_PARTS
+                    + " parts of" : "") + " the server's max_payload of " + limit + " bytes" + (n > MAX_PARTS ? ""
+                    : " (and the server takes no headers to send it in parts)") + ": ask for less (a REPORT TYPE), "
+                    + "or raise max_payload").getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            Headers h = new Headers().put(PART_HEADER, i + " " + n);
+            c.publish(replyTo, h, java.util.Arrays.copyOfRange(out, i * room, (int) Math.min(out.length,
+                    (long) (i + 1) * room)));
         }
     }
 

@@ -55,7 +55,7 @@ record FleetCtl(PrintStream out, PrintStream err) {
     int all(Fleet fleet, List<Fleet.Member> members, String command, String data, boolean xml, int width,
             Duration deadline) throws IOException {
         String cmd = command.toUpperCase(Locale.ROOT);
-        boolean control = CommandAccess.changes(cmd, data != null);
+        boolean control = CommandAccess.controlOnly(cmd, data != null);
         List<Fleet.Answer> answers = sendEach(fleet, members, cmd, data, control, deadline);
         int code = ExitCode.OK;
         for (Fleet.Answer a : answers) {
@@ -110,11 +110,12 @@ record FleetCtl(PrintStream out, PrintStream err) {
     /**
      * Instruments every one of {@code members} with one model: the classes come from the first JVM (they run the
      * same program), the patched class files are made once and sent with their bytes (a JVM may be on another
-     * machine); one result line per JVM.
+     * machine); one result line per JVM. {@code questions}: a question table that goes in with the model (its
+     * questions' code, {@link FleetAsking}), or null.
      */
     int instrument(Fleet fleet, List<Fleet.Member> members, List<Path> modelFiles, List<Path> modeFiles,
-            Path cacheRoot, Duration deadline) throws CommandFailure, IOException, InvalidInputException,
-            WeaveException {
+            Path cacheRoot, Duration deadline, String questions) throws CommandFailure, IOException,
+            InvalidInputException, WeaveException {
         long start = System.nanoTime();
         CtlPatching.Loaded loaded = CtlPatching.load(modelFiles, modeFiles);
         Model model = loaded.model();
@@ -129,9 +130,13 @@ record FleetCtl(PrintStream out, PrintStream err) {
             PatchService service = new PatchService(catalog, found.targets(), cacheRoot.resolve("patch"));
             service.model(model);
             patched = service.patch(model.name(), true, List.of());
-            message = LivePatching.instrumentMessage(model.name(), patched.files(), true, null);
+            message = LivePatching.instrumentMessage(model.name(), patched.files(), true, questions);
         } catch (IllegalArgumentException e) {
             throw new CommandFailure(ExitCode.INVALID_INPUT, e.getMessage());
+        } catch (IOException e) {
+            // the classes come through the control subject: a user without control rights is refused here already
+            throw new CommandFailure(e.getMessage() != null && e.getMessage().contains("the NATS server refused")
+                    ? ExitCode.COMMAND_FAILED : ExitCode.NO_PROCESS, e.getMessage());
         } finally {
             Weaver.deleteTree(classes);
         }
@@ -222,11 +227,14 @@ record FleetCtl(PrintStream out, PrintStream err) {
         }
     }
 
-    /** One command to one JVM; its ERROR, or no answer, is an IOException naming it. */
+    /**
+     * One command of instrument's to one JVM, on its control subject (the class files of CLASSMODEL and WHORU's
+     * whole answer, the working folder among its properties, are an operator's); its ERROR, or no answer, is an
+     * IOException naming it.
+     */
     static String one(Fleet fleet, Fleet.Member m, String command, String data, Duration deadline)
             throws IOException {
-        Fleet.Answer a = fleet.send(List.of(m), message(m, command, data), CommandAccess.changes(command,
-                data != null), deadline).get(0);
+        Fleet.Answer a = fleet.send(List.of(m), message(m, command, data), true, deadline).get(0);
         if (!a.ok()) {
             throw new IOException(a.error());
         }

@@ -31,6 +31,30 @@ public final class LivePatching {
     public record Inserted(String model, Element reply, List<String> warnings, boolean cached, Path dir) {
     }
 
+    /** What questions put to a process became: the compiled questions and the INSTRUMENT that put them in. */
+    public record Asked(org.dyper.patch.ask.QuestionCompiler.Result compiled, Inserted inserted) {
+    }
+
+    /**
+     * Puts {@code questions} (one-line form) to the process of {@code entry}, as {@code dyper ctl PID ask} does:
+     * compiled against its class path (CLASSMODEL), their model and table inserted in one INSTRUMENT. A question that
+     * cannot be answered is an invalid-input {@link CommandFailure} naming its column; a refusal, the monitor's reason.
+     */
+    public static Asked ask(MonitorEntry entry, List<org.dyper.cli.ask.AskedQuestions.Asked> questions, Path cacheRoot,
+            int timeoutMillis, boolean inline) throws CommandFailure, IOException, InvalidInputException,
+            WeaveException {
+        List<Path> classPath;
+        try (WireClient c = connect(entry, timeoutMillis)) {
+            classPath = MonitorTargets.classPath(c::command, MonitorTargets.prefix(CtlAsking.dottedNames(questions)));
+        }
+        org.dyper.patch.ask.QuestionCompiler.Result compiled = org.dyper.cli.ask.AskedQuestions.compile(questions,
+                classPath);
+        org.dyper.cli.ask.AskedQuestions.Files3 files = org.dyper.cli.ask.AskedQuestions.write(compiled, cacheRoot);
+        Model model = org.dyper.patch.xml.ModelReader.read(files.model());
+        return new Asked(compiled, insert(entry, ModeCatalog.load(List.of(files.modes())), model, cacheRoot,
+                timeoutMillis, inline, compiled.table()));
+    }
+
     /**
      * Inserts {@code model} (its FORs; a model of the same name replaces the one in, in one step) into the process of
      * {@code entry}, every monitor call under {@code timeoutMillis}. A refusal is a {@link CommandFailure} with the
@@ -50,11 +74,24 @@ public final class LivePatching {
     public static Inserted insert(MonitorEntry entry, ModeCatalog catalog, Model model, Path cacheRoot,
             int timeoutMillis, boolean inline, String questions) throws CommandFailure, IOException, InvalidInputException,
             WeaveException {
+        try (WireClient c = connect(entry, timeoutMillis)) {
+            return insert(entry.pid(), c::command, catalog, model, cacheRoot, inline, questions);
+        }
+    }
+
+    /**
+     * As {@link #insert(MonitorEntry, ModeCatalog, Model, Path, int, boolean, String)}, through {@code c}: the
+     * monitor of process {@code pid} on a socket, or a JVM on a NATS server (then {@code inline}, and {@code c} asks
+     * on its control subject: CLASSMODEL and the whole WHORU are an operator's).
+     */
+    public static Inserted insert(long pid, MonitorTargets.Requests c, ModeCatalog catalog, Model model,
+            Path cacheRoot, boolean inline, String questions) throws CommandFailure, IOException,
+            InvalidInputException, WeaveException {
         List<ForSpec> fors = new ArrayList<>(model.fors());
         Path patches = cacheRoot.resolve("patch");
-        Path classes = cacheRoot.resolve("classes").resolve(entry.pid() + "-" + Thread.currentThread().getId());
-        try (WireClient c = connect(entry, timeoutMillis)) {
-            MonitorTargets.Found found = MonitorTargets.fetch(c::command, fors.stream().map(ForSpec::className).toList(),
+        Path classes = cacheRoot.resolve("classes").resolve(pid + "-" + Thread.currentThread().getId());
+        try {
+            MonitorTargets.Found found = MonitorTargets.fetch(c, fors.stream().map(ForSpec::className).toList(),
                     classes);
             PatchService service = new PatchService(catalog, found.targets(), patches);
             service.model(model);
@@ -66,7 +103,7 @@ public final class LivePatching {
             } catch (IllegalArgumentException e) {
                 throw new CommandFailure(ExitCode.INVALID_INPUT, e.getMessage());
             }
-            Element reply = Xml.child(answer(entry.pid(), c.command("INSTRUMENT", message)), "PATCH");
+            Element reply = Xml.child(answer(pid, c.command("INSTRUMENT", message)), "PATCH");
             return new Inserted(model.name(), reply, patched.warnings(), patched.cached(), patched.dir());
         } finally {
             Weaver.deleteTree(classes);
@@ -117,22 +154,27 @@ public final class LivePatching {
     public static Element remove(MonitorEntry entry, String name, int timeoutMillis) throws CommandFailure,
             IOException {
         try (WireClient c = connect(entry, timeoutMillis)) {
-            String model = name;
-            if (model == null) {
-                for (Element m : Xml.children(Xml.child(answer(entry.pid(), c.command("INSTRUMENTED", null)),
-                        "PATCHES"), "MODEL")) {
-                    if ("true".equals(m.getAttribute("ACTIVE"))) {
-                        model = m.getAttribute("NAME");
-                    }
-                }
-                if (model == null) {
-                    throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + entry.pid()
-                            + " has no model instrumented");
+            return remove(entry.pid(), c::command, name);
+        }
+    }
+
+    /** As {@link #remove(MonitorEntry, String, int)}, through {@code c} (a socket, or a JVM on a NATS server). */
+    public static Element remove(long pid, MonitorTargets.Requests c, String name) throws CommandFailure,
+            IOException {
+        String model = name;
+        if (model == null) {
+            for (Element m : Xml.children(Xml.child(answer(pid, c.command("INSTRUMENTED", null)), "PATCHES"),
+                    "MODEL")) {
+                if ("true".equals(m.getAttribute("ACTIVE"))) {
+                    model = m.getAttribute("NAME");
                 }
             }
-            return Xml.child(answer(entry.pid(), c.command("INSTRUMENT", "<MODEL NAME='" + MonitorReply.escape(model)
-                    + "' INSERT='FALSE'/>")), "PATCH");
+            if (model == null) {
+                throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + pid + " has no model instrumented");
+            }
         }
+        return Xml.child(answer(pid, c.command("INSTRUMENT", "<MODEL NAME='" + MonitorReply.escape(model)
+                + "' INSERT='FALSE'/>")), "PATCH");
     }
 
     /** A connection to a monitor whose every read and write has a deadline. */

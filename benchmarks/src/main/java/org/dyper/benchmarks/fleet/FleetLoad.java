@@ -87,6 +87,8 @@ public final class FleetLoad {
                 long bytes = answers.stream().filter(Fleet.Answer::ok).mapToLong(a -> a.reply().length()).sum();
                 long ok = answers.stream().filter(Fleet.Answer::ok).count();
                 answers = null;
+                System.gc();
+                ManagementFactory.getMemoryPoolMXBeans().forEach(java.lang.management.MemoryPoolMXBean::resetPeakUsage);
                 long cpu0 = processCpuNanos();
                 long t1 = System.nanoTime();
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -103,8 +105,23 @@ public final class FleetLoad {
                 System.out.printf(Locale.ROOT, "report round %d: --all REPORT %d/%d answered in %.1f ms (%.1f MB of "
                         + "replies); dyper report --nats --all: exit %d in %.1f ms wall, %.1f ms CPU (this JVM), page "
                         + "%.1f MB%s%n", r + 1, ok, members.size(), report[r], bytes / 1e6, code, cli[r], cpu[r],
-                        Files.size(dir.resolve("fleet.html")) / 1e6, code == 0 ? "" : " " + err.toString(
+                        Files.exists(dir.resolve("fleet.html")) ? Files.size(dir.resolve("fleet.html")) / 1e6 : 0,
+                        code == 0 ? "" : " " + err.toString(
                                 StandardCharsets.UTF_8).trim());
+                // the old generation's peak is what the report held at once (young collections reclaim the rest)
+                long old = 0;
+                long all = 0;
+                for (var pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                    if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+                        all += pool.getPeakUsage().getUsed();
+                        if (pool.getName().contains("Old") || pool.getName().contains("Tenured")) {
+                            old += pool.getPeakUsage().getUsed();
+                        }
+                    }
+                }
+                System.out.printf(Locale.ROOT, "report round %d: heap peaks during dyper report: old generation "
+                        + "%.0f MB, all heap pools %.0f MB (max heap %.0f MB)%n", r + 1, old / 1e6, all / 1e6,
+                        Runtime.getRuntime().maxMemory() / 1e6);
             }
             System.out.printf(Locale.ROOT, "MEDIANS %d monitors: who all %.1f ms; who (1 s) saw %d; --all PING %.1f ms;"
                     + " --all REPORT %.1f ms; dyper report --all %.1f ms wall, %.1f ms CPU%n", expect,

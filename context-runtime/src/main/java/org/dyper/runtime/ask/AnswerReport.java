@@ -60,8 +60,12 @@ public final class AnswerReport {
 
     static Answer answer(Question q) {
         List<Line> lines = new ArrayList<>();
+        long now = q.window == null ? 0 : q.window.period(Window.nanos(), q.definedNanos);
         for (Groups.Row r : q.groups.rows()) {
-            lines.add(line(r.name(), r, false, 0));
+            Line l = line(q, now, r.name(), r, false);
+            if (l.count > 0 || q.window == null) {
+                lines.add(l);   // a group with no event in the window is not shown
+            }
         }
         Comparator<Line> order = Comparator.comparingDouble((Line l) -> l.stat(q.stat));
         if (q.stat != Question.Stat.MIN) {
@@ -69,7 +73,10 @@ public final class AnswerReport {
         }
         lines.sort(order.thenComparing(Line::name));
         Groups.Row over = q.groups.others();
-        Line others = over.cells.get(Groups.COUNT) > 0 ? line("(others)", over, true, 0) : null;
+        Line others = over.cells.get(Groups.COUNT) > 0 ? line(q, now, "(others)", over, true) : null;
+        if (others != null && others.count == 0) {
+            others = null;
+        }
         if (q.top > 0 && lines.size() > q.top) {
             List<Line> rest = lines.subList(q.top, lines.size());
             for (Line l : rest) {
@@ -84,13 +91,18 @@ public final class AnswerReport {
         return new Answer(q, lines);
     }
 
-    private static Line line(String name, Groups.Row r, boolean others, int folded) {
+    /** A group's line: since the start, or over the window at period {@code now} (no histogram there). */
+    private static Line line(Question q, long now, String name, Groups.Row r, boolean others) {
+        if (q.window != null) {
+            long[] w = q.window.sum(r.ring, now);
+            return new Line(name, w[0], w[1], w[2], w[3], new long[0], others, 0);
+        }
         long[] buckets = new long[Math.max(0, r.cells.length() - Groups.HIST)];
         for (int b = 0; b < buckets.length; b++) {
             buckets[b] = r.cells.get(Groups.HIST + b);
         }
         return new Line(name, r.cells.get(Groups.COUNT), r.cells.get(Groups.SUM), r.cells.get(Groups.MIN),
-                r.cells.get(Groups.MAX), buckets, others, folded);
+                r.cells.get(Groups.MAX), buckets, others, 0);
     }
 
     private static Line merge(Line a, Line b) {
@@ -153,7 +165,7 @@ public final class AnswerReport {
     /** One question as the text shows it, from the live table or from the XML report. */
     private record Shown(String text, Question.Measure measure, String groupTitle, String valueTitle, int sites,
                          long checks, long records, int groups, boolean bounded, int max, double seconds,
-                         List<Row> rows) {
+                         int window, List<Row> rows) {
     }
 
     /** One row of a shown question; {@code others}: -1 for a group, else the groups folded into it. */
@@ -169,7 +181,8 @@ public final class AnswerReport {
         }
         return new Shown(q.text, q.measure, q.group == Question.Group.NONE ? "" : q.groupTitle, q.valueTitle, q.sites,
                 q.checks.sum(), q.records(), q.group == Question.Group.NONE ? -1 : q.groups.size(),
-                q.groups.others().cells.get(Groups.COUNT) > 0, q.groups.max(), seconds(q), rows);
+                q.groups.others().cells.get(Groups.COUNT) > 0, q.groups.max(), seconds(q),
+                q.window == null ? 0 : q.window.seconds, rows);
     }
 
     private static Shown shown(org.w3c.dom.Element q, int max) {
@@ -185,12 +198,18 @@ public final class AnswerReport {
         return new Shown(q.getAttribute("TEXT"), Question.Measure.valueOf(q.getAttribute("MEASURE")), groupBy,
                 q.getAttribute("VALUE"), (int) number(q, "SITES"), number(q, "CHECKS"), number(q, "RECORDS"),
                 groupBy.isEmpty() ? -1 : (int) number(q, "GROUPS"), "true".equals(q.getAttribute("BOUNDED")), max,
-                q.getAttribute("SECONDS").isEmpty() ? 0 : Double.parseDouble(q.getAttribute("SECONDS")), rows);
+                q.getAttribute("SECONDS").isEmpty() ? 0 : Double.parseDouble(q.getAttribute("SECONDS")),
+                (int) number(q, "WINDOW"), rows);
     }
 
-    /** The seconds since {@code q} was defined (the span of its rate), to the millisecond. */
+    /**
+     * The seconds since {@code q} was defined (the span of its rate), or, for a window, the seconds its slots cover, to
+     * the millisecond.
+     */
     private static double seconds(Question q) {
-        return Math.round((System.nanoTime() - q.definedNanos) / 1e6) / 1e3;
+        long now = Window.nanos();
+        double s = q.window == null ? (now - q.definedNanos) / 1e9 : q.window.span(now, q.definedNanos);
+        return Math.round(s * 1e3) / 1e3;
     }
 
     private static long number(org.w3c.dom.Element e, String attribute) {
@@ -214,6 +233,9 @@ public final class AnswerReport {
             }
             if (q.bounded()) {
                 out.append(" (the bound, ").append(Units.count(q.max())).append("; later groups went to (others))");
+            }
+            if (q.window() > 0) {
+                out.append("; the table: the last ").append(Units.count(q.window())).append(" seconds");
             }
             out.append('\n');
             if (q.rows().isEmpty()) {
@@ -247,9 +269,10 @@ public final class AnswerReport {
                         == Question.Measure.HOLD ? "holds" : "calls", "total", "mean", "min",
                         "max", "p50 (est.)", "p99 (est.)");
                 for (Row l : q.rows()) {
+                    // a window keeps no histogram: no percentiles
                     t.row(name(l), Units.count(l.count()), Units.duration(l.sum()), Units.duration(l.mean()),
-                            Units.duration(l.min()), Units.duration(l.max()), Units.duration(l.p50()),
-                            Units.duration(l.p99()));
+                            Units.duration(l.min()), Units.duration(l.max()), q.window() > 0 ? "-"
+                            : Units.duration(l.p50()), q.window() > 0 ? "-" : Units.duration(l.p99()));
                 }
             }
             default -> {
@@ -290,6 +313,9 @@ public final class AnswerReport {
                     .append(q.checks.sum()).append("' RECORDS='").append(q.records()).append("' GROUPS='")
                     .append(q.groups.size()).append("' SECONDS='")
                     .append(String.format(java.util.Locale.ROOT, "%.3f", seconds(q))).append('\'');
+            if (q.window != null) {
+                x.append(" WINDOW='").append(q.window.seconds).append('\'');
+            }
             if (q.groups.others().cells.get(Groups.COUNT) > 0) {
                 x.append(" BOUNDED='true'");
             }
@@ -299,7 +325,7 @@ public final class AnswerReport {
                 Reports.escape(x, l.name).append("' COUNT='").append(l.count).append("' SUM='").append(l.sum)
                         .append("' MIN='").append(l.min).append("' MAX='").append(l.max).append("' MEAN='")
                         .append(String.format(java.util.Locale.ROOT, "%.3f", l.mean())).append('\'');
-                if (q.timed()) {
+                if (q.timed() && q.window == null) {
                     x.append(" P50='").append(Math.round(l.percentile(0.5))).append("' P99='")
                             .append(Math.round(l.percentile(0.99))).append('\'');
                 }

@@ -6,8 +6,10 @@ import org.dyper.runtime.Dyper;
  * The hot path of questions ({@code dyper run --ask}, docs/questions.md): what the advice the question compiler
  * generates calls. Each call names its question by a constant index {@code q} and its site by the generator's
  * constant METHODID; {@code a}, {@code b}, {@code c} are the values the question needs there (arguments or the
- * return value, widened to long; 0 where unused), in the slots the compiler chose. A question's conditions, its
- * grouping and its measure are read from the question table ({@link Questions}), decided when it was compiled.
+ * return value, widened to long; 0 where unused), in the slots the compiler chose. {@code receiver} is the object
+ * a question groups by, or, for a question about how calls end, the exception that ended one (null: a normal
+ * return). A question's conditions, its grouping and its measure are read from the question table
+ * ({@link Questions}), decided when it was compiled.
  *
  * <p>Nothing here allocates per event except where a new group is first seen (docs/questions.md, "Cost"); nothing
  * throws into the program: a failure is counted with {@link Dyper#hookFailed}.
@@ -23,7 +25,7 @@ public final class Ask {
     public static void point(int q, int site, Object receiver, long a, long b, long c) {
         try {
             Question x = Questions.get(q);
-            if (x != null && x.checked() && x.before(a, b, c) && x.after(a, b, c)) {
+            if (x != null && x.checked() && x.before(a, b, c) && x.after(a, b, c) && x.exitAllowed(receiver)) {
                 x.record(site, receiver, a, b, c, x.value(a, b, c));
             }
         } catch (Throwable t) {
@@ -58,7 +60,7 @@ public final class Ask {
         long now = System.nanoTime();
         try {
             Question x = Questions.get(q);
-            if (x != null && x.after(a, b, c)) {
+            if (x != null && x.after(a, b, c) && x.exitAllowed(receiver)) {
                 x.record(site, receiver, a, b, c, x.timed() ? Math.max(0, now - start) : x.value(a, b, c));
             }
         } catch (Throwable t) {

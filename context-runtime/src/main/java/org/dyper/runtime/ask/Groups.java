@@ -20,11 +20,15 @@ final class Groups {
     static final String BUCKET_LABEL = "\u0000bucket";
     /** The key object of events without a receiver (static methods). */
     static final Object NO_RECEIVER = new Object();
+    /** The key object of normal exits, for a question grouped by exception. */
+    static final Object NO_EXCEPTION = new Object();
 
     static final int COUNT = 0, SUM = 1, MIN = 2, MAX = 3, HIST = 4, BUCKETS = 64;
 
     private final int max;
     private final boolean timed;
+    /** The question's window, or null (since the start only). */
+    final Window window;
     private final AtomicReferenceArray<Row> slots;
     private final int mask;
     private final AtomicInteger size = new AtomicInteger();
@@ -32,13 +36,18 @@ final class Groups {
     private final Row single;
 
     Groups(int max, boolean timed) {
+        this(max, timed, null);
+    }
+
+    Groups(int max, boolean timed, Window window) {
         this.max = max;
         this.timed = timed;
+        this.window = window;
         int capacity = Integer.highestOneBit(Math.max(2, max) * 2 - 1) << 1;
         slots = new AtomicReferenceArray<>(capacity);
         mask = capacity - 1;
-        others = new Row(0, null, "(others)", timed);
-        single = new Row(0, null, "(all)", timed);
+        others = new Row(0, null, "(others)", timed, window);
+        single = new Row(0, null, "(all)", timed, window);
     }
 
     /** One aggregate row: count, sum, min, max and, for durations, a log2 histogram (bucket b: 64 - nlz(d) == b). */
@@ -47,12 +56,15 @@ final class Groups {
         final Object ref;
         final String label;
         final AtomicLongArray cells;
+        /** The window's ring of slots ({@link Window}), or null. */
+        final AtomicLongArray ring;
 
-        Row(long key, Object ref, String label, boolean timed) {
+        Row(long key, Object ref, String label, boolean timed, Window window) {
             this.key = key;
             this.ref = ref;
             this.label = label;
             cells = new AtomicLongArray(timed ? HIST + BUCKETS : HIST);
+            ring = window == null ? null : window.newRing();
             cells.set(MIN, Long.MAX_VALUE);
             cells.set(MAX, Long.MIN_VALUE);
         }
@@ -142,7 +154,7 @@ final class Groups {
                     size.decrementAndGet();
                     return others;
                 }
-                Row fresh = new Row(key, ref, label, timed);
+                Row fresh = new Row(key, ref, label, timed, window);
                 if (slots.compareAndSet(s, null, fresh)) {
                     return fresh;
                 }

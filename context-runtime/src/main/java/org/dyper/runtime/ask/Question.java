@@ -15,7 +15,10 @@ final class Question {
     enum Measure { COUNT, RATE, TIME, WAIT, HOLD, VALUE }
 
     /** How events are grouped: not at all, by site (caller or method id), thread, receiver class, a value. */
-    enum Group { NONE, SITE, THREAD, RECEIVER, SLOT, BUCKET }
+    enum Group { NONE, SITE, THREAD, RECEIVER, SLOT, BUCKET, EXCEPTION }
+
+    /** Which exits count: every one, normal returns only, or exceptional ones only (of {@link #exceptionType}). */
+    enum Exit { ANY, NORMAL, EXCEPTION }
 
     /** The statistic that orders the groups (and picks the top N). */
     enum Stat { COUNT, TOTAL, MEAN, MIN, MAX, P50, P99, SUM }
@@ -35,7 +38,12 @@ final class Question {
     final int top;
     final int during;
     final String threadPattern;
+    final Exit exit;
+    /** With {@link Exit#EXCEPTION}: the class (binary name) the exception must be, or extend; null for any. */
+    final String exceptionType;
     final int sites;
+    /** The window of a question about the last N seconds, or null (since the start). */
+    final Window window;
     /** Conditions tested at the start: slot, operator, constant, as three parallel arrays. */
     private final int[] beforeSlot, beforeOp;
     private final long[] beforeValue;
@@ -60,6 +68,9 @@ final class Question {
         during = Integer.parseInt(f.getOrDefault("during", "-1"));
         String t = f.getOrDefault("thread", "");
         threadPattern = t.isEmpty() ? null : t;
+        exit = Exit.valueOf(f.getOrDefault("exit", "ANY"));
+        String e = f.getOrDefault("exception", "");
+        exceptionType = e.isEmpty() ? null : e;
         sites = Integer.parseInt(f.getOrDefault("sites", "0"));
         long[][] before = conditions(f.getOrDefault("before", ""));
         beforeSlot = ints(before[0]);
@@ -69,7 +80,12 @@ final class Question {
         afterSlot = ints(after[0]);
         afterOp = ints(after[1]);
         afterValue = after[2];
-        groups = new Groups(maxGroups, timed());
+        int w = Integer.parseInt(f.getOrDefault("window", "0"));
+        if (w < 0 || w > 86_400) {
+            throw new IllegalArgumentException("window=" + w + " is not 0 to 86400 seconds");
+        }
+        window = w == 0 ? null : new Window(w);
+        groups = new Groups(maxGroups, timed(), window);
     }
 
     /**
@@ -78,7 +94,10 @@ final class Question {
      * {@code group} ({@link Group}), {@code groupSlot}, {@code groupTitle}, {@code valueTitle}, {@code top} (0: all),
      * {@code during} (a flag, or -1), {@code thread} (a thread-name pattern, {@code *} any run of characters),
      * {@code before} and {@code after} (conditions {@code slot:OP:constant} separated by commas, OP one of EQ NE LT LE
-     * GT GE), {@code sites} (how many sites were patched) and {@code text} (last: the question as asked).
+     * GT GE), {@code exit} ({@link Exit}: which exits count; the exception, or null for a normal one, is the
+     * {@code receiver} the end of the event passes), {@code exception} (a class the exception must be or extend),
+     * {@code window} (the N of "last N seconds", 0 or absent: since the start), {@code sites} (how many sites were
+     * patched) and {@code text} (last: the question as asked).
      *
      * @throws IllegalArgumentException when a field is missing or malformed
      */
@@ -160,6 +179,32 @@ final class Question {
         return test(afterSlot, afterOp, afterValue, a, b, c);
     }
 
+    /**
+     * Whether an exit counts: {@code thrown} is the exception that ended the event, or null for a normal return (only
+     * questions with an exit condition are passed it). The type is compared by name along the superclasses, which
+     * allocates nothing ({@code Class.getName} is cached by the class).
+     */
+    boolean exitAllowed(Object thrown) {
+        if (exit == Exit.ANY) {
+            return true;
+        }
+        if (exit == Exit.NORMAL) {
+            return thrown == null;
+        }
+        if (thrown == null) {
+            return false;
+        }
+        if (exceptionType == null) {
+            return true;
+        }
+        for (Class<?> c = thrown.getClass(); c != null; c = c.getSuperclass()) {
+            if (c.getName().equals(exceptionType)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean test(int[] slot, int[] op, long[] value, long a, long b, long c) {
         for (int i = 0; i < slot.length; i++) {
             long v = slot[i] == 0 ? a : slot[i] == 1 ? b : c;
@@ -201,8 +246,13 @@ final class Question {
                 long k = groupSlot == 0 ? a : groupSlot == 1 ? b : c;
                 yield groups.of(Groups.bucket(k), null, Groups.BUCKET_LABEL);
             }
+            case EXCEPTION -> receiver == null ? groups.of(0, Groups.NO_EXCEPTION, "(normal)")
+                    : groups.of(0, receiver.getClass(), null);
         };
         row.add(value);
+        if (window != null) {
+            window.add(row.ring, window.period(Window.nanos(), definedNanos), value);
+        }
     }
 
     /** The events recorded: every group's count (each record adds one to exactly one group). */

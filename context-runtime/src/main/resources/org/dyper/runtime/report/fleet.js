@@ -39,7 +39,8 @@
   }
   const rows = jvms.map(j => {
     const r = { id: "fleet-jvm-" + attr(j, "N"), N: attr(j, "N"), LABEL: attr(j, "LABEL"), HOST: attr(j, "HOST"),
-      JAVA: attr(j, "JAVA"), STATUS: attr(j, "STATUS") === "OK" ? "answered" : attr(j, "ERROR") };
+      JAVA: attr(j, "JAVA"), STATUS: attr(j, "STATUS") === "OK" ? "answered" : attr(j, "ERROR"),
+      WOVEN: attr(j, "WOVEN") };
     for (const v of views) {
       const s = kids(j, "SAMPLED").find(x => attr(x, "VIEW") === v);
       r[v] = s && totals[v] > 0 ? Number(attr(s, "TOTAL")) / totals[v] : null;
@@ -49,6 +50,7 @@
   const viewLabel = v => v === "CPU_TABLE" ? "CPU samples" : v + " view";
   const cols = [{ key: "N", label: "#", type: "count" }, { key: "LABEL", label: "JVM", type: "text" },
     { key: "HOST", label: "host", type: "text" }, { key: "JAVA", label: "JDK", type: "text" },
+    { key: "WOVEN", label: "woven or patched", type: "text" },
     { key: "STATUS", label: "report", type: "text", render: r => r.STATUS === "answered" ? r.STATUS
       : el("span", { class: "bad" }, r.STATUS) }]
     .concat(views.map(v => ({ key: v, label: "share of " + viewLabel(v), type: "pct", est: true })));

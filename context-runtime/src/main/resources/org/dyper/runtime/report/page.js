@@ -65,6 +65,13 @@
   // ---- summary ----
 
   function weaving(run, p) {
+    // a report of many JVMs: each JVM says how it was woven or patched (dyper report --all, FLEET's WOVEN)
+    const fleetJvms = kids(kid(p.monitor, "FLEET"), "JVM").filter(j => attr(j, "STATUS") === "OK");
+    if (fleetJvms.length) {
+      const how = new Map();
+      fleetJvms.forEach(j => how.set(attr(j, "WOVEN"), (how.get(attr(j, "WOVEN")) || []).concat(attr(j, "N"))));
+      return [...how].map(([w, ns]) => (ns.length === 1 ? "JVM " : "JVMs ") + ns.join(", ") + ": " + w).join("; ");
+    }
     const agents = run.process ? run.process.agents : null;
     const sites = p.exact ? kids(p.exact).filter(s => s.t !== "MONITOR_REPORT" && s.t !== "FAILURES")
       .reduce((n, s) => n + kids(s).length, 0) : 0;

@@ -296,19 +296,20 @@
         const name = { key: "NAME", label: a.GROUP_BY || "", type: "site", render: site };
         const cols = a.MEASURE === "COUNT" ? [name, { key: "COUNT", label: "count", type: "count" }]
           : a.MEASURE === "RATE" ? [name, { key: "COUNT", label: "count", type: "count" },
-            { key: "PER_SECOND", label: "per second", title: "the count over the " + a.SECONDS + " s since the "
-              + "question table was read" }]
+            { key: "PER_SECOND", label: "per second", title: "the count over the " + a.SECONDS + " s "
+              + (a.WINDOW ? "the window's slots cover" : "since the question table was read") }]
           : timed ? [name, { key: "COUNT", label: a.MEASURE === "WAIT" ? "waits" : a.MEASURE === "HOLD" ? "holds"
             : "calls", type: "count" },
             { key: "SUM", label: "total", type: "ns" }, { key: "MEAN", label: "mean", type: "ns" },
-            { key: "MIN", label: "min", type: "ns" }, { key: "MAX", label: "max", type: "ns" },
-            { key: "P50", label: "p50", type: "ns", est: true, title: "estimated from a log2 histogram" },
-            { key: "P99", label: "p99", type: "ns", est: true, title: "estimated from a log2 histogram" }]
+            { key: "MIN", label: "min", type: "ns" }, { key: "MAX", label: "max", type: "ns" }].concat(a.WINDOW ? []
+            : [{ key: "P50", label: "p50", type: "ns", est: true, title: "estimated from a log2 histogram" },
+              { key: "P99", label: "p99", type: "ns", est: true, title: "estimated from a log2 histogram" }])
           : [name, { key: "COUNT", label: "count", type: "count" }, { key: "SUM", label: "sum " + v, type: "count" },
             { key: "MIN", label: "min " + v, type: "count" }, { key: "MAX", label: "max " + v, type: "count" },
             { key: "MEAN", label: "mean " + v }];
+        // a window (last N seconds) keeps no histogram: no percentiles; its rows are the window's
         return [rows, cols, a.TEXT + " — " + F.count(a.SITES) + " sites patched, " + F.count(a.CHECKS) + " checks, "
-          + F.count(a.RECORDS) + " records"];
+          + F.count(a.RECORDS) + " records" + (a.WINDOW ? "; the table: the last " + a.WINDOW + " s" : "")];
       }) },
     { tag: "TRACES", id: "traces", title: "Trace timeline", exact: true, unit: "TRACE", noun: " traced call",
       note: s => "Each traced call (dyper.MethodTrace) that lasted at least the threshold: "

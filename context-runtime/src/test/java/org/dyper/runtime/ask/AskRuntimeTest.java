@@ -172,6 +172,87 @@ class AskRuntimeTest {
         assertEquals(name, Groups.bucketName(bucket));
     }
 
+    /** The answer of question 0's first group (count sum min max) and the SECONDS, at {@code at} nanos. */
+    private static String windowAt(Question q, double seconds) {
+        Window.fixedNanos = q.definedNanos + Math.round(seconds * 1e9);
+        String xml = AnswerReport.xml();
+        java.util.regex.Matcher g = java.util.regex.Pattern.compile("<GROUP NAME='[^']*' COUNT='(\\d+)' SUM='(\\d+)' "
+                + "MIN='(\\d+)' MAX='(\\d+)'").matcher(xml);
+        java.util.regex.Matcher s = java.util.regex.Pattern.compile("SECONDS='([0-9.]+)'").matcher(xml);
+        assertTrue(s.find(), xml);
+        return (g.find() ? g.group(1) + " " + g.group(2) + " " + g.group(3) + " " + g.group(4) : "none") + " over "
+                + s.group(1);
+    }
+
+    private static void eventsAt(Question q, double seconds, long... values) {
+        Window.fixedNanos = q.definedNanos + Math.round(seconds * 1e9);
+        for (long v : values) {
+            Ask.point(0, 1, null, v, 0, 0);
+        }
+    }
+
+    @Test
+    void aWindowAnswersTheSlotInProgressAndThoseBeforeItWithinNSeconds() {
+        try {
+            // 10 seconds: ten slots of one second
+            Questions.define("id=0\tmeasure=VALUE\tstat=SUM\tvalue=0\tgroup=THREAD\tgroupTitle=thread\twindow=10\t"
+                    + "text=sum arg1 of p.C.m by thread last 10 seconds\n");
+            Question q = Questions.get(0);
+            assertEquals(List.of(1, 10), List.of(q.window.width, q.window.slots));
+            eventsAt(q, 0.5, 1, 1, 1);
+            eventsAt(q, 5.5, 10, 10);
+            assertEquals("5 23 1 10 over 9.900", windowAt(q, 9.9));
+            // slot 10 takes the ring's first slot over: the events of second 0 leave the answer
+            eventsAt(q, 10.2, 100);
+            assertEquals("3 120 10 100 over 9.200", windowAt(q, 10.2));
+            assertEquals("1 100 100 100 over 9.000", windowAt(q, 15.0));
+            assertEquals("none over 9.500", windowAt(q, 30.5));
+            assertEquals(6, q.records(), "records count every event since the start");
+            assertTrue(AnswerReport.xml().contains(" WINDOW='10'"), AnswerReport.xml());
+
+            // 120 seconds: 60 slots of two seconds; a timed question shows no percentiles
+            Questions.define("id=0\tmeasure=TIME\tstat=TOTAL\tgroup=THREAD\tgroupTitle=thread\twindow=120\t"
+                    + "text=time of p.C.m by thread last 120 seconds\n");
+            q = Questions.get(0);
+            assertEquals(List.of(2, 60), List.of(q.window.width, q.window.slots));
+            Window.fixedNanos = q.definedNanos + 1_000_000_000L;
+            q.record(1, null, 0, 0, 0, 7);
+            Window.fixedNanos = q.definedNanos + 119_000_000_000L;
+            q.record(1, null, 0, 0, 0, 9);
+            assertEquals("2 16 7 9 over 119.500", windowAt(q, 119.5));
+            assertEquals("1 9 9 9 over 118.500", windowAt(q, 120.5));
+            assertTrue(!AnswerReport.xml().contains("P50="), AnswerReport.xml());
+            assertTrue(AnswerReport.text(200).contains("; the table: the last 120 seconds\n"), AnswerReport.text(200));
+        } finally {
+            Window.fixedNanos = 0;
+        }
+    }
+
+    @Test
+    void aWindowCountsEveryEventOfManyThreads() throws Exception {
+        try {
+            Questions.define("id=0\tmeasure=COUNT\tstat=COUNT\twindow=60\ttext=count of p.C.m last 60 seconds\n");
+            Question q = Questions.get(0);
+            Window.fixedNanos = q.definedNanos + 3_000_000_000L;
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                threads.add(new Thread(() -> {
+                    for (int i = 0; i < 100_000; i++) {
+                        Ask.point(0, 1, null, 0, 0, 0);
+                    }
+                }));
+            }
+            threads.forEach(Thread::start);
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertTrue(AnswerReport.xml().contains("<GROUP NAME='(all)' COUNT='400000' SUM='0' MIN='0' MAX='0'"),
+                    AnswerReport.xml());
+        } finally {
+            Window.fixedNanos = 0;
+        }
+    }
+
     @Test
     void aRateIsItsCountOverTheSecondsSinceTheQuestionWasDefined() throws Exception {
         Questions.define("id=0\tmeasure=RATE\tstat=COUNT\tgroup=THREAD\tgroupTitle=thread\ttext=rate of p.C.m by "

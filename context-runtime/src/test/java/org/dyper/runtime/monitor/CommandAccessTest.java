@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
-/** The list of commands that change the program: complete, and read as the NATS subjects need it. */
+/** The list of commands answered only on the control subject: complete, and read as the NATS subjects need it. */
 class CommandAccessTest {
     /** Every command the monitor's switch answers, read from its source, is in the list, and nothing else is. */
     @Test
@@ -32,20 +32,20 @@ class CommandAccessTest {
         assertEquals(answered, new TreeSet<>(CommandAccess.COMMANDS.keySet()));
     }
 
-    @ParameterizedTest(name = "{0} with data {1}: changes {2}")
+    @ParameterizedTest(name = "{0} with data {1}: control only {2}")
     @CsvSource({
         "REPORT, false, false", "report, true, false", "SHOWSTACK, false, false", "GET, true, false",
-        "WHORU, false, false", "INSTRUMENTED, false, false", "CLASSMODEL, true, false", "PING, false, false",
+        "WHORU, false, false", "INSTRUMENTED, false, false", "CLASSMODEL, true, true", "CLASSMODEL, false, true", "PING, false, false",
         "EVENTS, false, false", "EVENTS, true, true", "SET, true, true", "INSTRUMENT, true, true",
         "AGENT, true, true", "CLEAR, false, true", "SETDETAIL, true, true", "USETHREAD, true, true",
         "CLASSES, true, true", "JFR, true, true", "WHATIF, true, true", "NOSUCHCOMMAND, false, true"})
-    void changes(String command, boolean data, boolean changes) {
-        assertEquals(changes, CommandAccess.changes(command, data));
+    void controlOnly(String command, boolean data, boolean controlOnly) {
+        assertEquals(controlOnly, CommandAccess.controlOnly(command, data));
     }
 
     @Test
     void noCommandIsAChangeOfNothing() {
-        assertTrue(CommandAccess.changes(null, false));
-        assertFalse(CommandAccess.changes(" who ", false));
+        assertTrue(CommandAccess.controlOnly(null, false));
+        assertFalse(CommandAccess.controlOnly(" who ", false));
     }
 }

@@ -12,12 +12,15 @@ import java.util.List;
  * @param target what events the question is about
  * @param conditions the {@code where} conditions on values (all must hold)
  * @param thread a thread-name condition, or null
+ * @param exit a condition on how the event ends (normally, or by an exception), or null
  * @param during the {@code during} method, or null
  * @param group how events are grouped ({@link GroupBy#NONE} when no {@code by})
  * @param top how many groups to show (0: all)
+ * @param window the N of {@code last N seconds} (0: since the start)
  */
 public record Question(String text, Measure measure, Stat stat, ValueRef value, Target target,
-                       List<Condition> conditions, ThreadCondition thread, Name during, GroupBy group, int top) {
+                       List<Condition> conditions, ThreadCondition thread, ExitCondition exit, Name during,
+                       GroupBy group, int top, int window) {
     public Question {
         conditions = List.copyOf(conditions);
     }
@@ -32,10 +35,19 @@ public record Question(String text, Measure measure, Stat stat, ValueRef value, 
     public record Name(String text, int column) {
     }
 
-    /** {@code argN} (index from 1), {@code return} (index 0), or {@code value} ({@link #WRITTEN}: a field write's). */
-    public record ValueRef(int index, int column) {
+    /**
+     * {@code argN} (index from 1), {@code return} (index 0), {@code value} ({@link #WRITTEN}: a field write's), or a
+     * field ({@link #FIELD}, {@code field} its name as written: {@code Class.field}).
+     */
+    public record ValueRef(int index, int column, String field) {
         /** The index of {@code value}, the value a field write writes. */
         public static final int WRITTEN = -1;
+        /** The index of a field read at the event. */
+        public static final int FIELD = -2;
+
+        public ValueRef(int index, int column) {
+            this(index, column, null);
+        }
 
         public boolean isReturn() {
             return index == 0;
@@ -45,9 +57,18 @@ public record Question(String text, Measure measure, Stat stat, ValueRef value, 
             return index == WRITTEN;
         }
 
+        public boolean isField() {
+            return index == FIELD;
+        }
+
+        /** Whether two references read the same value (and so share a slot). */
+        public boolean same(ValueRef other) {
+            return index == other.index && java.util.Objects.equals(field, other.field);
+        }
+
         @Override
         public String toString() {
-            return index == 0 ? "return" : index == WRITTEN ? "value" : "arg" + index;
+            return index == 0 ? "return" : index == WRITTEN ? "value" : index == FIELD ? field : "arg" + index;
         }
     }
 
@@ -76,11 +97,18 @@ public record Question(String text, Measure measure, Stat stat, ValueRef value, 
     }
 
     /**
+     * {@code normal} (the event returned normally) or {@code exception} (it ended by an exception), with
+     * {@code exception = Class} a class the exception must be or extend ({@code type} null for any).
+     */
+    public record ExitCondition(boolean exceptional, String type, int column, int typeColumn) {
+    }
+
+    /**
      * The grouping: none, the caller (or allocating method), the method, the thread, the receiver's class, a value, or
-     * a value's power-of-two bucket.
+     * a value's power-of-two bucket, or the class of the exception that ended the event.
      */
     public record GroupBy(Kind kind, ValueRef value, int column) {
-        public enum Kind { NONE, CALLER, METHOD, THREAD, RECEIVER, VALUE, BUCKET }
+        public enum Kind { NONE, CALLER, METHOD, THREAD, RECEIVER, VALUE, BUCKET, EXCEPTION }
 
         public static final GroupBy NONE = new GroupBy(Kind.NONE, null, 0);
     }

@@ -94,11 +94,18 @@ public final class QuestionCompiler {
             }
             case CALLS_FROM -> {
                 where = Where.CALL;
-                methods = resolver.methods(target.name());
+                methods = resolver.calledMethods(target.name());
             }
             default -> {
-                methods = resolver.methods(target.name());
-                where = group.kind() == GroupBy.Kind.CALLER ? Where.CALL : Where.EXEC;
+                // a JDK method's own code is not woven: its calls are counted where the program makes them
+                boolean jdk = resolver.isJdkClass(target.name());
+                where = group.kind() == GroupBy.Kind.CALLER || jdk ? Where.CALL : Where.EXEC;
+                methods = where == Where.CALL ? resolver.calledMethods(target.name())
+                        : resolver.methods(target.name());
+                if (jdk && group.kind() != GroupBy.Kind.CALLER) {
+                    warnings.add(target.name().text() + ": a JDK method; its calls are measured in the callers on "
+                            + "the class path (calls from the JDK's own code are not seen)");
+                }
             }
         }
         checkMeasure(q, where);
@@ -112,27 +119,30 @@ public final class QuestionCompiler {
         if (group.value() != null) {
             refs.add(group.value());
         }
+        Map<String, String> fieldArgs = new HashMap<>();
         for (ValueRef r : refs) {
-            if (r.isWritten() != (where == Where.WRITE)) {
+            if (r.isField()) {
+                fieldArgs.put(r.field(), fieldArg(r, where, methods));
+            } else if (r.isWritten() != (where == Where.WRITE)) {
                 throw new QuestionException(r.column(), r.isWritten() ? "value: only a field write has a written value "
                         + "(ask about 'writes to Class.field')" : r + ": a field write has no arguments or return "
                         + "value (use 'value', the value written)");
             }
-            if (where == Where.ALLOC || where == Where.LOCK) {
+            if (!r.isField() && (where == Where.ALLOC || where == Where.LOCK)) {
                 throw new QuestionException(r.column(), r + ": " + (where == Where.ALLOC ? "an allocation"
                         : "a lock") + " has no arguments or return value a question can use");
             }
-            for (MethodInfo m : methods) {
+            for (MethodInfo m : r.isField() ? List.<MethodInfo>of() : methods) {
                 resolver.checkValue(r, m);
             }
-            if (writes != null && !INTEGRAL.contains(org.objectweb.asm.Type.getType(writes.field().descriptor())
+            if (writes != null && !r.isField() && !INTEGRAL.contains(org.objectweb.asm.Type.getType(writes.field().descriptor())
                     .getClassName())) {
                 throw new QuestionException(r.column(), "value: " + writes.field().owner() + "."
                         + writes.field().name() + " is a " + org.objectweb.asm.Type.getType(writes.field()
                         .descriptor()).getClassName() + ": questions compare, sum and group whole numbers only (int, "
                         + "long, short, byte, char)");
             }
-            if (slots.stream().noneMatch(s -> s.index() == r.index())) {
+            if (slots.stream().noneMatch(s -> s.same(r))) {
                 if (slots.size() == SLOTS) {
                     throw new QuestionException(r.column(), "a question reads at most " + SLOTS
                             + " distinct arguments or return values");
@@ -141,10 +151,40 @@ public final class QuestionCompiler {
             }
         }
         boolean usesReturn = slots.stream().anyMatch(ValueRef::isReturn);
+        // ---- how the event ends: the exception (null on a normal return) is read at its end ----
+        String exitField = "ANY";
+        String exceptionType = "";
+        boolean byException = group.kind() == GroupBy.Kind.EXCEPTION;
+        Question.ExitCondition exit = q.exit();
+        if (exit != null || byException) {
+            int col = exit != null ? exit.column() : group.column();
+            if (where != Where.EXEC && where != Where.CALL) {
+                throw new QuestionException(col, (exit == null ? "by exception" : exit.exceptional() ? "exception"
+                        : "normal") + ": only calls of a method end normally or by an exception (" + (where
+                        == Where.ALLOC ? "an allocation" : where == Where.LOCK ? "a lock" : "a field write")
+                        + " is asked about where it happens)");
+            }
+            if (usesReturn && (byException || exit.exceptional())) {
+                throw new QuestionException(col, (byException ? "by exception" : "exception") + ": a question about "
+                        + "the returned value sees normal returns only");
+            }
+            if (byException && exit != null && !exit.exceptional()) {
+                throw new QuestionException(group.column(), "by exception: 'where normal' leaves only normal "
+                        + "returns, one group");
+            }
+            if (exit != null && exit.type() != null) {
+                exceptionType = resolver.exceptionClass(exit.type(), exit.typeColumn());
+            }
+            if (exit != null && !usesReturn) {
+                exitField = exit.exceptional() ? "EXCEPTION" : "NORMAL";
+            }
+        }
+        boolean thrown = !exitField.equals("ANY") || byException;
         boolean timed = q.measure() == Measure.TIME || q.measure() == Measure.WAIT;
         boolean hasBefore = q.thread() != null || q.during() != null
                 || q.conditions().stream().anyMatch(c -> !c.value().isReturn());
-        boolean split = timed || usesReturn && hasBefore;
+        boolean atEnd = usesReturn || thrown;
+        boolean split = timed || atEnd && hasBefore;
         // ---- the grouping ----
         String groupKind;
         String groupTitle;
@@ -175,7 +215,15 @@ public final class QuestionCompiler {
                 groupKind = "THREAD";
                 groupTitle = "thread";
             }
+            case EXCEPTION -> {
+                groupKind = "EXCEPTION";
+                groupTitle = "exception";
+            }
             case RECEIVER -> {
+                if (thrown) {
+                    throw new QuestionException(group.column(), "by receiver: a question about how calls end cannot "
+                            + "group by receiver (ask it without the condition on the exception, or group otherwise)");
+                }
                 groupKind = "RECEIVER";
                 groupTitle = "receiver class";
                 switch (where) {
@@ -211,7 +259,7 @@ public final class QuestionCompiler {
         // ---- the join points ----
         List<JoinPoint> points = switch (where) {
             case EXEC -> methods.stream().map(m -> new JoinPoint(m, null, 1, (split ? "ENTER/EXIT "
-                    : usesReturn ? "EXIT " : "ENTER ") + m.displayName())).toList();
+                    : atEnd ? "EXIT " : "ENTER ") + m.displayName())).toList();
             case CALL -> resolver.calls(methods, target.kind() == Target.Kind.CALLS_FROM
                     ? resolver.methods(target.from()) : null, target, warnings);
             case ALLOC -> resolver.allocations(target.name());
@@ -222,6 +270,8 @@ public final class QuestionCompiler {
         // ---- the model and modes ----
         String mode = "ASK_Q" + index;
         String receiver = receiverArg == null ? "<ARG TYPE='NULL'/>" : receiverArg;
+        // at the end of an event about how it ends, the exception takes the receiver's place
+        String endReceiver = thrown ? "<ARG TYPE='EXCEPTION'/>" : receiver;
         String startWhat = switch (where) {
             case EXEC -> "ENTER";
             case CALL -> "CALL";
@@ -239,23 +289,22 @@ public final class QuestionCompiler {
         if (q.measure() == Measure.HOLD) {
             // from each acquisition to its release: two join points, paired on a per-thread stack at run time (Held)
             modes.append(modeXml(mode + "_ACQUIRED", null, "acquired", "void (int, int, java.lang.Object, long, long, "
-                    + "long)", index, null, siteArg, receiver, slotArgs(slots, false), ""));
+                    + "long)", index, null, siteArg, receiver, slotArgs(slots, false, fieldArgs), ""));
             modes.append(modeXml(mode + "_RELEASED", null, "released", "void (int, int, java.lang.Object, long, long, "
-                    + "long)", index, null, siteArg, receiver, slotArgs(slots, false), ""));
+                    + "long)", index, null, siteArg, receiver, slotArgs(slots, false, fieldArgs), ""));
             patches.add(patch("SYNC_ENTER", mode + "_ACQUIRED", where, target));
             patches.add(patch("SYNC_EXIT", mode + "_RELEASED", where, target));
         } else if (split) {
             modes.append(modeXml(mode + "_BEGIN", "long", "begin", "long (int, int, java.lang.Object, long, long, long)",
-                    index, null, siteArg, receiver, slotArgs(slots, false), "      <RETURN TYPE='CONTEXT'/>\n"));
+                    index, null, siteArg, receiver, slotArgs(slots, false, fieldArgs), "      <RETURN TYPE='CONTEXT'/>\n"));
             modes.append(modeXml(mode + "_END", "long", "end",
                     "void (int, long, int, java.lang.Object, long, long, long)", index,
-                    "      <ARG TYPE='CONTEXT'/>\n", siteArg, receiver, slotArgs(slots, true), ""));
+                    "      <ARG TYPE='CONTEXT'/>\n", siteArg, endReceiver, slotArgs(slots, true, fieldArgs), ""));
             patches.add(patch(startWhat, mode + "_BEGIN", where, target));
             patches.add(patch(endWhat, mode + "_END", where, target));
         } else {
-            boolean atEnd = usesReturn;
             modes.append(modeXml(mode + "_POINT", null, "point", "void (int, int, java.lang.Object, long, long, long)",
-                    index, null, siteArg, receiver, slotArgs(slots, atEnd), ""));
+                    index, null, siteArg, atEnd ? endReceiver : receiver, slotArgs(slots, atEnd, fieldArgs), ""));
             patches.add(patch(atEnd ? endWhat : startWhat, mode + "_POINT", where, target));
         }
         List<String> sites = new ArrayList<>();
@@ -313,6 +362,9 @@ public final class QuestionCompiler {
                 .append("\tvalueTitle=").append(q.value() == null ? "" : q.value().toString())
                 .append("\ttop=").append(q.top()).append("\tduring=").append(flag)
                 .append("\tthread=").append(threadPattern(q))
+                .append(exitField.equals("ANY") ? "" : "\texit=" + exitField)
+                .append(exceptionType.isEmpty() ? "" : "\texception=" + exceptionType)
+                .append(q.window() == 0 ? "" : "\twindow=" + q.window())
                 .append("\tbefore=").append(conditions(q, slots, false))
                 .append("\tafter=").append(conditions(q, slots, true))
                 .append("\tsites=").append(sites.size())
@@ -352,6 +404,10 @@ public final class QuestionCompiler {
             default -> {
             }
         }
+        if (q.window() > 0 && (q.stat() == Question.Stat.P50 || q.stat() == Question.Stat.P99)) {
+            throw new QuestionException(col, q.stat().name().toLowerCase(java.util.Locale.ROOT) + ": a window keeps "
+                    + "count, sum, min and max of each slot, no percentiles (ask total, mean, min or max)");
+        }
         if (q.thread() != null && q.thread().exact() && q.thread().pattern().contains("*")) {
             throw new QuestionException(q.thread().column(), "thread = compares the whole name; for a pattern with "
                     + "* use thread ~");
@@ -364,7 +420,7 @@ public final class QuestionCompiler {
 
     private static int slotOf(List<ValueRef> slots, ValueRef r) {
         for (int i = 0; i < slots.size(); i++) {
-            if (slots.get(i).index() == r.index()) {
+            if (slots.get(i).same(r)) {
                 return i;
             }
         }
@@ -381,13 +437,43 @@ public final class QuestionCompiler {
         return String.join(",", out);
     }
 
-    /** The slot arguments of a mode: ARG n, RETURN (only at the end of an event), or 0. */
-    private static String slotArgs(List<ValueRef> slots, boolean atEnd) {
+    /**
+     * How a question reads a field at its events (the ARG FIELD VALUE): a static field by its class's name, anywhere;
+     * an instance field by its name, only where the event runs on an object of its class (a method's execution).
+     */
+    private String fieldArg(ValueRef r, Where where, List<MethodInfo> methods) throws QuestionException {
+        org.dyper.patch.scan.FieldInfo f = resolver.field(new Question.Name(r.field(), r.column()));
+        String type = org.objectweb.asm.Type.getType(f.descriptor()).getClassName();
+        if (!INTEGRAL.contains(type)) {
+            throw new QuestionException(r.column(), r + " is a " + type + ": questions compare, sum and group whole "
+                    + "numbers only (int, long, short, byte, char)");
+        }
+        if (f.isStatic()) {
+            return f.owner() + "." + f.name();
+        }
+        if (where != Where.EXEC) {
+            throw new QuestionException(r.column(), r + " is an instance field: it is read from the object a method "
+                    + "runs on, so ask about the method's executions (no 'by caller', no 'calls to'), or use a static "
+                    + "field");
+        }
+        for (MethodInfo m : methods) {
+            if (m.isStatic() || !resolver.sees(m.owner(), f)) {
+                throw new QuestionException(r.column(), r + " is an instance field, and " + m.displayName() + " does "
+                        + "not run on an object of its class");
+            }
+        }
+        return f.name();
+    }
+
+    /** The slot arguments of a mode: ARG n, RETURN (only at the end of an event), a field, or 0. */
+    private static String slotArgs(List<ValueRef> slots, boolean atEnd, Map<String, String> fieldArgs) {
         StringBuilder s = new StringBuilder();
         for (int i = 0; i < SLOTS; i++) {
             ValueRef r = i < slots.size() ? slots.get(i) : null;
             if (r == null || r.isReturn() && !atEnd) {
                 s.append("      <ARG TYPE='INTEGER' VALUE='0'/>\n");
+            } else if (r.isField()) {
+                s.append("      <ARG TYPE='FIELD' VALUE='").append(xml(fieldArgs.get(r.field()))).append("'/>\n");
             } else if (r.isReturn()) {
                 s.append("      <ARG TYPE='RETURN'/>\n");
             } else if (r.isWritten()) {

@@ -28,6 +28,8 @@ public final class QuestionParser {
         }
     }
 
+    private static final String CLASS_NAME = "[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*";
+
     private final String text;
     private final List<Token> tokens;
     private int pos;
@@ -62,8 +64,8 @@ public final class QuestionParser {
             } else if ("=!<>~".indexOf(c) >= 0) {
                 int start = i;
                 i++;
-                if (i < s.length() && s.charAt(i) == '=' && c != '=' && c != '~') {
-                    i++;
+                if (i < s.length() && s.charAt(i) == '=' && c != '~') {
+                    i++;   // <=, >=, !=, and == (the same as =)
                 }
                 String op = s.substring(start, i);
                 if (op.equals("!")) {
@@ -148,11 +150,14 @@ public final class QuestionParser {
         Target target = target();
         List<Condition> conditions = new ArrayList<>();
         ThreadCondition thread = null;
+        Question.ExitCondition exit = null;
         Name during = null;
         GroupBy group = GroupBy.NONE;
         int top = 0;
         boolean hasWhere = false;
         boolean hasTop = false;
+        boolean hasWindow = false;
+        int window = 0;
         for (Token t = peek(); t != null; t = peek()) {
             pos++;
             switch (t.lower()) {
@@ -162,8 +167,25 @@ public final class QuestionParser {
                     }
                     hasWhere = true;
                     do {
-                        Token v = next("a condition (argN, return or thread)");
-                        if (v.is("thread")) {
+                        Token v = next("a condition (argN, return, thread, normal or exception)");
+                        if (v.is("normal") || v.is("exception")) {
+                            if (exit != null) {
+                                throw new QuestionException(v.column, "a second condition on how the event ends");
+                            }
+                            String type = null;
+                            int typeColumn = 0;
+                            if (v.is("exception") && peek() != null && peek().text.equals("=") && !peek().quoted) {
+                                pos++;
+                                Token c = next("an exception class after 'exception ='");
+                                if (c.quoted || !c.text.matches(CLASS_NAME)) {
+                                    throw new QuestionException(c.column, "expected an exception class (fully "
+                                            + "qualified) after 'exception =', found '" + c.text + "'");
+                                }
+                                type = c.text;
+                                typeColumn = c.column;
+                            }
+                            exit = new Question.ExitCondition(v.is("exception"), type, v.column, typeColumn);
+                        } else if (v.is("thread")) {
                             if (thread != null) {
                                 throw new QuestionException(v.column, "a second thread condition");
                             }
@@ -198,16 +220,30 @@ public final class QuestionParser {
                         case "caller" -> new GroupBy(GroupBy.Kind.CALLER, null, g.column);
                         case "method" -> new GroupBy(GroupBy.Kind.METHOD, null, g.column);
                         case "thread" -> new GroupBy(GroupBy.Kind.THREAD, null, g.column);
+                        case "exception" -> new GroupBy(GroupBy.Kind.EXCEPTION, null, g.column);
                         case "receiver" -> {
                             if (peek() != null && peek().is("class")) {
                                 pos++;
                             }
                             yield new GroupBy(GroupBy.Kind.RECEIVER, null, g.column);
                         }
+                        case "field" -> {
+                            Token f = next("a field (Class.field) after 'by field'");
+                            ValueRef v = valueRef(f, "after 'by field'");
+                            if (!v.isField()) {
+                                throw new QuestionException(f.column, "expected a field (Class.field) after 'by "
+                                        + "field', found '" + f.text + "'");
+                            }
+                            if (peek() != null && peek().is("bucket")) {
+                                pos++;
+                                yield new GroupBy(GroupBy.Kind.BUCKET, v, f.column);
+                            }
+                            yield new GroupBy(GroupBy.Kind.VALUE, v, f.column);
+                        }
                         default -> {
                             if (!g.lower().matches("arg[0-9]+|value")) {
                                 throw new QuestionException(g.column, "expected caller, method, thread, receiver "
-                                        + "class or argN after 'by', found '" + g.text + "'");
+                                        + "class, exception or argN after 'by', found '" + g.text + "'");
                             }
                             ValueRef v = valueRef(g, "after 'by'");
                             if (peek() != null && peek().is("bucket")) {
@@ -230,11 +266,33 @@ public final class QuestionParser {
                     }
                     top = (int) v;
                 }
-                default -> throw new QuestionException(t.column, "expected where, during, by or top, found '"
-                        + t.text + "'");
+                case "last", "since" -> {
+                    if (hasWindow) {
+                        throw new QuestionException(t.column, "a second window ('last N seconds' or 'since start')");
+                    }
+                    hasWindow = true;
+                    if (t.is("since")) {
+                        expect("start", " after 'since'");
+                    } else {
+                        Token n = next("a number of seconds after 'last'");
+                        long v = number(n);
+                        if (v < 1 || v > 86_400) {
+                            throw new QuestionException(n.column, "last takes 1 to 86400 seconds, found " + v);
+                        }
+                        Token unit = next("'seconds' after the number");
+                        if (!unit.is("seconds") && !unit.is("second")) {
+                            throw new QuestionException(unit.column, "expected 'seconds' after the number, found '"
+                                    + unit.text + "'");
+                        }
+                        window = (int) v;
+                    }
+                }
+                default -> throw new QuestionException(t.column, "expected where, during, by, top, last or since, "
+                        + "found '" + t.text + "'");
             }
         }
-        return new Question(text, measure, stat, value, target, conditions, thread, during, group, top);
+        return new Question(text, measure, stat, value, target, conditions, thread, exit, during, group, top,
+                window);
     }
 
     private Target target() throws QuestionException {
@@ -251,7 +309,7 @@ public final class QuestionParser {
         }
         if (t.is("new")) {
             Token type = next("a class after 'new'");
-            if (!type.text.matches("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*")) {
+            if (!type.text.matches(CLASS_NAME)) {
                 throw new QuestionException(type.column, "expected a class name after 'new', found '" + type.text
                         + "'");
             }
@@ -294,13 +352,16 @@ public final class QuestionParser {
         if (s.equals("value")) {
             return new ValueRef(ValueRef.WRITTEN, t.column);
         }
-        throw new QuestionException(t.column, "expected argN (N from 1), return or value " + where + ", found '"
-                + t.text + "'");
+        if (!t.quoted && t.text.indexOf('.') > 0 && t.text.matches(CLASS_NAME)) {
+            return new ValueRef(ValueRef.FIELD, t.column, t.text);   // a field: Class.field
+        }
+        throw new QuestionException(t.column, "expected argN (N from 1), return, value or a field (Class.field) "
+                + where + ", found '" + t.text + "'");
     }
 
     private static Op op(Token t) throws QuestionException {
         for (Op o : Op.values()) {
-            if (o.symbol.equals(t.text) && !t.quoted) {
+            if ((o.symbol.equals(t.text) || o == Op.EQ && t.text.equals("==")) && !t.quoted) {
                 return o;
             }
         }

@@ -13,6 +13,7 @@ import org.dyper.patch.scan.Allocation;
 import org.dyper.patch.scan.CallInfo;
 import org.dyper.patch.scan.ClassIndex;
 import org.dyper.patch.scan.ClassInfo;
+import org.dyper.patch.scan.ClassScanner;
 import org.dyper.patch.scan.MethodInfo;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -33,15 +34,75 @@ final class Resolver {
 
     /** The methods a name selects ({@code Class.method}, all overloads, or {@code Class.method(params)}). */
     List<MethodInfo> methods(Name name) throws QuestionException {
+        String className = className(name);
+        ClassInfo c = type(className).orElseThrow(() -> new QuestionException(name.column(), "no class '"
+                + className + "' in the classes on the class path" + (jdkType(className).isPresent()
+                ? " (a JDK class: its own code is not woven, only the calls to it)" : "")));
+        return select(name, c, true);
+    }
+
+    /**
+     * The methods a call target selects: as {@link #methods}, and also of the JDK's classes, and without a body of
+     * their own (an interface's, abstract or native methods are called all the same), since the calls are measured
+     * in the callers.
+     */
+    List<MethodInfo> calledMethods(Name name) throws QuestionException {
+        String className = className(name);
+        Optional<ClassInfo> c = type(className);
+        boolean jdk = c.isEmpty();
+        if (jdk) {
+            c = jdkType(className);
+        }
+        List<MethodInfo> selected = select(name, c.orElseThrow(() -> new QuestionException(name.column(), "no class '"
+                + className + "' in the classes on the class path or the JDK")), false);
+        // the program calls a JDK class's public and protected methods only (its private ones are its own helpers)
+        List<MethodInfo> callable = jdk ? selected.stream().filter(m -> (m.access() & Opcodes.ACC_PRIVATE) == 0).toList() : selected;
+        if (callable.isEmpty()) {
+            throw new QuestionException(name.column(), name.text() + ": private in the JDK; the program cannot call it");
+        }
+        return callable;
+    }
+
+    /** Whether the class {@code name} names is one of the JDK's (and not on the class path). */
+    boolean isJdkClass(Name name) {
+        String className = className(name);
+        return type(className).isEmpty() && jdkType(className).isPresent();
+    }
+
+    private static String className(Name name) {
+        String s = name.text();
+        int paren = s.indexOf('(');
+        String head = paren < 0 ? s : s.substring(0, paren);
+        return head.substring(0, head.lastIndexOf('.'));
+    }
+
+    /** A JDK class (java.*, javax.*, ...) read from the running JDK, dotted or with '$' for nested ones. */
+    private static Optional<ClassInfo> jdkType(String name) {
+        String n = name;
+        while (true) {
+            try (java.io.InputStream in = ClassLoader.getPlatformClassLoader().getResourceAsStream(
+                    n.replace('.', '/') + ".class")) {
+                if (in != null) {
+                    return Optional.of(ClassScanner.read(in.readAllBytes(), "the JDK"));
+                }
+            } catch (IOException | RuntimeException e) {
+                return Optional.empty();
+            }
+            int dot = n.lastIndexOf('.');
+            if (dot <= 0) {
+                return Optional.empty();
+            }
+            n = n.substring(0, dot) + "$" + n.substring(dot + 1);
+        }
+    }
+
+    private List<MethodInfo> select(Name name, ClassInfo c, boolean needBody) throws QuestionException {
         String s = name.text();
         int paren = s.indexOf('(');
         String head = paren < 0 ? s : s.substring(0, paren);
         int dot = head.lastIndexOf('.');
-        String className = head.substring(0, dot);
         String method = head.substring(dot + 1);
         int methodColumn = name.column() + dot + 1;
-        ClassInfo c = type(className).orElseThrow(() -> new QuestionException(name.column(), "no class '"
-                + className + "' in the classes on the class path"));
         List<MethodInfo> named = c.methods().stream().filter(m -> m.name().equals(method)).toList();
         if (named.isEmpty()) {
             TreeSet<String> names = new TreeSet<>();
@@ -58,12 +119,51 @@ final class Resolver {
                         + "overload (" + String.join(",", wanted) + ")");
             }
         }
+        if (!needBody) {
+            return named;
+        }
         List<MethodInfo> bodies = named.stream().filter(MethodInfo::hasUserBody).toList();
         if (bodies.isEmpty()) {
             throw new QuestionException(methodColumn, c.name() + "." + method + " has no body here (abstract, "
                     + "native or synthetic): name the class that implements it");
         }
         return bodies;
+    }
+
+    /**
+     * The field {@code name} ({@code Class.field}, declared there or in a superclass); a missing class or field is an
+     * error at the name's column.
+     */
+    org.dyper.patch.scan.FieldInfo field(Name name) throws QuestionException {
+        String s = name.text();
+        int dot = s.lastIndexOf('.');
+        String fieldName = s.substring(dot + 1);
+        ClassInfo c = type(s.substring(0, dot)).orElseThrow(() -> new QuestionException(name.column(), "no class '"
+                + s.substring(0, dot) + "' in the classes on the class path"));
+        return index.field(c.name(), fieldName).orElseThrow(() -> {
+            TreeSet<String> fields = new TreeSet<>();
+            c.fields().forEach(f -> fields.add(f.name()));
+            return new QuestionException(name.column() + dot + 1, c.name() + " has no field '" + fieldName + "'"
+                    + (fields.isEmpty() ? "" : " (it has: " + String.join(", ", fields) + ")"));
+        });
+    }
+
+    /** Whether code of class {@code className} sees field {@code f} as its own (declared there or inherited). */
+    boolean sees(String className, org.dyper.patch.scan.FieldInfo f) {
+        return index.field(className, f.name()).map(x -> x.owner().equals(f.owner())).orElse(false);
+    }
+
+    /**
+     * The binary name of the exception class a question names: a class on the class path, or one of the JDK (read
+     * where this JVM reads its own). A name neither has is an error at {@code column}.
+     */
+    String exceptionClass(String name, int column) throws QuestionException {
+        Optional<ClassInfo> c = type(name);
+        if (c.isEmpty()) {
+            c = jdkType(name);
+        }
+        return c.map(ClassInfo::name).orElseThrow(() -> new QuestionException(column, "no class '" + name
+                + "' in the classes on the class path or the JDK"));
     }
 
     private Optional<ClassInfo> type(String name) {
@@ -212,17 +312,8 @@ final class Resolver {
      * write at all, is an error at the name's column.
      */
     Writes writes(Name name) throws QuestionException {
-        String s = name.text();
-        int dot = s.lastIndexOf('.');
-        String fieldName = s.substring(dot + 1);
-        ClassInfo c = type(s.substring(0, dot)).orElseThrow(() -> new QuestionException(name.column(), "no class '"
-                + s.substring(0, dot) + "' in the classes on the class path"));
-        org.dyper.patch.scan.FieldInfo field = index.field(c.name(), fieldName).orElseThrow(() -> {
-            TreeSet<String> fields = new TreeSet<>();
-            c.fields().forEach(f -> fields.add(f.name()));
-            return new QuestionException(name.column() + dot + 1, c.name() + " has no field '" + fieldName + "'"
-                    + (fields.isEmpty() ? "" : " (it has: " + String.join(", ", fields) + ")"));
-        });
+        org.dyper.patch.scan.FieldInfo field = field(name);
+        String fieldName = field.name();
         List<JoinPoint> out = new ArrayList<>();
         int put = field.isStatic() ? Opcodes.PUTSTATIC : Opcodes.PUTFIELD;
         for (ClassInfo k : index.classes()) {

@@ -30,6 +30,8 @@ final class AdviceBuilder {
     BytecodeWrappers.Point point;
     MethodCode code;
     boolean usesReturn;
+    /** An after patch reads the exception that ends the join point ({@code thrown$}, ARG TYPE='EXCEPTION'). */
+    boolean usesThrown;
     final Map<Integer, String> locals = new LinkedHashMap<>();
     /**
      * A shared wrapper ({@link PlainCalls}): the method's site id is the wrapper's parameter {@link #METHOD_ID}, which

@@ -68,6 +68,10 @@ final class AdviceWriter {
                 && !builder.method.isConstructor()) {
             return contextLocals(builder, code);
         }
+        // an after patch that reads the exception (ARG TYPE='EXCEPTION') sees null on a normal return, and the exception
+        // bound by after throwing advice (or caught and thrown on by around advice) otherwise
+        boolean thrown = builder.usesThrown;
+        String thrownNull = thrown ? "Throwable thrown$ = null;\n" : "";
         if (around && (ctx.loadTime || !builder.joinPoint.aroundAllowed())) {
             // no around advice here (see aroundAllowed; under load-time weaving it is not inlined and would allocate
             // a closure per call): before and after advice, and when they share a context it travels on the
@@ -77,8 +81,8 @@ final class AdviceWriter {
             // order and an after throwing advice the others, each popping the context
             String binding = isVoid ? "returning" : "returning(" + ret + " ret)";
             boolean mixed = anyReturning && anyAfterAll;
-            String onReturn = code.afterOnReturn(mixed);
-            String otherwise = "after" + header + (mixed ? " throwing" : "") + " : " + pointcut;
+            String onReturn = thrownNull + code.afterOnReturn(mixed);
+            String throwing = thrown ? " throwing(Throwable thrown$)" : " throwing";
             if (t == null) {
                 if (!code.before.isEmpty()) {
                     advice(out, "before" + header + " : " + pointcut, Source.guarded(code.beforeText()));
@@ -87,7 +91,12 @@ final class AdviceWriter {
                     advice(out, "after" + header + " " + binding + " : " + pointcut, Source.guarded(onReturn));
                 }
                 if (anyAfterAll) {
-                    advice(out, otherwise, Source.guarded(code.afterText(Phase.AFTER_ALWAYS)));
+                    String always = code.afterText(Phase.AFTER_ALWAYS);
+                    if (mixed) {
+                        advice(out, "after" + header + throwing + " : " + pointcut, Source.guarded(always));
+                    } else {
+                        after(out, header, pointcut, thrown, always, Source::guarded);
+                    }
                 }
             } else {
                 String stack = ContextStack.class.getName();
@@ -103,17 +112,25 @@ final class AdviceWriter {
                             + stack + (mixed ? ".pop" : ".peek") + "(s$);\nif (c$.found()) {\n" + Source.indent(read + onReturn)
                             + "\n}") + "\n}");
                 }
-                advice(out, otherwise, state + Source.indent(stack + " c$ = " + stack + ".pop(s$);\nif (c$.found()) {\n"
-                        + Source.indent(read + code.afterText(Phase.AFTER_ALWAYS)) + "\n}") + "\n}");
+                java.util.function.UnaryOperator<String> popped = body -> state + Source.indent(stack + " c$ = " + stack
+                        + ".pop(s$);\nif (c$.found()) {\n" + Source.indent(read + body) + "\n}") + "\n}";
+                String always = code.afterText(Phase.AFTER_ALWAYS);
+                if (mixed) {
+                    advice(out, "after" + header + throwing + " : " + pointcut, popped.apply(always));
+                } else {
+                    after(out, header, pointcut, thrown, always, popped);
+                }
             }
         } else if (!around && code.after.isEmpty()) {
             advice(out, "before" + header + " : " + pointcut, Source.guarded(ctxDecl + code.beforeText()));
         } else if (!around && !anyReturning) {
-            advice(out, "after" + header + " : " + pointcut, Source.guarded(ctxDecl + code.afterText(Phase.AFTER_ALWAYS)));
+            after(out, header, pointcut, thrown, code.afterText(Phase.AFTER_ALWAYS), body -> Source.guarded(ctxDecl
+                    + body));
         } else if (!around) {
             // after returning only: the returned value is bound by the advice, every exit is a normal one
             String binding = isVoid ? "returning" : "returning(" + ret + " ret)";
-            advice(out, "after" + header + " " + binding + " : " + pointcut, Source.guarded(ctxDecl + code.afterOnReturn(false)));
+            advice(out, "after" + header + " " + binding + " : " + pointcut, Source.guarded(ctxDecl + thrownNull
+                    + code.afterOnReturn(false)));
         } else {
             StringBuilder b = new StringBuilder();
             b.append("final boolean on$ = ").append(Source.RUNTIME).append(".on();\n").append(ctxDecl);
@@ -123,15 +140,34 @@ final class AdviceWriter {
             if (!isVoid) {
                 b.append(ret).append(" ret = ").append(Types.zero(builder.returnType)).append(";\n");
             }
-            b.append("boolean normal$ = false;\n");
+            b.append("boolean normal$ = false;\n").append(thrownNull);
             String proceed = "proceed(" + String.join(", ", actuals) + ");";
             b.append("try {\n").append(Source.indent((isVoid ? "" : "ret = ") + proceed + "\nnormal$ = true;"
-                    + (isVoid ? "" : "\nreturn ret;"))).append("\n} finally {\n");
+                    + (isVoid ? "" : "\nreturn ret;")))
+                    // thrown on unchanged; to the compiler unchecked (proceed declares no exception here)
+                    .append(thrown ? "\n} catch (Throwable e$) {\n    thrown$ = e$;\n    throw " + Source.RUNTIME
+                            + ".<RuntimeException>rethrow(e$);" : "")
+                    .append("\n} finally {\n");
             b.append(Source.indent("if (on$) {\n" + Source.indent(code.afterInFinally()) + "\n}"));
             b.append("\n}");
             advice(out, ret + " around" + header + " : " + pointcut, b.toString());
         }
         return out.toString();
+    }
+
+    /**
+     * After advice for patches that run on every exit: one {@code after} advice, or, when they read the exception,
+     * an after returning advice (the exception null) and an after throwing advice that binds it.
+     */
+    private static void after(StringBuilder out, String header, String pointcut, boolean thrown, String statements,
+                              java.util.function.UnaryOperator<String> wrap) {
+        if (!thrown) {
+            advice(out, "after" + header + " : " + pointcut, wrap.apply(statements));
+            return;
+        }
+        advice(out, "after" + header + " returning : " + pointcut, wrap.apply("Throwable thrown$ = null;\n"
+                + statements));
+        advice(out, "after" + header + " throwing(Throwable thrown$) : " + pointcut, wrap.apply(statements));
     }
 
     /**
@@ -143,8 +179,8 @@ final class AdviceWriter {
         MethodInfo m = builder.method;
         String aspect = AspectFiles.bytecodeAspect(ctx.pkg, ctx.wrappers.size()).replace('.', '/');
         ContextLocals.Wrappers w = ContextLocals.wrappers(m, builder.contextType, builder.usesSelf && builder.selfBound,
-                builder.argsUsed, builder.usesReturn && !builder.returnType.equals("void"), code.before,
-                List.of(code.afterInFinally()), builder.describe(),
+                builder.argsUsed, builder.usesReturn && !builder.returnType.equals("void"), builder.usesThrown,
+                code.before, List.of(code.afterInFinally()), builder.describe(),
                 aspect, "c$" + (ctx.wrappers.size() + 1), BytecodeWrappers.formal(ctx), ctx::formalType);
         ctx.wrappers.add(new AspectFiles.Piece(m.owner(), w.source()));
         byte[] original = ctx.classFile(m.owner());

@@ -81,9 +81,11 @@ final class ModeCalls {
     Phase phaseOf(PlannedPatch use, AdviceBuilder builder) {
         boolean bindsReturn = false;
         boolean usesContext = false;
+        boolean bindsThrown = false;
         for (Code code : use.mode().codes()) {
             for (Arg a : code.args()) {
                 bindsReturn |= a.type() == ArgType.RETURN;
+                bindsThrown |= a.type() == ArgType.EXCEPTION;
                 usesContext |= a.type() == ArgType.CONTEXT;
             }
             for (Condition c : code.conditions()) {
@@ -96,7 +98,7 @@ final class ModeCalls {
             case EXIT -> bindsReturn ? Phase.AFTER_RETURNING : Phase.AFTER_ALWAYS;
             case SYNC_ENTER -> Phase.AFTER_ALWAYS;
             default -> bindsReturn ? Phase.AFTER_RETURNING
-                    : usesContext && builder.contextSet ? Phase.AFTER_ALWAYS : Phase.BEFORE;
+                    : usesContext && builder.contextSet || bindsThrown ? Phase.AFTER_ALWAYS : Phase.BEFORE;
         };
     }
 

@@ -122,6 +122,22 @@ final class ModeValues {
                 }
                 builder.usesTarget = true;
                 return new Value("target", ctx.formalType(builder.joinPoint.targetType));
+            case EXCEPTION:
+                refuse(use, a, () -> {
+                    if (what != What.EXIT && what != What.CALL) {
+                        ctx.error(a.at(), "ARG", "TYPE='EXCEPTION' is the exception that ends a method or a call; it "
+                                + "applies to WHAT='EXIT' and 'CALL' only, not WHAT='" + what + "'" + where);
+                        return "EXCEPTION does not apply";
+                    }
+                    return null;
+                });
+                if (builder.point != null) {
+                    ctx.error(a.at(), "ARG", "TYPE='EXCEPTION' cannot be combined with the values of the bytecode "
+                            + "pass (LOCAL, INSNO, BLOCKID, REFBLOCKID, WHEN CASE='BLOCK')" + where);
+                    throw new ModeCalls.Skip("EXCEPTION in the bytecode pass");
+                }
+                builder.usesThrown = true;
+                return new Value("thrown$", "java.lang.Throwable");
             case CONTEXT:
                 return new Value("ctx", builder.contextType);
             case NULL:
@@ -181,8 +197,23 @@ final class ModeValues {
         return new Value("ret", builder.returnType);
     }
 
-    /** FIELD with a VALUE: a field of the patched method's class (or a superclass), read directly. */
+    /**
+     * FIELD with a VALUE: a field of the patched method's class (or a superclass), read directly; or, written
+     * {@code Class.field}, a static field of any class among the woven ones.
+     */
     Value field(String name, AdviceBuilder builder) throws ModeCalls.Skip {
+        int dot = name.lastIndexOf('.');
+        if (dot > 0) {
+            Optional<FieldInfo> f = ctx.targets.field(name.substring(0, dot), name.substring(dot + 1));
+            if (f.isEmpty()) {
+                throw new ModeCalls.Skip("no static field '" + name + "' in the classes woven");
+            }
+            if (!f.get().isStatic()) {
+                throw new ModeCalls.Skip("'" + name + "' is an instance field (only a static field is read by its "
+                        + "class's name; an instance field by its name alone, in its own class)");
+            }
+            return new Value(ctx.fieldReads.read(f.get(), null, builder.methodId()), f.get().type());
+        }
         Optional<FieldInfo> f = ctx.targets.field(builder.method.owner(), name);
         if (f.isEmpty()) {
             throw new ModeCalls.Skip("its class has no field '" + name + "'");

@@ -41,7 +41,7 @@ public final class ContextLocals {
      * passed first to {@code exit} (null when none is), and how the other wrapper arguments are loaded.
      */
     public record Plan(String owner, String enter, String enterDescriptor, String exit, String exitDescriptor,
-                       String context, String returned, List<BytecodePlan.Push> pushes) {
+                       String context, String returned, boolean thrown, List<BytecodePlan.Push> pushes) {
         public Plan {
             pushes = List.copyOf(pushes);
         }
@@ -59,13 +59,16 @@ public final class ContextLocals {
     /**
      * The wrappers {@code <name>e} (takes the monitoring flag, {@code this} when used and the parameters used, runs
      * {@code before} when on, returns the context) and {@code <name>x} (takes the returned value when used, the flag,
-     * the context and whether the return is normal, then the same values; runs {@code after} when on) in the class
+     * the context, whether the return is normal and, with {@code thrown}, the exception that ends the method (null on a
+     * normal return), then the same values; runs {@code after} when on) in the class
      * {@code owner} (internal name), for method {@code m} whose context has Java type {@code contextType}. The
-     * statements are the generator's, with {@code ctx}, {@code self}, {@code aN}, {@code ret} and {@code normal$};
+     * statements are the generator's, with {@code ctx}, {@code self}, {@code aN}, {@code ret}, {@code normal$} and
+     * {@code thrown$};
      * {@code formal} and {@code javaType} spell types as the generator does (types it cannot name as Object).
      */
     public static Wrappers wrappers(org.dyper.patch.scan.MethodInfo m, String contextType, boolean self,
-                             java.util.Set<Integer> args, boolean returned, List<String> before, List<String> after,
+                             java.util.Set<Integer> args, boolean returned, boolean thrown, List<String> before,
+                             List<String> after,
                              String comment, String owner, String name, Formal formal,
                              java.util.function.UnaryOperator<String> javaType) {
         Type context = switch (contextType) {
@@ -97,17 +100,19 @@ public final class ContextLocals {
         String retFormal = returned ? formal.of(Type.getReturnType(m.descriptor()), "ret", exitDescriptor)
                 + ", " : "";
         String returnedDescriptor = returned ? exitDescriptor.substring(1) : null;
-        exitDescriptor.append('Z').append(context.getDescriptor()).append('Z').append(common).append(")V");
+        exitDescriptor.append('Z').append(context.getDescriptor()).append('Z')
+                .append(thrown ? "Ljava/lang/Throwable;" : "").append(common).append(")V");
         String type = javaType.apply(contextType);
         String rest = formals.isEmpty() ? "" : ", " + String.join(", ", formals);
         String source = "    // " + comment + ": the context in a local of the method\n    public static " + type + " "
                 + name + "e(boolean on$" + rest + ") {\n        " + type + " ctx = "
                 + org.dyper.patch.scan.Types.zero(contextType) + ";\n        if (on$) {\n" + body(before)
                 + "\n        }\n        return ctx;\n    }\n    public static void " + name + "x(" + retFormal
-                + "boolean on$, " + formal.of(context, "ctx", new StringBuilder()) + ", boolean normal$" + rest
+                + "boolean on$, " + formal.of(context, "ctx", new StringBuilder()) + ", boolean normal$"
+                + (thrown ? ", java.lang.Throwable thrown$" : "") + rest
                 + ") {\n        if (on$) {\n" + body(after) + "\n        }\n    }\n";
         return new Wrappers(source, new Plan(owner, name + "e", "(Z" + common + ")" + context.getDescriptor(),
-                name + "x", exitDescriptor.toString(), context.getDescriptor(), returnedDescriptor, pushes));
+                name + "x", exitDescriptor.toString(), context.getDescriptor(), returnedDescriptor, thrown, pushes));
     }
 
     private static String body(List<String> statements) {
@@ -165,7 +170,7 @@ public final class ContextLocals {
             if (plan.returned() != null) {
                 exit.add(new InsnNode(Type.getType(plan.returned()).getSize() == 2 ? Opcodes.DUP2 : Opcodes.DUP));
             }
-            exitCall(exit, plan, on, ctx, context, true);
+            exitCall(exit, plan, on, ctx, context, -1);
             m.instructions.insertBefore(ret, exit);
             covered.add(new LabelNode[] {from, to});
             from = new LabelNode();
@@ -179,10 +184,18 @@ public final class ContextLocals {
         h.add(handler);
         Object[] locals = handlerLocals(owner, m, on, context);
         h.add(new FrameNode(Opcodes.F_NEW, locals.length, locals, 1, new Object[] {"java/lang/Throwable"}));
+        // the exception, kept in a local past the two when the exit wrapper takes it, is thrown on as it came
+        int thrown = plan.thrown() ? ctx + context.getSize() : -2;
+        if (plan.thrown()) {
+            h.add(new VarInsnNode(Opcodes.ASTORE, thrown));
+        }
         if (plan.returned() != null) {
             h.add(zero(Type.getType(plan.returned())));
         }
-        exitCall(h, plan, on, ctx, context, false);
+        exitCall(h, plan, on, ctx, context, thrown);
+        if (plan.thrown()) {
+            h.add(new VarInsnNode(Opcodes.ALOAD, thrown));
+        }
         h.add(new InsnNode(Opcodes.ATHROW));
         m.instructions.add(h);
         for (LabelNode[] range : covered) {
@@ -193,10 +206,17 @@ public final class ContextLocals {
         }
     }
 
-    private static void exitCall(InsnList code, Plan plan, int on, int ctx, Type context, boolean normal) {
+    /**
+     * The call of the exit wrapper: on a normal return ({@code thrown} -1), or from the handler ({@code thrown} the
+     * local holding the exception, or -2 when the wrapper does not take it).
+     */
+    private static void exitCall(InsnList code, Plan plan, int on, int ctx, Type context, int thrown) {
         code.add(new VarInsnNode(Opcodes.ILOAD, on));
         code.add(new VarInsnNode(context.getOpcode(Opcodes.ILOAD), ctx));
-        code.add(new InsnNode(normal ? Opcodes.ICONST_1 : Opcodes.ICONST_0));
+        code.add(new InsnNode(thrown == -1 ? Opcodes.ICONST_1 : Opcodes.ICONST_0));
+        if (plan.thrown()) {
+            code.add(thrown == -1 ? new InsnNode(Opcodes.ACONST_NULL) : new VarInsnNode(Opcodes.ALOAD, thrown));
+        }
         pushes(code, plan);
         code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, plan.owner(), plan.exit(), plan.exitDescriptor(), false));
     }

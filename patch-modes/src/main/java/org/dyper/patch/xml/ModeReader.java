@@ -260,7 +260,7 @@ public final class ModeReader {
             }
             boolean ok = switch (type) {
                 case INTEGER -> Names.isInt(value);
-                case FIELD -> Names.isIdentifier(value);
+                case FIELD -> Names.isClassName(value);   // f, or Class.f for a static field of another class
                 case LOCAL -> Names.isIntAtLeast(value, 0) || Names.isIdentifier(value);
                 default -> Names.isIntAtLeast(value, 1);
             };
@@ -294,7 +294,7 @@ public final class ModeReader {
                 check.error(e, "TYPE='" + type + "' needs an LVALUE (" + lneeds + ")");
             } else {
                 boolean ok = switch (type) {
-                    case FIELD -> Names.isIdentifier(lvalue);
+                    case FIELD -> Names.isClassName(lvalue);
                     case LOCAL -> Names.isIntAtLeast(lvalue, 0) || Names.isIdentifier(lvalue);
                     default -> Names.isIntAtLeast(lvalue, 1);
                 };

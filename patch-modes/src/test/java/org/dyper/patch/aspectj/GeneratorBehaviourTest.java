@@ -23,6 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class GeneratorBehaviourTest {
     private static final String T = "org.example.fixture.Target";
     private static final String B = "org.example.fixture.Base";
+    private static final String NEGATIVE = "java.lang.IllegalArgumentException: negative";
+    private static final String UNLUCKY = "java.lang.IllegalStateException: unlucky 13";
 
     static Stream<Arguments> cases() {
         return Stream.of(specificCases(), nestedAndHidden(), matrix(), arrays()).flatMap(s -> s);
@@ -91,6 +93,8 @@ class GeneratorBehaviourTest {
                 c("static FIELD", fr("twice", p("ENTER", "FIELD_TOTAL")), "value Target.twice(int) 40",
                         "value Target.twice(int) 40"),
                 c("CLASSID", fr("scale", p("ENTER", "CLASS_ID")), "id Target"),
+                c("static FIELD of another class, by its class's name", frIn(B, "local",
+                        p("ENTER", "FIELD_TARGET_TOTAL")), "value Base.local(int) 42"),
                 c("CALL REFMETHODID with WHEN METHOD", fr("calls", p("CALL", "PAIR", "add")),
                         "pair Target.calls() -> Target.add(int,int)"),
                 c("CALL REFCLASSID on every call", fr("calls", p("CALL", "PAIR_CLASS")),
@@ -108,6 +112,18 @@ class GeneratorBehaviourTest {
                         "id Target.risky(int)", "id Target.risky(int)"),
                 c("EXIT with RETURN runs on normal returns only", fr("risky", p("EXIT", "VALUE_RET")),
                         "value Target.risky(int) 40"),
+                c("EXIT EXCEPTION: null on a normal return, else the exception", fr("risky", p("EXIT", "REF_THROWN")),
+                        "ref Target.risky(int) null", "ref Target.risky(int) " + NEGATIVE),
+                c("EXIT EXCEPTION of a void method, sharing a context", fr("fail", p("ENTER", "START"),
+                        p("EXIT", "STOP"), p("EXIT", "REF_THROWN")), "stop Target.fail(int) true",
+                        "ref Target.fail(int) null", "stop Target.fail(int) true", "ref Target.fail(int) " + UNLUCKY),
+                c("EXIT EXCEPTION with a RETURN patch, in the model's order", fr("risky", p("EXIT", "VALUE_RET"),
+                        p("EXIT", "REF_THROWN")), "value Target.risky(int) 40", "ref Target.risky(int) null",
+                        "ref Target.risky(int) " + NEGATIVE),
+                c("EXIT EXCEPTION of a constructor (no around advice there)", fr("new", p("ENTER", "START"),
+                        p("EXIT", "REF_THROWN")), "ref Target.<init>(java.lang.String) null"),
+                c("CALL EXCEPTION: after the call, the exception that ended it", fr("script",
+                        p("CALL", "REF_THROWN", "fail")), "ref Target.script() null", "ref Target.script() " + UNLUCKY),
                 c("EXIT patches run in the model's order, with and without RETURN", fr("risky", p("EXIT", "ID"),
                         p("EXIT", "VALUE_RET"), p("EXIT", "NUMBER")), "id Target.risky(int)",
                         "value Target.risky(int) 40", "number 42", "id Target.risky(int)", "number 42"),

@@ -71,6 +71,11 @@ class GeneratorProblemsTest {
                         "modes.xml:5:1: ARG: TYPE='TARGET' is the object a called method runs on or whose field is "
                                 + "accessed; it applies to WHAT='CALL' and the field WHATs only, not WHAT='ENTER' "
                                 + "(PATCH WHAT='ENTER' MODE='M' at model.xml:3:1)"),
+                e("EXCEPTION outside EXIT and CALL", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
+                        mode("M", null, "ref", "(int,java.lang.Object)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='EXCEPTION'/>"),
+                        "modes.xml:5:1: ARG: TYPE='EXCEPTION' is the exception that ends a method or a call; it "
+                                + "applies to WHAT='EXIT' and 'CALL' only, not WHAT='ENTER' "
+                                + "(PATCH WHAT='ENTER' MODE='M' at model.xml:3:1)"),
                 e("WHEN FIELD on an allocation", forMethod("script", "<PATCH WHAT='OBJECT_ALLOC' MODE='M'>\n"
                                 + "<WHEN CASE='FIELD' ARG='counter'/>\n</PATCH>"),
                         mode("M", null, "id", "(int)", "<ARG TYPE='METHODID'/>"),

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class ModeReaderTest {
     private static final String ALL_ARG_TYPES = "THIS, INTEGER, CURTHREAD, FIELD, RETURN, LOCAL, INSNO, BLOCKID, "
-            + "METHODID, CLASSID, REFMETHODID, REFCLASSID, REFBLOCKID, ARG, CONTEXT, NULL, TARGET";
+            + "METHODID, CLASSID, REFMETHODID, REFCLASSID, REFBLOCKID, ARG, CONTEXT, NULL, TARGET, EXCEPTION";
 
     /**
      * A mode file with one mode M (at 2:3, with {@code modeAttributes} added) holding one CODE (at 3:5) with

@@ -10,9 +10,14 @@ import java.util.List;
  * How a command that works on many JVMs ({@code dyper ctl --all}, {@code dyper report --all}, {@code dyper ui})
  * reaches them: this machine's registry folder unless options name a broker. It opens the {@link Fleet} when the
  * command runs, not when the options are read; {@code whoDeadline} is how long WHO gathers answers there (a registry
- * stops as soon as every entry answered, a broker waits the whole time).
+ * stops as soon as every entry answered, a broker waits the whole time); {@code warning}: what the command says
+ * before it opens the fleet (a .creds file other users may read), or null.
  */
-public record Carrier(String what, Opener opener, Duration whoDeadline) {
+public record Carrier(String what, Opener opener, Duration whoDeadline, String warning) {
+    public Carrier(String what, Opener opener, Duration whoDeadline) {
+        this(what, opener, whoDeadline, null);
+    }
+
     /** Opens the fleet; a carrier that cannot be reached is an IOException saying so. */
     @FunctionalInterface
     public interface Opener {

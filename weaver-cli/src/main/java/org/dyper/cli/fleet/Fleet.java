@@ -34,6 +34,25 @@ public interface Fleet extends AutoCloseable {
      */
     List<Answer> send(List<Member> members, String message, boolean control, Duration deadline) throws IOException;
 
+    /** Takes one answer as it comes: {@code index} is its member's place in the list sent to. */
+    @FunctionalInterface
+    interface Each {
+        void accept(int index, Answer answer);
+    }
+
+    /**
+     * As {@link #send(List, String, boolean, Duration)}, but each answer goes to {@code each} as it comes (on the
+     * calling thread, in any order, once per member), so that a caller who folds the answers in need not hold them
+     * all. This default gathers them all first; a carrier with many members does better.
+     */
+    default void send(List<Member> members, String message, boolean control, Duration deadline, Each each)
+            throws IOException {
+        List<Answer> all = send(members, message, control, deadline);
+        for (int i = 0; i < all.size(); i++) {
+            each.accept(i, all.get(i));
+        }
+    }
+
     /** What this fleet is, for messages: {@code "registry /root/.dyper/run"}, {@code "nats://host:4222"}. */
     String describe();
 

@@ -20,7 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.dyper.runtime.monitor.MonitorReply;
@@ -52,17 +51,34 @@ public final class NatsFleet implements Fleet {
                 throw new IllegalArgumentException("--creds " + creds + ": cannot read it");
             }
         }
+
+        /** What to warn of before connecting (a .creds file other users may read), or null. */
+        public String warning() {
+            return creds == null ? null : org.dyper.runtime.monitor.CredsFile.exposed(creds);
+        }
     }
 
     private final Connection connection;
     private final String url;
-    /** The requests waiting for an answer, by subject: a permissions violation there ends them at once. */
-    private final Map<String, CompletableFuture<Message>> pending = new ConcurrentHashMap<>();
+    /** This client's replies come on {@code inbox + n} (one subscription, {@code inbox + "*"}). */
+    private final String inbox;
+    private final java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong();
+    /** The requests waiting for an answer, by reply subject. */
+    private final Map<String, Request> byReply = new ConcurrentHashMap<>();
+    /** ... and by subject: a permissions violation there ends them at once. */
+    private final Map<String, Request> bySubject = new ConcurrentHashMap<>();
     private final List<String> refused = java.util.Collections.synchronizedList(new ArrayList<>());
 
     private NatsFleet(Connection connection, String url) {
         this.connection = connection;
         this.url = url;
+        this.inbox = connection.createInbox() + ".";
+        connection.createDispatcher(m -> {
+            Request r = byReply.get(m.getSubject());
+            if (r != null) {
+                r.message(m);
+            }
+        }).subscribe(inbox + "*");
     }
 
     /** Connects within {@code timeout}; a server that is down or refuses the login is an IOException saying so. */
@@ -177,69 +193,196 @@ public final class NatsFleet implements Fleet {
 
     @Override
     public List<Answer> send(List<Member> members, String message, boolean control, Duration deadline) {
+        Answer[] answers = new Answer[members.size()];
+        send(members, message, control, deadline, (i, a) -> answers[i] = a);
+        return List.of(answers);
+    }
+
+    /**
+     * Sends to every member at once (at most {@link #WINDOW} waiting at a time) and gives each answer to
+     * {@code each} on this thread as it comes; a member's place in the window is freed only once {@code each} has
+     * taken its answer, so at most {@link #WINDOW} replies are held here whatever the number of members. A reply the
+     * monitor split in parts (header {@value #PART_HEADER}) is put together again here.
+     */
+    @Override
+    public void send(List<Member> members, String message, boolean control, Duration deadline, Each each) {
         byte[] data = message.getBytes(StandardCharsets.UTF_8);
-        List<CompletableFuture<Message>> futures = new ArrayList<>();
-        List<String> subjects = new ArrayList<>();
         long end = System.nanoTime() + deadline.toNanos();
-        // at most WINDOW requests out at once: a thousand REPORTs of 150 kB answered together overran this
-        // connection's pending limit on the server, which then closed it as a slow consumer (benchmarks/run-fleet)
-        java.util.concurrent.Semaphore window = new java.util.concurrent.Semaphore(WINDOW);
-        for (Member m : members) {
-            String subject = "dyper." + m.id() + (control ? ".control" : ".read");
-            subjects.add(subject);
-            CompletableFuture<Message> f;
-            try {
-                if (!window.tryAcquire(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                    futures.add(new CompletableFuture<>());  // never sent: it times out below, named
-                    continue;
+        java.util.concurrent.BlockingQueue<Request> came = new java.util.concurrent.LinkedBlockingQueue<>();
+        Request[] requests = new Request[members.size()];
+        boolean[] given = new boolean[members.size()];
+        int sent = 0;
+        int waiting = 0;
+        int done = 0;
+        try {
+            while (done < members.size()) {
+                // at most WINDOW requests out at once: a thousand REPORTs of 150 kB answered together overran this
+                // connection's pending limit on the server, which then closed it as a slow consumer
+                // (benchmarks/run-fleet); and the replies are folded in before more are asked for
+                while (sent < members.size() && waiting < WINDOW && System.nanoTime() < end) {
+                    Member m = members.get(sent);
+                    Request r = new Request(sent, "dyper." + m.id() + (control ? ".control" : ".read"),
+                            inbox + next.incrementAndGet(), came);
+                    requests[sent++] = r;
+                    waiting++;
+                    byReply.put(r.replyTo, r);
+                    bySubject.put(r.subject, r);
+                    try {
+                        connection.publish(r.subject, r.replyTo, data);
+                    } catch (RuntimeException e) {
+                        r.fail("cannot send on " + r.subject + ": " + e.getMessage());
+                    }
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                futures.add(CompletableFuture.failedFuture(e));
+                long left = end - System.nanoTime();
+                Request r = left <= 0 ? null : came.poll(left, TimeUnit.NANOSECONDS);
+                if (r == null) {
+                    break;
+                }
+                waiting--;
+                done++;
+                forget(r);
+                given[r.index] = true;
+                each.accept(r.index, answer(members.get(r.index), r));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (int i = 0; i < members.size(); i++) {
+            if (given[i]) {
                 continue;
             }
-            try {
-                // with the deadline (and a margin): jnats' own default request timeout is far shorter, and it
-                // cancels a request past it as it cancels one nobody subscribes to (benchmarks/run-fleet, 1,000 JVMs)
-                f = connection.requestWithTimeout(subject, data, deadline.plusSeconds(5));
-            } catch (RuntimeException e) {
-                f = CompletableFuture.failedFuture(e);
-            }
-            f.whenComplete((reply, failure) -> window.release());
-            pending.put(subject, f);
-            futures.add(f);
-        }
-        List<Answer> answers = new ArrayList<>();
-        for (int i = 0; i < members.size(); i++) {
             Member m = members.get(i);
-            String subject = subjects.get(i);
-            String name = name(m);
-            try {
-                Message reply = futures.get(i).get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
-                answers.add(new Answer(m, new String(reply.getData(), StandardCharsets.UTF_8), null));
-            } catch (TimeoutException e) {
-                futures.get(i).cancel(true);
-                answers.add(new Answer(m, null, name + " did not answer on " + subject + " within "
-                        + deadline.toMillis() + " ms"));
-            } catch (ExecutionException | java.util.concurrent.CancellationException e) {
-                String refusal = refusal(subject);
-                Throwable cause = e.getCause() == null ? e : e.getCause();
-                // jnats cancels a request that the server says no one subscribes to (no responders)
-                String why = refusal != null ? refusal : cause instanceof java.util.concurrent.CancellationException
-                        && connection.getStatus() != Connection.Status.CONNECTED
-                        ? "the connection to the NATS server was lost while waiting on " + subject
-                        : cause instanceof java.util.concurrent.CancellationException
+            String subject = "dyper." + m.id() + (control ? ".control" : ".read");
+            if (requests[i] != null) {
+                forget(requests[i]);
+            }
+            String parts = requests[i] == null ? null : requests[i].partsCame();
+            String why = connection.getStatus() != Connection.Status.CONNECTED
+                    ? "the connection to the NATS server was lost while waiting on " + subject
+                    : "did not answer on " + subject + " within " + deadline.toMillis() + " ms" + (parts == null ? ""
+                    : ": " + parts + " of its reply came (a server that lets a monitor send fewer messages per "
+                    + "request drops the rest: allow_responses {max: " + MAX_PARTS + "}, docs/fleet.md)");
+            each.accept(i, new Answer(m, null, name(m) + (why.startsWith("did") ? " " : ": ") + why));
+        }
+    }
+
+    private void forget(Request r) {
+        byReply.remove(r.replyTo);
+        bySubject.remove(r.subject, r);
+    }
+
+    /** One member's answer from its finished request. */
+    private Answer answer(Member m, Request r) {
+        if (r.reply != null) {
+            return new Answer(m, new String(r.reply, StandardCharsets.UTF_8), null);
+        }
+        String refusal = r.refused ? refusal(r.subject) : null;
+        return new Answer(m, null, name(m) + ": " + (refusal != null ? refusal : r.error));
+    }
+
+    /** The header of a reply the monitor sent in parts: {@code "i n"}, part i (from 0) of n. */
+    public static final String PART_HEADER = "Dyper-Part";
+    /** At most this many parts make one reply. */
+    public static final int MAX_PARTS = 1024;
+
+    /** One request waiting for its reply (or its parts), filled on jnats' dispatcher thread. */
+    private static final class Request {
+        final int index;
+        final String subject;
+        final String replyTo;
+        final java.util.concurrent.BlockingQueue<Request> done;
+        private byte[][] parts;
+        private int got;
+        private boolean finished;
+        volatile byte[] reply;
+        volatile String error;
+        volatile boolean refused;
+
+        Request(int index, String subject, String replyTo, java.util.concurrent.BlockingQueue<Request> done) {
+            this.index = index;
+            this.subject = subject;
+            this.replyTo = replyTo;
+            this.done = done;
+        }
+
+        synchronized void message(Message m) {
+            if (finished) {
+                return;
+            }
+            if (m.isStatusMessage()) {
+                // the server says no one subscribes to the subject (no responders)
+                fail(m.getStatus().getCode() == io.nats.client.support.Status.NO_RESPONDERS_CODE
                         ? "no monitor answers on " + subject + " (the JVM ended, or is not connected now)"
-                        : "no answer on " + subject + ": " + cause;
-                answers.add(new Answer(m, null, name + ": " + why));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                answers.add(new Answer(m, null, name + ": interrupted"));
-            } finally {
-                pending.remove(subject);
+                        : "the NATS server answered " + m.getStatus().getMessageWithCode());
+                return;
+            }
+            String part = m.getHeaders() == null ? null : m.getHeaders().getFirst(PART_HEADER);
+            if (part == null) {
+                finish(m.getData());
+                return;
+            }
+            String[] f = part.trim().split(" ");
+            int i;
+            int n;
+            try {
+                i = Integer.parseInt(f[0]);
+                n = Integer.parseInt(f[1]);
+            } catch (RuntimeException e) {
+                fail("a reply part with the header " + PART_HEADER + ": '" + part + "' (expected 'i n')");
+                return;
+            }
+            if (n < 1 || n > MAX_PARTS || i < 0 || i >= n || parts != null && parts.length != n) {
+                fail("a reply part " + part + " that does not fit (at most " + MAX_PARTS + " parts)");
+                return;
+            }
+            if (parts == null) {
+                parts = new byte[n][];
+            }
+            if (parts[i] == null) {
+                parts[i] = m.getData() == null ? new byte[0] : m.getData();
+                got++;
+            }
+            if (got == n) {
+                int size = 0;
+                for (byte[] p : parts) {
+                    size += p.length;
+                }
+                byte[] whole = new byte[size];
+                int at = 0;
+                for (byte[] p : parts) {
+                    System.arraycopy(p, 0, whole, at, p.length);
+                    at += p.length;
+                }
+                parts = null;
+                finish(whole);
             }
         }
-        return answers;
+
+        /** "3 of 27 parts" when some parts of a reply in parts came, else null. */
+        synchronized String partsCame() {
+            return parts == null || finished ? null : got + " of " + parts.length + " parts";
+        }
+
+        private void finish(byte[] data) {
+            finished = true;
+            reply = data == null ? new byte[0] : data;
+            done.add(this);
+        }
+
+        synchronized void fail(String why) {
+            if (!finished) {
+                finished = true;
+                error = why;
+                done.add(this);
+            }
+        }
+
+        synchronized void refuse(String why) {
+            if (!finished) {
+                refused = true;
+                fail(why);
+            }
+        }
     }
 
     /** A member as errors name it: its id, main class, host and pid ({@link Fleet#describe(Member)}). */
@@ -260,8 +403,8 @@ public final class NatsFleet implements Fleet {
             for (String r : refused) {
                 if (r.contains("\"" + subject + "\"")) {
                     return "the NATS server refused: " + r + (subject.endsWith(".control")
-                            ? " (this user has no control rights: changing a program needs a user allowed to publish"
-                            + " on dyper.*.control, docs/fleet.md)" : "");
+                            ? " (this user has no control rights: a command that changes the program or reads its"
+                            + " class files needs a user allowed to publish on dyper.*.control, docs/fleet.md)" : "");
                 }
             }
         }
@@ -303,9 +446,9 @@ public final class NatsFleet implements Fleet {
             f.refused.add(error);
             Matcher m = PUBLISH_VIOLATION.matcher(error);
             if (m.find()) {
-                CompletableFuture<Message> waiting = f.pending.get(m.group(1));
+                Request waiting = f.bySubject.get(m.group(1));
                 if (waiting != null) {
-                    waiting.completeExceptionally(new IOException(error));
+                    waiting.refuse(error);
                 }
             }
         }

@@ -68,6 +68,6 @@ public final class NatsOptions {
     /** The broker the options name as a {@link Carrier}: connected when the command runs. */
     public static Carrier carrier(CommandLine line) throws UsageError {
         NatsFleet.Login login = login(line);
-        return new Carrier(login.url(), () -> NatsFleet.connect(login, CONNECT), WHO_DEADLINE);
+        return new Carrier(login.url(), () -> NatsFleet.connect(login, CONNECT), WHO_DEADLINE, login.warning());
     }
 }

@@ -17,7 +17,7 @@ import org.w3c.dom.Element;
  * of a field, the answers of questions, each JVM's own site ids) stays in each JVM's report.
  */
 final class ExactMerge {
-    private ExactMerge() {
+    ExactMerge() {
     }
 
     /** Attributes that add up over JVMs. */
@@ -46,41 +46,73 @@ final class ExactMerge {
         }
     }
 
+    /** The sections' own attributes and items, by section tag; where each section was first seen. */
+    private final Map<String, Map<String, String>> sectionAttrs = new LinkedHashMap<>();
+    private final Map<String, Map<String, Item>> sections = new LinkedHashMap<>();
+    private final Map<String, long[]> firstSeen = new LinkedHashMap<>();
+
     /** The merged report of {@code reports} (each a {@code DYPER_REPORT}), stamped with {@code time}. */
     static String merge(List<Element> reports, long time) {
-        Map<String, Map<String, String>> sectionAttrs = new LinkedHashMap<>();
-        Map<String, Map<String, Item>> sections = new LinkedHashMap<>();
-        for (Element report : reports) {
-            for (Element section : Xml.children(report)) {
-                String tag = section.getTagName();
-                if (NOT_MERGED.contains(tag)) {
-                    continue;
-                }
-                boolean firstOfItsKind = !sectionAttrs.containsKey(tag);
-                Map<String, String> attrs = sectionAttrs.computeIfAbsent(tag, k -> new LinkedHashMap<>());
-                mergeSectionAttrs(attrs, section, firstOfItsKind);
-                Map<String, Item> items = sections.computeIfAbsent(tag, k -> new LinkedHashMap<>());
-                for (Element e : Xml.children(section)) {
-                    String key = e.getTagName() + "\u0000" + e.getAttribute("NAME");
-                    Item item = items.get(key);
-                    if (item == null) {
-                        item = new Item(e.getTagName());
-                        items.put(key, item);
-                        first(item, e);
-                    } else {
-                        add(item, e);
-                    }
+        ExactMerge m = new ExactMerge();
+        for (int i = 0; i < reports.size(); i++) {
+            m.add(reports.get(i), i);
+        }
+        return m.xml(time);
+    }
+
+    /** Whether no report was added. */
+    boolean isEmpty() {
+        return firstSeen.isEmpty() && sections.isEmpty();
+    }
+
+    /** Adds the {@code DYPER_REPORT} of JVM number {@code index} (the reports may come in any order). */
+    void add(Element report, int index) {
+        int position = 0;
+        for (Element section : Xml.children(report)) {
+            String tag = section.getTagName();
+            if (NOT_MERGED.contains(tag)) {
+                continue;
+            }
+            long[] seen = firstSeen.get(tag);
+            if (seen == null || index < seen[0]) {
+                firstSeen.put(tag, new long[] {index, position});
+            }
+            position++;
+            boolean firstOfItsKind = !sectionAttrs.containsKey(tag);
+            Map<String, String> attrs = sectionAttrs.computeIfAbsent(tag, k -> new LinkedHashMap<>());
+            mergeSectionAttrs(attrs, section, firstOfItsKind);
+            Map<String, Item> items = sections.computeIfAbsent(tag, k -> new LinkedHashMap<>());
+            for (Element e : Xml.children(section)) {
+                String key = e.getTagName() + "\u0000" + e.getAttribute("NAME");
+                Item item = items.get(key);
+                if (item == null) {
+                    item = new Item(e.getTagName());
+                    items.put(key, item);
+                    first(item, e);
+                } else {
+                    add(item, e);
                 }
             }
         }
+        if (firstSeen.isEmpty()) {
+            firstSeen.put("", new long[] {index, 0});  // a report with no section: still one that was added
+        }
+    }
+
+    /** The merged report of what was added, stamped with {@code time}. */
+    String xml(long time) {
         StringBuilder x = new StringBuilder(4096);
         x.append("<DYPER_REPORT VERSION='1' TIME='").append(time).append("'>");
-        for (Map.Entry<String, Map<String, Item>> s : sections.entrySet()) {
-            x.append('<').append(s.getKey());
-            attrs(x, sectionAttrs.get(s.getKey()));
+        List<String> tags = new ArrayList<>(sections.keySet());
+        // in the order of the lowest-numbered JVM that has them, whatever order the reports came in
+        tags.sort(Comparator.comparingLong((String t) -> firstSeen.get(t)[0]).thenComparingLong(t ->
+                firstSeen.get(t)[1]));
+        for (String tag : tags) {
+            x.append('<').append(tag);
+            attrs(x, sectionAttrs.get(tag));
             x.append('>');
-            List<Item> items = new ArrayList<>(s.getValue().values());
-            items.sort(order(s.getKey()));
+            List<Item> items = new ArrayList<>(sections.get(tag).values());
+            items.sort(order(tag));
             for (Item item : items) {
                 finish(item);
                 x.append('<').append(item.tag);
@@ -96,7 +128,7 @@ final class ExactMerge {
                 }
                 x.append("</").append(item.tag).append('>');
             }
-            x.append("</").append(s.getKey()).append('>');
+            x.append("</").append(tag).append('>');
         }
         return x.append("</DYPER_REPORT>").toString();
     }

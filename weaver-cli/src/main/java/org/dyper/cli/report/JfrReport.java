@@ -18,6 +18,8 @@ import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 import org.dyper.runtime.jfr.DyperEvents;
+import org.dyper.runtime.monitor.internal.sampling.Frame;
+import org.dyper.runtime.monitor.internal.sampling.FrameNames;
 import org.dyper.runtime.wire.Xml;
 
 /**
@@ -65,18 +67,16 @@ final class JfrReport {
             if (st == null || weight <= 0) {
                 return;
             }
-            List<RecordedFrame> frames = st.getFrames();
-            StringBuilder p = new StringBuilder();
-            for (int i = frames.size() - 1; i >= 0; i--) {
-                RecordedFrame f = frames.get(i);
-                if (f.getMethod() == null || f.getMethod().getType() == null) {
+            List<Frame> topFirst = new ArrayList<>(st.getFrames().size());
+            for (RecordedFrame f : st.getFrames()) {
+                if (f.getMethod() == null || f.getMethod().getType() == null || !f.isJavaFrame()) {
                     continue;
                 }
-                if (p.length() > 0) {
-                    p.append(';');
-                }
-                p.append(f.getMethod().getType().getName()).append('.').append(f.getMethod().getName());
+                topFirst.add(new Frame(FrameNames.typeName(f.getMethod().getType().getName()), f.getMethod().getName(),
+                        f.getLineNumber(), "Native".equals(f.getType()), null));
             }
+            // as the monitor names them: AspectJ's around-advice frames folded into the woven method, lambdas unnumbered
+            StringBuilder p = new StringBuilder(String.join(";", FrameNames.rootFirst(topFirst)));
             if (leaf != null) {
                 p.append(p.length() > 0 ? ";" : "").append(leaf);
             }
@@ -306,6 +306,7 @@ final class JfrReport {
             return "?";
         }
         RecordedClass c = e.getClass(field);
-        return c == null ? "?" : c.getName();
+        // as the monitor writes it: "[Ljava.lang.Object;" would end the frame at its ';', the paths' separator
+        return c == null ? "?" : FrameNames.typeName(c.getName());
     }
 }

@@ -45,10 +45,13 @@ final class Live {
                 throw new CommandFailure(ExitCode.NO_PROCESS, "no monitored JVM" + (all.main() == null ? ""
                         : " of main class " + all.main()) + " on " + fleet.describe());
             }
-            List<Fleet.Answer> answers = fleet.send(members, "<DYPER COMMAND='REPORT'><REPORT TYPE='ALL'/></DYPER>",
-                    false, all.deadline());
+            // each reply is folded in as it comes and dropped: a thousand REPORTs are never held at once
+            FleetReport.Merger merger = new FleetReport.Merger(fleet, members);
+            String[] why = new String[members.size()];
+            fleet.send(members, "<DYPER COMMAND='REPORT'><REPORT TYPE='ALL'/></DYPER>", false, all.deadline(),
+                    (i, a) -> why[i] = merger.add(i, a));
             long now = System.currentTimeMillis();
-            String xml = FleetReport.merge(fleet, answers, now);
+            String xml = merger.xml(now);
             Report report = HtmlReport.read("fleet of " + Carrier.jvms(members.size()) + " on " + fleet.describe()
                     + " (REPORT at " + LocalTime.now().format(DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT))
                     + ")", xml);
@@ -57,18 +60,18 @@ final class Live {
             java.util.Set<String> jdks = new java.util.LinkedHashSet<>();
             java.util.Set<String> mains = new java.util.LinkedHashSet<>();
             long start = Long.MAX_VALUE;
-            for (Fleet.Answer a : answers) {
-                String why = a.ok() ? Reply.error(a.reply()) : a.error();
-                if (why != null) {
-                    missing.add(a.ok() ? fleet.describe(a.member()) + ": " + why : why);
+            for (int i = 0; i < members.size(); i++) {
+                Fleet.Member m = members.get(i);
+                if (why[i] != null) {
+                    missing.add(why[i]);
                 } else {
                     answered++;
                 }
-                if (!a.member().jdk().isEmpty()) {
-                    jdks.add(a.member().jdk());
+                if (!m.jdk().isEmpty()) {
+                    jdks.add(m.jdk());
                 }
-                mains.add(a.member().mainClass());
-                start = Math.min(start, a.member().startMillis());
+                mains.add(m.mainClass());
+                start = Math.min(start, m.startMillis());
             }
             if (answered == 0) {
                 throw new CommandFailure(ExitCode.NO_PROCESS, "no JVM answered REPORT: " + String.join("; ", missing));
@@ -84,19 +87,6 @@ final class Live {
             return carrier.open();
         } catch (IOException e) {
             throw new CommandFailure(ExitCode.NO_PROCESS, e.getMessage());
-        }
-    }
-
-    /** What a reply's ERROR says (or that it is unreadable), or null when it has none. */
-    private static final class Reply {
-        static String error(String xml) {
-            try {
-                Element e = org.dyper.runtime.wire.Xml.child(org.dyper.runtime.monitor.MonitorReply.parse(xml),
-                        "ERROR");
-                return e == null ? null : "the monitor answered ERROR: " + e.getTextContent();
-            } catch (org.dyper.runtime.monitor.MonitorReply.MalformedException e) {
-                return "unreadable reply: " + e.getMessage();
-            }
         }
     }
 

@@ -219,6 +219,9 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
 
     private static int execute(Parsed p, PrintStream out, PrintStream err) throws BadReportException, CommandFailure, IOException {
         List<String> args = p.inputs();
+        if (p.all() != null && p.all().carrier().warning() != null) {
+            err.println("dyper: warning: " + p.all().carrier().warning());
+        }
         Live.Merged merged = p.all() == null ? null : Live.fleet(p.all());
         Report report = merged != null ? merged.report() : p.pid() != 0 ? Live.report(p.pid(), p.dir())
                 : read(args.get(p.diff() ? 1 : 0));

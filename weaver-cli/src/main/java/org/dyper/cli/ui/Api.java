@@ -22,6 +22,7 @@ import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Model;
 import org.dyper.patch.model.Problem;
 import org.dyper.patch.xml.ModelReader;
+import org.dyper.runtime.ask.AnswerReport;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.monitor.MonitorReply;
 import org.dyper.runtime.report.HtmlReport;
@@ -242,6 +243,14 @@ final class Api {
                 only(r, "GET", "POST", "DELETE");
                 return marks(target(pid), r);
             }
+            case "/ask" -> {
+                only(r, "POST");
+                return ask(target(pid), r);
+            }
+            case "/answers" -> {
+                only(r, "GET");
+                return answers(target(pid));
+            }
             case "/report.html", "/report.xml" -> {
                 only(r, "GET");
                 return save(target(pid), what.endsWith("html"));
@@ -252,7 +261,8 @@ final class Api {
 
     /**
      * A JVM on the NATS server: what goes through REPORT (summary, stacks, exact figures, live updates, marks, the
-     * saved report); patching it from the page is not there yet (dyper ctl --nats URL ID instrument does it).
+     * saved report), and measuring or applying a model, which goes through its control subject with the class files
+     * inline (the UI's user needs control rights on the server; a reader gets 403 with the server's words).
      */
     private Object routeRemote(Request r, Target t, String what) throws Failure {
         switch (what) {
@@ -276,12 +286,24 @@ final class Api {
                 only(r, "GET", "POST", "DELETE");
                 return marks(t, r);
             }
+            case "/answers" -> {
+                only(r, "GET");
+                return answers(t);
+            }
             case "/report.html", "/report.xml" -> {
                 only(r, "GET");
                 return save(t, what.endsWith("html"));
             }
+            case "/measure" -> {
+                only(r, "POST", "DELETE");
+                return measure(t, r);
+            }
+            case "/model" -> {
+                only(r, "POST", "DELETE");
+                return r.method().equals("POST") ? applyModel(t, r) : removeModel(t);
+            }
             default -> throw new Failure(501, r.path() + ": not for a JVM on the NATS server from this page (yet); "
-                    + "dyper ctl --nats URL " + t.member.id() + " instrument --model FILE patches it (docs/fleet.md)");
+                    + "dyper ctl --nats URL " + t.member.id() + " does it (docs/fleet.md)");
         }
     }
 
@@ -877,6 +899,8 @@ final class Api {
     static final String PREWEAVE_PROPERTY = "dyper.ui.preweave";
     /** Held while ajc weaves for this UI (a click, or a weave ahead of one): ajc runs once at a time in a JVM. */
     private static final Object WEAVING = new Object();
+    /** The model the questions asked from the page make (as {@code dyper ctl PID ask}'s). */
+    static final String ASK_MODEL = "dyper-ask";
 
     /**
      * When a process is first opened: weaves the model "Measure exactly" would insert for its hottest method (the
@@ -972,7 +996,7 @@ final class Api {
             }
             try {
                 if (wanted.isEmpty()) {
-                    Element reply = LivePatching.remove(e, Target.MODEL, PATCH_MILLIS);
+                    Element reply = remove(t, e, Target.MODEL);
                     t.measured.clear();
                     t.inserted = null;
                     return measureReply(t, "nothing measured now: model '" + Target.MODEL + "' removed", reply,
@@ -982,7 +1006,7 @@ final class Api {
                         .getBytes(StandardCharsets.UTF_8)));
                 LivePatching.Inserted in;
                 synchronized (WEAVING) {
-                    in = LivePatching.insert(e, ModeCatalog.load(List.of()), model, cache, PATCH_MILLIS);
+                    in = insert(t, e, ModeCatalog.load(List.of()), model);
                 }
                 t.measured.clear();
                 t.measured.addAll(wanted);
@@ -1000,7 +1024,7 @@ final class Api {
             } catch (WireClient.Ended x) {
                 throw new Failure(410, "process " + t.pid + " (" + t.main + ") ended");
             } catch (IOException x) {
-                throw new Failure(502, "process " + t.pid + ": " + x.getMessage());
+                throw ioFailure(t, x);
             }
         }
     }
@@ -1072,7 +1096,7 @@ final class Api {
                 }
                 LivePatching.Inserted in;
                 synchronized (WEAVING) {
-                    in = LivePatching.insert(e, catalog, model, cache, PATCH_MILLIS);
+                    in = insert(t, e, catalog, model);
                 }
                 t.inserted = model.name();
                 if (!model.name().equals(Target.MODEL)) {
@@ -1089,7 +1113,7 @@ final class Api {
         } catch (WeaveException x) {
             throw new Failure(422, "weaving the model failed: " + x.getMessage());
         } catch (IOException x) {
-            throw new Failure(502, "process " + t.pid + ": " + x.getMessage());
+            throw ioFailure(t, x);
         } finally {
             if (modeFile != null) {
                 try {
@@ -1101,12 +1125,132 @@ final class Api {
         }
     }
 
+    /**
+     * A question ("ask about this", docs/questions.md) put to the process as {@code dyper ctl PID ask} puts it: it
+     * goes in as the process's one run-time model, replacing questions asked before; another model the UI put in must
+     * come out first. A question that cannot be answered is 400 with its column.
+     */
+    private Object ask(Target t, Request r) throws Failure {
+        if (!(object(r).get("question") instanceof String question) || question.isBlank()) {
+            throw new Failure(400, "send {\"question\": \"time of pkg.Class.method by caller\"} (docs/questions.md)");
+        }
+        long start = System.nanoTime();
+        MonitorEntry e = entry(t);
+        synchronized (t.patching) {
+            if (t.inserted != null && !t.inserted.equals(ASK_MODEL)) {
+                throw new Failure(409, "model '" + t.inserted + "' is in (inserted from the UI): one model at a time; "
+                        + "stop it first");
+            }
+            LivePatching.Asked asked;
+            try {
+                synchronized (WEAVING) {
+                    asked = LivePatching.ask(e, List.of(new org.dyper.cli.ask.AskedQuestions.Asked(question.strip(),
+                            "question", false, 0)), cache, PATCH_MILLIS, false);
+                }
+            } catch (CommandFailure f) {
+                if (f.code == ExitCode.INVALID_INPUT) {
+                    throw new Failure(400, f.getMessage().lines().findFirst().orElse(""));
+                }
+                throw failure(t, f);
+            } catch (InvalidInputException x) {
+                throw new Failure(422, "the questions' model is not valid", problems(x));
+            } catch (WeaveException x) {
+                throw new Failure(422, "weaving the questions' model failed: " + x.getMessage());
+            } catch (IOException x) {
+                throw new Failure(502, "process " + t.pid + ": " + x.getMessage());
+            }
+            t.inserted = asked.inserted().model();
+            t.measured.clear();
+            List<String> warnings = new ArrayList<>(asked.compiled().warnings());
+            warnings.addAll(asked.inserted().warnings());
+            Map<String, Object> j = measureReply(t, "asked: " + question.strip(), asked.inserted().reply(), warnings,
+                    start);
+            j.put("question", question.strip());
+            j.put("sites", asked.compiled().sites());
+            return j;
+        }
+    }
+
+    /**
+     * The answers of the questions asked in the process (REPORT TYPE='ANSWERS'): {@code text} as {@code dyper ctl PID
+     * answers} prints it, and {@code questions} with their groups.
+     */
+    private Object answers(Target t) throws Failure {
+        Element answers = Xml.child(monitorReport(t, "ANSWERS"), "ANSWERS");
+        Map<String, Object> j = new LinkedHashMap<>();
+        j.put("pid", t.pid);
+        j.put("takenMillis", System.currentTimeMillis());
+        j.put("text", answers == null ? "" : AnswerReport.text(answers, 120).stripLeading());
+        List<Object> questions = new ArrayList<>();
+        for (Element q : answers == null ? List.<Element>of() : Xml.children(answers, "QUESTION")) {
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("text", q.getAttribute("TEXT"));
+            one.put("measure", q.getAttribute("MEASURE"));
+            one.put("groupBy", q.getAttribute("GROUP_BY"));
+            for (String a : List.of("SITES", "CHECKS", "RECORDS")) {
+                one.put(a.toLowerCase(java.util.Locale.ROOT), number(q, a));
+            }
+            List<Object> groups = new ArrayList<>();
+            for (Element g : Xml.children(q, "GROUP")) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("name", g.getAttribute("NAME"));
+                for (String a : List.of("COUNT", "SUM", "MIN", "MAX", "P50", "P99")) {
+                    if (g.hasAttribute(a)) {
+                        row.put(a.toLowerCase(java.util.Locale.ROOT), number(g, a));
+                    }
+                }
+                groups.add(row);
+            }
+            one.put("groups", groups);
+            questions.add(one);
+        }
+        j.put("questions", questions);
+        return j;
+    }
+
+    /**
+     * Inserts {@code model} into {@code t}: through its socket ({@code e}), or for a JVM on the NATS server through
+     * the fleet's control subject with the class files inline, as {@code dyper ctl --nats URL ID instrument} does.
+     */
+    private LivePatching.Inserted insert(Target t, MonitorEntry e, ModeCatalog catalog, Model model)
+            throws CommandFailure, IOException, InvalidInputException, WeaveException {
+        return t.member == null ? LivePatching.insert(e, catalog, model, cache, PATCH_MILLIS)
+                : LivePatching.insert(t.pid, broker(t), catalog, model, cache, true, null);
+    }
+
+    /** Takes model {@code name} out of {@code t} (null: the one that is in), as {@link #insert} reaches it. */
+    private Element remove(Target t, MonitorEntry e, String name) throws CommandFailure, IOException {
+        return t.member == null ? LivePatching.remove(e, name, PATCH_MILLIS)
+                : LivePatching.remove(t.pid, broker(t), name);
+    }
+
+    /** Commands to a JVM on the NATS server, on its control subject; no answer or a refusal is an IOException. */
+    private org.dyper.cli.MonitorTargets.Requests broker(Target t) {
+        return (command, data) -> {
+            Fleet.Answer a = remote.send(List.of(t.member), "<DYPER PID='" + t.pid + "' COMMAND='" + Xml.esc(command)
+                    + "'>" + (data == null ? "" : data) + "</DYPER>", true, java.time.Duration.ofMillis(PATCH_MILLIS))
+                    .get(0);
+            if (!a.ok()) {
+                throw new IOException(a.error());
+            }
+            return a.reply();
+        };
+    }
+
+    /** An I/O failure while patching: the server refusing this user is 403, anything else 502. */
+    private Failure ioFailure(Target t, IOException x) {
+        if (t.member != null) {
+            return new Failure(x.getMessage().contains("the NATS server refused") ? 403 : 502, x.getMessage());
+        }
+        return new Failure(502, "process " + t.pid + ": " + x.getMessage());
+    }
+
     private Object removeModel(Target t) throws Failure {
         long start = System.nanoTime();
         MonitorEntry e = entry(t);
         synchronized (t.patching) {
             try {
-                Element reply = LivePatching.remove(e, t.inserted, PATCH_MILLIS);
+                Element reply = remove(t, e, t.inserted);
                 String name = reply.getAttribute("MODEL");
                 if (name.equals(t.inserted)) {
                     t.inserted = null;
@@ -1116,7 +1260,7 @@ final class Api {
             } catch (CommandFailure f) {
                 throw failure(t, f);
             } catch (IOException x) {
-                throw new Failure(502, "process " + t.pid + ": " + x.getMessage());
+                throw ioFailure(t, x);
             }
         }
     }

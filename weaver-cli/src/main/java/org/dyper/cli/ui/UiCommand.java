@@ -79,6 +79,9 @@ public final class UiCommand implements CliCommand<UiCommand.Parsed> {
             context.err().println("dyper: warning: " + insecure);
         }
         Fleet fleet = null;
+        if (p.fleet() != null && p.fleet().warning() != null) {
+            context.err().println("dyper: warning: " + p.fleet().warning());
+        }
         if (p.fleet() != null) {
             try {
                 fleet = p.fleet().open();

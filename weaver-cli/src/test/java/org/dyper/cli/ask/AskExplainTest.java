@@ -74,6 +74,21 @@ class AskExplainTest {
                 + "acme.Account.withdraw from acme.Bank.transfer where arg1 > 1000\n"), out);
     }
 
+    /** A JDK method's own code is never woven: its calls are measured where the program makes them, and it says so. */
+    @Test
+    void aJdkMethodIsMeasuredAtTheProgramsCallsToIt() {
+        Result r = dyper("ask", "--explain", "--classpath", classpath, "count of calls to java.lang.Thread.join");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("""
+                question 1: count of calls to java.lang.Thread.join
+                  2 sites:
+                    CALL in acme.BankMain.main(java.lang.String[]) of java.lang.Thread.join (line 30)
+                    CALL in acme.BankMain.main(java.lang.String[]) of java.lang.Thread.join (line 34)
+                """), r.out());
+        assertEquals("dyper: warning: java.lang.Thread.join: a JDK method; its calls are measured in the callers on "
+                + "the class path (calls from the JDK's own code are not seen)\n", r.err());
+    }
+
     @Test
     void duringSetsItsFlagOnlyInItsMethodAndTestsArgumentsBeforeAndReturnsAfter() {
         Result r = dyper("ask", "--explain", "--classpath", classpath,
@@ -96,14 +111,64 @@ class AskExplainTest {
         assertTrue(r.out().contains("\tthread=main\tbefore=\tafter=\t"), r.out());
     }
 
+    @Test
+    void aQuestionAboutHowCallsEndIsAnsweredAtTheirEndWithTheException() {
+        Result r = dyper("ask", "--explain", "--classpath", classpath, "count of acme.Bank.transfer where exception",
+                "time of acme.Bank.transfer where exception = java.lang.IllegalStateException",
+                "count of acme.Bank.transfer by caller where normal");
+        assertEquals(0, r.code(), r.err());
+        // a count needs only the exit, which sees the exception; a time needs the entry too
+        assertTrue(r.out().startsWith("""
+                question 1: count of acme.Bank.transfer where exception
+                  1 site:
+                    EXIT acme.Bank.transfer(int,int,long)
+                question 2: time of acme.Bank.transfer where exception = java.lang.IllegalStateException
+                  1 site:
+                    ENTER/EXIT acme.Bank.transfer(int,int,long)
+                question 3: count of acme.Bank.transfer by caller where normal
+                  3 sites:
+                """), r.out());
+        assertTrue(r.out().contains("""
+                  <DYPATCH_MODE NAME='ASK_Q0_POINT'>
+                    <CODE TYPE='CALL' CLASS='org.dyper.runtime.ask.Ask' METHOD='point' SIGNATURE='void (int, int, java.lang.Object, long, long, long)'>
+                      <ARG TYPE='INTEGER' VALUE='0'/>
+                      <ARG TYPE='METHODID'/>
+                      <ARG TYPE='EXCEPTION'/>
+                """), r.out());
+        assertTrue(r.out().contains("\tthread=\texit=EXCEPTION\tbefore=\tafter=\tsites=1\ttext=count of acme.Bank.transfer "
+                + "where exception\n"), r.out());
+        assertTrue(r.out().contains("\texit=EXCEPTION\texception=java.lang.IllegalStateException\tbefore=\t"), r.out());
+        assertTrue(r.out().contains("<PATCH WHAT='CALL' MODE='ASK_Q2_POINT'>"), r.out());
+        assertTrue(r.out().contains("\texit=NORMAL\tbefore=\tafter=\tsites=3\t"), r.out());
+    }
+
+    @Test
+    void aFieldIsReadAtTheEventByItsNameInItsClassOrByItsClassWhenStatic() {
+        Result r = dyper("ask", "--explain", "--classpath", classpath,
+                "count of acme.Bank.transfer where acme.Bank.moved > 100 by field acme.risk.Vault.mode");
+        assertEquals(0, r.code(), r.err());
+        // the condition is tested at the entry, the first site that has the field
+        assertTrue(r.out().startsWith("question 1: count of acme.Bank.transfer where acme.Bank.moved > 100 by field "
+                + "acme.risk.Vault.mode\n  1 site:\n    ENTER acme.Bank.transfer(int,int,long)\n"), r.out());
+        assertTrue(r.out().contains("""
+                      <ARG TYPE='FIELD' VALUE='moved'/>
+                      <ARG TYPE='FIELD' VALUE='acme.risk.Vault.mode'/>
+                      <ARG TYPE='INTEGER' VALUE='0'/>
+                """), r.out());
+        assertTrue(r.out().contains("\tgroup=SLOT\tgroupSlot=1\tgroupTitle=acme.risk.Vault.mode\t"), r.out());
+        assertTrue(r.out().contains("\tbefore=0:GT:100\tafter=\t"), r.out());
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             time of acme.Bank.transfr by caller | 19 | acme.Bank has no method 'transfr' (it has: audit, fee, moved, payroll, transfer)
             count of acme.Bnk.audit | 10 | no class 'acme.Bnk' in the classes on the class path
+            time of acme.Bank.transfer during java.lang.Thread.start | 35 | no class 'java.lang.Thread' in the classes on the class path (a JDK class: its own code is not woven, only the calls to it)
+            count of calls to java.lang.Runnable.rn from acme.BankMain.main | 38 | java.lang.Runnable has no method 'rn'
             max arg4 of acme.Bank.transfer | 5 | arg4: acme.Bank.transfer(int,int,long) has 3 parameters
             max return of acme.Bank.payroll | 5 | return: acme.Bank.payroll() returns nothing (void)
             time acme.Bank.transfer | 6 | expected 'of' or a statistic of time (total, mean, min, max, p50, p99), found 'acme.Bank.transfer'
-            count of acme.Bank.audit by colour | 29 | expected caller, method, thread, receiver class or argN after 'by', found 'colour'
+            count of acme.Bank.audit by colour | 29 | expected caller, method, thread, receiver class, exception or argN after 'by', found 'colour'
             count of calls to acme.Account.withdraw from acme.Bank.audit | 46 | no call of acme.Account.withdraw in acme.Bank.audit
             count of acme.Bank.audit where arg1 > 5 | 32 | arg1: acme.Bank.audit() has 0 parameters
             count of new acme.Nothing | 14 | no 'new acme.Nothing' in the classes on the class path (and no such class there)
@@ -122,6 +187,24 @@ class AskExplainTest {
             max arg1 of writes to acme.Account.balance | 5 | arg1: a field write has no arguments or return value (use 'value', the value written)
             time of writes to acme.Account.balance | 1 | time: a field write has no duration (use count)
             hold of acme.Bank.transfer | 1 | hold: only a lock is held (use 'hold of lock in Class.method')
+            count of new acme.Order where exception | 31 | exception: only calls of a method end normally or by an exception (an allocation is asked about where it happens)
+            max return of acme.Bank.moved where exception | 37 | exception: a question about the returned value sees normal returns only
+            count of acme.Bank.transfer where exception = acme.Nope | 47 | no class 'acme.Nope' in the classes on the class path or the JDK
+            count of acme.Bank.transfer where exception = 5 | 47 | expected an exception class (fully qualified) after 'exception =', found '5'
+            count of acme.Bank.transfer by receiver where exception | 32 | by receiver: a question about how calls end cannot group by receiver (ask it without the condition on the exception, or group otherwise)
+            count of acme.Bank.transfer where normal by exception | 45 | by exception: 'where normal' leaves only normal returns, one group
+            count of acme.Bank.transfer where normal and exception | 46 | a second condition on how the event ends
+            time p99 of acme.Bank.transfer last 60 seconds | 1 | p99: a window keeps count, sum, min and max of each slot, no percentiles (ask total, mean, min or max)
+            count of acme.Bank.transfer last 0 seconds | 34 | last takes 1 to 86400 seconds, found 0
+            count of acme.Bank.transfer last 5 minutes | 36 | expected 'seconds' after the number, found 'minutes'
+            count of acme.Bank.transfer since start last 5 seconds | 41 | a second window ('last N seconds' or 'since start')
+            count of acme.Bank.transfer since 5 | 35 | expected 'start' after 'since', found '5'
+            count of acme.Bank.transfer every 5 seconds | 29 | expected where, during, by, top, last or since, found 'every'
+            count of acme.Bank.transfer by caller where acme.Account.balance > 0 | 45 | acme.Account.balance is an instance field: it is read from the object a method runs on, so ask about the method's executions (no 'by caller', no 'calls to'), or use a static field
+            count of acme.Bank.transfer where acme.Account.balance > 0 | 35 | acme.Account.balance is an instance field, and acme.Bank.transfer(int,int,long) does not run on an object of its class
+            count of acme.Bank.transfer where acme.Bank.ledger = 0 | 35 | acme.Bank.ledger is a java.lang.Object: questions compare, sum and group whole numbers only (int, long, short, byte, char)
+            count of acme.Bank.transfer where acme.Bank.nope = 0 | 45 | acme.Bank has no field 'nope' (it has: accounts, ledger, moved)
+            count of acme.Bank.transfer by field arg1 | 38 | expected a field (Class.field) after 'by field', found 'arg1'
             max value of writes to acme.Bank.ledger | 5 | value: acme.Bank.ledger is a java.lang.Object: questions compare, sum and group whole numbers only (int, long, short, byte, char)
             """)
     void aQuestionThatCannotBeAnsweredIsAnErrorNamingTheColumn(String question, int column, String problem) {
@@ -143,8 +226,8 @@ class AskExplainTest {
                 """);
         Result r = dyper("ask", "--explain", "--classpath", classpath, "--ask-file", file.toString());
         assertEquals(ExitCode.INVALID_INPUT, r.code(), r.err());
-        assertEquals(List.of("dyper: error: " + file + ":4:28: expected caller, method, thread, receiver class or "
-                + "argN after 'by', found 'thred'", "dyper:   time of acme.Bank.audit by thred",
+        assertEquals(List.of("dyper: error: " + file + ":4:28: expected caller, method, thread, receiver class, "
+                + "exception or argN after 'by', found 'thred'", "dyper:   time of acme.Bank.audit by thred",
                 "dyper:                              ^"), r.err().lines().toList());
     }
 
@@ -171,8 +254,8 @@ class AskExplainTest {
                 """);
         Result bad = dyper("ask", "--explain", "--classpath", classpath, "--ask-file", file.toString());
         assertEquals(ExitCode.INVALID_INPUT, bad.code(), bad.err());
-        assertEquals("dyper: error: " + file + ":2:41: expected caller, method, thread, receiver class or argN after "
-                + "'by', found 'colour'", bad.err().lines().findFirst().orElse(""));
+        assertEquals("dyper: error: " + file + ":2:41: expected caller, method, thread, receiver class, exception or "
+                + "argN after 'by', found 'colour'", bad.err().lines().findFirst().orElse(""));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -48,6 +48,9 @@ class AskRunTest {
 
     static final String BANK = "acme.BankMain";
     static final String SEED = "acme.seed.SeedMain";
+    static final String RISK = "acme.risk.RiskMain";
+    static final String IAE = "java.lang.IllegalArgumentException";
+    static final String ISE = "java.lang.IllegalStateException";
     static final String TRANSFER = "acme.Bank.transfer(int,int,long)";
     static final String[] WORKERS = {"w1", "1", "w2", "1", "w3", "1", "w4", "1", "w5", "1", "w6", "1"};
 
@@ -57,6 +60,11 @@ class AskRunTest {
                     groups("acme.Bank.payroll()", "30", "acme.Bank.audit()", "8", "acme.Worker.run()", "6")),
             new Case(BANK, "count of calls to acme.Account.withdraw from acme.Bank.transfer where arg1 > 1000", 1, 44,
                     20, groups("(all)", "20")),
+            // JDK methods: their calls, at the call sites in the program (the JDK's own code is never woven)
+            new Case(BANK, "count of calls to java.lang.Thread.start from acme.BankMain.main by thread", 2, 7, 7,
+                    groups("main", "7")),
+            new Case(BANK, "count of calls to java.lang.Thread.join by caller", 2, 7, 7,
+                    groups("acme.BankMain.main(java.lang.String[])", "7")),
             new Case(BANK, "time of acme.Bank.transfer during acme.Bank.audit by thread", 2, 44, 8,
                     groups("auditor", "8")),
             new Case(BANK, "max arg2 of acme.Bank.transfer by thread top 5", 1, 44, 44,
@@ -97,6 +105,14 @@ class AskRunTest {
                     1, 30, 12, groups("(all)", "12")),
             new Case(BANK, "count of acme.Bank.transfer by method where thread = main", 1, 44, 30,
                     groups(TRANSFER, "30")),
+            // the remaining statistics and targets: min orders smallest first; a time's stat orders its groups
+            new Case(BANK, "min arg3 of acme.Bank.transfer by caller", 3, 44, 44,
+                    groups("acme.Worker.run()", "6 600 100 100", "acme.Bank.payroll()", "30 28500 500 1400",
+                            "acme.Bank.audit()", "8 16000 2000 2000")),
+            new Case(BANK, "time max of acme.Bank.fee", 1, 2, 2, groups("(all)", "2")),
+            new Case(BANK, "time mean of calls to acme.Account.withdraw from acme.Bank.fee", 1, 2, 2,
+                    groups("(all)", "2")),
+            new Case(BANK, "count of calls to acme.Account.deposit", 1, 44, 44, groups("(all)", "44")),
             // the seed's experiment: 200 updates; pruning and run-time filtering, apart and together
             new Case(SEED, "count of acme.seed.Store.update", 1, 200, 200, groups("(all)", "200")),
             new Case(SEED, "count of calls to acme.seed.Store.update from acme.seed.Ledger.post", 1, 103, 103,
@@ -104,7 +120,38 @@ class AskRunTest {
             new Case(SEED, "count of acme.seed.Store.update during acme.seed.Ledger.post where arg1 > 900", 2, 200, 24,
                     groups("(all)", "24")),
             new Case(SEED, "count of calls to acme.seed.Store.update from acme.seed.Ledger.post where arg1 > 900", 1,
-                    103, 24, groups("(all)", "24")));
+                    103, 24, groups("(all)", "24")),
+            // how calls end (acme.risk: 20 takes, 15 from serve and 5 from check; 12 return, 5 + 3 throw)
+            new Case(RISK, "count of acme.risk.Vault.take where exception", 1, 20, 8, groups("(all)", "8")),
+            new Case(RISK, "time of acme.risk.Vault.take where normal", 1, 20, 12, groups("(all)", "12")),
+            new Case(RISK, "count of acme.risk.Vault.take by exception", 1, 20, 20,
+                    groups("(normal)", "12", IAE, "5", ISE, "3")),
+            new Case(RISK, "count of calls to acme.risk.Vault.take from acme.risk.Teller.check where exception = " + IAE,
+                    1, 5, 2, groups("(all)", "2")),
+            new Case(RISK, "count of acme.risk.Vault.take by caller where exception = java.lang.RuntimeException", 2,
+                    20, 8, groups("acme.risk.Teller.serve()", "5", "acme.risk.Teller.check()", "3")),
+            new Case(RISK, "time of calls to acme.risk.Vault.take from acme.risk.Teller.serve by exception", 1, 15, 15,
+                    groups("(normal)", "10", IAE, "3", ISE, "2")),
+            new Case(RISK, "sum arg1 of calls to acme.risk.Vault.take from acme.risk.Teller.check where arg1 > 0 and "
+                    + "exception", 1, 5, 1, groups("(all)", "1 5000 5000 5000")),
+            new Case(RISK, "max return of acme.risk.Vault.take where normal", 1, 12, 12,
+                    groups("(all)", "12 355 1 200")),
+            new Case(RISK, "count of acme.risk.Vault.take where return >= 100", 1, 12, 2, groups("(all)", "2")),
+            new Case(RISK, "time min of acme.risk.Teller.check", 1, 1, 1, groups("(all)", "1")),
+            // a window (its slots are exact in AskRuntimeTest, on a clock the test sets): the whole run is in it
+            new Case(RISK, "count of acme.risk.Vault.take where exception last 3600 seconds", 1, 20, 8,
+                    groups("(all)", "8")),
+            new Case(RISK, "count of acme.risk.Vault.take by exception since start", 1, 20, 20,
+                    groups("(normal)", "12", IAE, "5", ISE, "3")),
+            // a field's value read at another event (Vault.mode: 1 while serving, 2 while checking; Vault.kind: 7)
+            new Case(RISK, "count of acme.risk.Vault.take where acme.risk.Vault.mode == 2", 1, 20, 5,
+                    groups("(all)", "5")),
+            new Case(RISK, "count of acme.risk.Vault.take by field acme.risk.Vault.mode", 1, 20, 20,
+                    groups("1", "15", "2", "5")),
+            new Case(RISK, "sum acme.risk.Vault.kind of acme.risk.Vault.take", 1, 20, 20,
+                    groups("(all)", "20 140 7 7")),
+            new Case(RISK, "count of acme.risk.Vault.take by caller where acme.risk.Vault.mode = 1", 2, 20, 15,
+                    groups("acme.risk.Teller.serve()", "15")));
 
     @TempDir
     static Path dir;
@@ -138,7 +185,7 @@ class AskRunTest {
     @ParameterizedTest(name = "JDK {0}: {1}")
     @MethodSource("cases")
     void eachAnswerIsExactAndEachQuestionPatchesOnlyTheSitesThatCanContribute(Jdk jdk, Case c) throws Exception {
-        Element answers = report(jdk, c.program());
+        Element answers = report(jdk, run(c.program()));
         Element q = XmlReports.all(answers, "QUESTION").stream().filter(e -> e.getAttribute("TEXT").equals(c.question()))
                 .findFirst().orElseThrow(() -> new AssertionError("no answer to '" + c.question() + "'"));
         assertEquals(List.of(c.sites(), c.checks(), c.records()), List.of(Integer.parseInt(q.getAttribute("SITES")),
@@ -171,6 +218,11 @@ class AskRunTest {
         assertTrue(page.contains("tag: \"ANSWERS\", id: \"answers\", title: \"Answers\""), "the script's table");
     }
 
+    /** The program whose run answers questions about {@code program}: BankMain runs RiskMain too (one JVM less). */
+    static String run(String program) {
+        return program.equals(RISK) ? BANK : program;
+    }
+
     /** The ANSWERS of one run of {@code program} with every question about it, on {@code jdk}. */
     static synchronized Element report(Jdk jdk, String program) throws Exception {
         Map<String, Element> byProgram = REPORTS.computeIfAbsent(jdk, j -> new LinkedHashMap<>());
@@ -185,7 +237,7 @@ class AskRunTest {
                 dir.resolve("cache").toString(), "--report", "none", "--xml", xml.toString(), "--html",
                 html(jdk, program).toString(), "--no-monitor"));
         for (Case c : CASES) {
-            if (c.program().equals(program)) {
+            if (run(c.program()).equals(program)) {
                 cmd.add("--ask");
                 cmd.add(c.question());
             }
@@ -195,7 +247,8 @@ class AskRunTest {
         pb.environment().put("JAVA_HOME", java.getParent().getParent().toString());
         Processes.Result r = Processes.run(pb, Duration.ofMinutes(3));
         assertEquals(0, r.exit(), r.err());
-        assertEquals(program.equals(BANK) ? "moved 45100\n" : "sum 41035\n", r.out(), "the program's own result");
+        assertEquals(program.equals(BANK) ? "moved 45100\nserved 355 refused 8\n" : "sum 41035\n", r.out(),
+                "the program's own result");
         assertTrue(r.err().lines().noneMatch(l -> l.contains("warning")), r.err());
         Element answers = XmlReports.section(XmlReports.parse(xml), "ANSWERS");
         byProgram.put(program, answers);

@@ -50,8 +50,10 @@ class NatsCtlTest {
                 "docs/nats-server.conf is the block docs/fleet.md shows");
         server = NatsServer.start(config, dir);
         Path classes = Path.of(Waiter.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        jvm = Processes.start(List.of(Processes.currentJava().toString(), "-javaagent:" + runtime + "=dir="
-                + dir.resolve("registry") + ",nats=" + server.url("monitor", "monitor-secret"), "-cp",
+        // a secret given as a system property, as programs often are: WHORU shows it to an operator only
+        jvm = Processes.start(List.of(Processes.currentJava().toString(), "-Dacme.db.password=s3cret",
+                "-javaagent:" + runtime + "=dir=" + dir.resolve("registry") + ",nats="
+                + server.url("monitor", "monitor-secret"), "-cp",
                 classes.toString(), Waiter.class.getName()));
         assertEquals("ready", jvm.line(0, Duration.ofSeconds(60)), jvm.stderr());
         String[] line = Await.until("the JVM in who", () -> ctl("reader", "who").out().trim(),
@@ -116,8 +118,8 @@ class NatsCtlTest {
         assertEquals(6, refused.code(), refused.err());
         assertEquals("dyper: error: JVM " + id + " (pid " + jvm.pid() + " on " + id.substring(0, id.indexOf('_'))
                 + "): the NATS server refused: Permissions Violation for Publish to \"dyper." + id + ".control\" (this"
-                + " user has no control rights: changing a program needs a user allowed to publish on "
-                + "dyper.*.control, docs/fleet.md)\n", refused.err());
+                + " user has no control rights: a command that changes the program or reads its class files needs a "
+                + "user allowed to publish on dyper.*.control, docs/fleet.md)\n", refused.err());
         Result still = ctl("reader", id, "GET", "<VAR NAME='CHECKTIME'/>");
         assertEquals("CHECKTIME = 10\n", still.out(), still.err());
 
@@ -125,6 +127,38 @@ class NatsCtlTest {
         assertEquals(0, set.code(), set.err());
         assertEquals("CHECKTIME = 7\n", ctl("reader", id, "GET", "<VAR NAME='CHECKTIME'/>").out());
         assertEquals(0, ctl("operator", id, "SET", "<VAR NAME='CHECKTIME' VALUE='10'/>").code());
+    }
+
+    @Test
+    void aReaderGetsWhoruWithoutArgumentsAndPropertiesAndNoClassFiles() {
+        Result reader = ctl("reader", id, "WHORU");
+        assertEquals(0, reader.code(), reader.err());
+        List<String> lines = reader.out().lines().toList();
+        assertEquals(4, lines.size(), reader.out());
+        assertEquals("START: " + Waiter.class.getName(), lines.get(0));
+        assertEquals("PROPERTY java.version: " + System.getProperty("java.version"), lines.get(1));
+        assertEquals("WITHHELD: the JVM arguments, program arguments, environment and system properties often hold "
+                + "passwords and keys: they are answered only on dyper." + id + ".control, not on dyper." + id
+                + ".read (docs/fleet.md)", lines.get(2));
+        assertTrue(lines.get(3).matches("TIME: \\d+"), lines.get(3));
+        assertTrue(!reader.out().contains("s3cret"), reader.out());
+
+        Result operator = ctl("operator", id, "WHORU");
+        assertEquals(0, operator.code(), operator.err());
+        assertTrue(operator.out().contains("JAVAARG: -Dacme.db.password=s3cret\n"), operator.out());
+        assertTrue(operator.out().contains("PROPERTY acme.db.password: s3cret\n"), operator.out());
+        assertTrue(operator.out().contains("PROPERTY user.dir: "), operator.out());
+        assertTrue(!operator.out().contains("WITHHELD"), operator.out());
+
+        Result classes = ctl("reader", id, "CLASSMODEL");
+        assertEquals(6, classes.code(), classes.err());
+        assertEquals("dyper: error: JVM " + id + " (pid " + jvm.pid() + " on " + id.substring(0, id.indexOf('_'))
+                + "): the NATS server refused: Permissions Violation for Publish to \"dyper." + id + ".control\" (this"
+                + " user has no control rights: a command that changes the program or reads its class files needs a "
+                + "user allowed to publish on dyper.*.control, docs/fleet.md)\n", classes.err());
+        Result operatorClasses = ctl("operator", "--xml", id, "CLASSMODEL");
+        assertEquals(0, operatorClasses.code(), operatorClasses.err());
+        assertTrue(operatorClasses.out().contains(Waiter.class.getName()), operatorClasses.out());
     }
 
     @Test
@@ -137,6 +171,11 @@ class NatsCtlTest {
             assertEquals("<DYPER_REPLY ID='" + jvm.pid() + "'><ERROR>SET changes the program: it is answered only on "
                     + "dyper." + id + ".control, not on dyper." + id + ".read (NATS permissions decide who may publish"
                     + " there; docs/fleet.md)</ERROR></DYPER_REPLY>", a.reply());
+            Fleet.Answer classes = fleet.send(List.of(me), "<DYPER COMMAND='CLASSMODEL'/>", false,
+                    Duration.ofSeconds(10)).get(0);
+            assertEquals("<DYPER_REPLY ID='" + jvm.pid() + "'><ERROR>CLASSMODEL reads the program's class files: it is "
+                    + "answered only on dyper." + id + ".control, not on dyper." + id + ".read (NATS permissions decide"
+                    + " who may publish there; docs/fleet.md)</ERROR></DYPER_REPLY>", classes.reply());
             Fleet.Answer events = fleet.send(List.of(me), "<DYPER COMMAND='EVENTS'/>", false,
                     Duration.ofSeconds(10)).get(0);
             assertTrue(events.reply().contains("<EVENTS VERSION="), "EVENTS without data only reads: " + events);

@@ -32,10 +32,14 @@ class FleetReportTest {
     private static final Fleet.Member C = new Fleet.Member("303", "h2", 303, "acme.Main", 3_000, "17.0.9");
 
     private static String reply(long pid, String exact, String stacks) {
+        return reply(pid, exact, "", stacks);
+    }
+
+    private static String reply(long pid, String exact, String patches, String stacks) {
         return "<DYPER_REPLY ID='" + pid + "'><MONITOR_REPORT VERSION='1' PID='" + pid + "' TIME='9000' START='"
                 + pid * 10 + "' MAIN='acme.Main' MONITOR='true' CHECKTIME='10'><INSTRUMENTATION EXACT='true' "
                 + "ACTIVE='true'><DYPER_REPORT VERSION='1' PID='" + pid + "' TIME='9000'>" + exact
-                + "</DYPER_REPORT></INSTRUMENTATION><CPU EXACT='false' SOURCE='JFR' EVENT='jdk.ExecutionSample' "
+                + "</DYPER_REPORT></INSTRUMENTATION>" + patches + "<CPU EXACT='false' SOURCE='JFR' EVENT='jdk.ExecutionSample' "
                 + "SAMPLES='" + pid + "' TICKS='1' ESTIMATED_NS='" + pid * 10 + "' SYSTEM_ONLY='0' IO_SAMPLES='0' "
                 + "IO_NS='0' DYPER_SAMPLES='0' MONITOR_SAMPLES='0' MONITOR_NS='0' MONITOR_CPU_NS='5'><THREADS>"
                 + "<THREAD ID='1' NAME='main' SAMPLES='3' RUNNABLE='3' CPU_NS='7' CPU_EXACT='true'/></THREADS>"
@@ -94,8 +98,16 @@ class FleetReportTest {
         }
     };
 
+    /** JVM 1 was patched at run time (two models: one in, one taken out); JVM 2 reports woven code only. */
+    private static final String PATCHES_A = "<PATCHES WARM='1'><MODEL NAME='first' ID='a1' ACTIVE='false' "
+            + "SINCE='5000' UNTIL='6000'><CLASS NAME='acme.W' LOADER='app' STATE='UNPATCHED' SINCE='5000' UNTIL='6000'/>"
+            + "</MODEL><MODEL NAME='slow' ID='b2' ACTIVE='true' SINCE='7000' FIRSTID='1' LASTID='3'><CLASS "
+            + "NAME='acme.W' LOADER='app' STATE='PATCHED' SINCE='7000'/><CLASS NAME='acme.C' LOADER='app' "
+            + "STATE='PATCHED' SINCE='7000'/><CLASS NAME='acme.Later' STATE='PENDING'/></MODEL></PATCHES>";
+
     private static Element merged() throws Exception {
-        String xml = FleetReport.merge(FLEET, List.of(new Fleet.Answer(A, reply(101, EXACT_A, STACKS_A), null),
+        String xml = FleetReport.merge(FLEET, List.of(new Fleet.Answer(A, reply(101, EXACT_A, PATCHES_A, STACKS_A),
+                null),
                 new Fleet.Answer(B, reply(202, EXACT_B, STACKS_B), null),
                 new Fleet.Answer(C, null, "process 303 (acme.Main) did not answer within 100 ms")), 12_345);
         return Xml.parse(xml);
@@ -165,6 +177,69 @@ class FleetReportTest {
         Map<String, String> sampled = new LinkedHashMap<>();
         Xml.children(jvms.get(1), "SAMPLED").forEach(s -> sampled.put(s.getAttribute("VIEW"), s.getAttribute("TOTAL")));
         assertEquals(Map.of("CPU_TABLE", "202", "CPU", "6", "ALLOC", "64"), sampled);
+    }
+
+    @Test
+    void eachJvmSaysHowItWasPatchedAndKeepsItsPatches() throws Exception {
+        List<Element> jvms = Xml.children(Xml.child(merged(), "FLEET"), "JVM");
+        assertEquals(List.of("patched at run time: model first taken out; model slow in (2 classes patched now)",
+                "woven at or before its launch (no run-time patch)", ""), jvms.stream()
+                .map(j -> j.getAttribute("WOVEN")).toList());
+        assertEquals(Xml.serialize(Xml.parse(PATCHES_A)), Xml.serialize(Xml.child(jvms.get(0), "PATCHES")));
+        assertNull(Xml.child(jvms.get(1), "PATCHES"));
+        assertEquals("nothing woven", FleetReport.woven(null, false));
+    }
+
+    /**
+     * 100 JVMs of 60 paths of 601 characters each (3.6 MB of path text) against 1.6 MB for the JVMs' own trees (the
+     * real bound is {@link FleetReport#OWN_PATHS_CHARS}, 32 MB): each JVM's own tree keeps its heaviest paths within
+     * its share and counts the rest as omitted; the merged tree keeps every path; the page reads it.
+     */
+    @Test
+    void eachJvmsOwnTreeIsBoundedAndTheMergedTreeIsWhole() throws Exception {
+        int jvms = 100;
+        List<Fleet.Member> members = new java.util.ArrayList<>();
+        for (int i = 0; i < jvms; i++) {
+            members.add(new Fleet.Member("m" + i, "h", i, "acme.Main", 1, "17"));
+        }
+        FleetReport.Merger merger = new FleetReport.Merger(FLEET, members, 1_677_700);
+        String frames = "a.B.c;".repeat(99) + "a.B.";
+        for (int i = 0; i < jvms; i++) {
+            StringBuilder stacks = new StringBuilder("<STACKS EXACT='false' SOURCE='JFR' MAXDEPTH='100' NODES='1' "
+                    + "NODE_LIMIT='1' DROPPED='0'><VIEW NAME='CPU' UNIT='SAMPLES' SOURCE='JFR' TOTAL='1830' "
+                    + "EVENTS='1830' OMITTED_PATHS='0' OMITTED_WEIGHT='0' DROPPED='0' DROPPED_WEIGHT='0' "
+                    + "THREAD_DROPPED='0' THREADS_OMITTED='0'>");
+            for (int p = 1; p <= 60; p++) {
+                stacks.append("<PATH WEIGHT='").append(p).append("'>").append(frames).append(p < 10 ? "p0" : "p")
+                        .append(p).append("</PATH>");
+            }
+            assertNull(merger.add(i, new Fleet.Answer(members.get(i), reply(i, "", stacks.append("</VIEW></STACKS>")
+                    .toString()), null)));
+        }
+        Element root = Xml.parse(merger.xml(1));
+        Element cpu = Xml.children(Xml.child(root, "STACKS"), "VIEW").get(0);
+        assertEquals(60, Xml.children(cpu, "PATH").size());
+        assertEquals(Long.toString(1830L * jvms), cpu.getAttribute("TOTAL"));
+        Element first = Xml.children(cpu, "THREAD").get(0);
+        // 1,677,700 / 100 = 16,777 characters: the 27 heaviest paths of 601 characters (60 down to 34)
+        assertEquals(List.of("27", Long.toString((60 + 34) * 27 / 2), "33", Long.toString(33 * 34 / 2)), List.of(
+                Integer.toString(Xml.children(first, "PATH").size()), first.getAttribute("TOTAL"),
+                first.getAttribute("OMITTED_PATHS"), first.getAttribute("OMITTED_WEIGHT")));
+        assertEquals(jvms, Xml.children(cpu, "THREAD").size());
+        Report r = HtmlReport.read("fleet", merger.xml(1));
+        assertEquals(List.of("CPU"), r.views());
+    }
+
+    @Test
+    void repliesMergeInAnyOrderToTheSameReport() throws Exception {
+        List<Fleet.Answer> answers = List.of(new Fleet.Answer(A, reply(101, EXACT_A, PATCHES_A, STACKS_A), null),
+                new Fleet.Answer(B, reply(202, EXACT_B, STACKS_B), null),
+                new Fleet.Answer(C, null, "process 303 (acme.Main) did not answer within 100 ms"));
+        FleetReport.Merger backwards = new FleetReport.Merger(FLEET, List.of(A, B, C));
+        for (int i = answers.size() - 1; i >= 0; i--) {
+            backwards.add(i, answers.get(i));
+        }
+        assertEquals(FleetReport.merge(FLEET, answers, 12_345), backwards.xml(12_345));
     }
 
     @Test

@@ -103,6 +103,46 @@ class FleetOverNatsTest {
                     UiFleetTest.Got saved = UiFleetTest.call(api, "GET", "/api/jvms/" + id + "/report.html", null);
                     assertEquals(200, saved.status(), saved.body());
                     assertTrue(saved.body().contains("\"t\":\"MONITOR_REPORT\""));
+                    UiFleetTest.Got refused = UiFleetTest.call(api, "POST", "/api/jvms/" + id + "/measure", null, MAIN);
+                    assertEquals(403, refused.status(), refused.body());
+                    assertTrue(refused.body().contains("the NATS server refused: Permissions Violation for Publish to "
+                            + "\\\"dyper." + id + ".control\\\""), refused.body());
+                } finally {
+                    api.close();
+                }
+            }
+            // an operator measures a method of a JVM on the broker from the page: the classes go inline through
+            // its control subject, as dyper ctl --nats ID instrument sends them
+            String measured;
+            try (Fleet nats = NatsFleet.connect(new NatsFleet.Login(server.url(), "operator", "operator-secret", null,
+                    null), Duration.ofSeconds(5))) {
+                Api api = new Api(dir.resolve("registry"), dir.resolve("cache"), new Page(), nats);
+                try {
+                    Map<String, Object> list = (Map<String, Object>) Json.parse(UiFleetTest.call(api, "GET",
+                            "/api/jvms", null).body());
+                    measured = (String) ((List<Map<String, Object>>) list.get("fleet")).get(0).get("id");
+                    UiFleetTest.Got in = UiFleetTest.call(api, "POST", "/api/jvms/" + measured + "/measure", null, MAIN);
+                    assertEquals(200, in.status(), in.body());
+                    Map<String, Object> j = (Map<String, Object>) Json.parse(in.body());
+                    assertEquals(List.of("measuring com.acme.cli.Waiter.main", List.of("com.acme.cli.Waiter.main"),
+                            "dyper-ui", 1), List.of(j.get("message"), j.get("measured"), j.get("model"),
+                            ((Number) j.get("classes")).intValue()));
+
+                    // the merged report says how each JVM was patched: one at run time from the page, one not at all
+                    Result again = dyper(concat(new String[] {"report", "--all", "--main", "Waiter"}, reader,
+                            new String[] {"--out", dir.resolve("fleet.html").toString(), "--xml", xml.toString()}));
+                    assertEquals(0, again.code(), again.err());
+                    Map<String, String> woven = new java.util.TreeMap<>();
+                    for (Element jvm : Xml.children(Xml.child(Xml.parse(Files.readString(xml)), "FLEET"), "JVM")) {
+                        woven.put(jvm.getAttribute("NAME"), jvm.getAttribute("WOVEN"));
+                    }
+                    assertEquals("patched at run time: model dyper-ui in (1 class patched now)", woven.remove(measured));
+                    assertEquals(List.of("nothing woven"), List.copyOf(woven.values()));
+
+                    UiFleetTest.Got out = UiFleetTest.call(api, "DELETE", "/api/jvms/" + measured + "/measure", null, MAIN);
+                    assertEquals(200, out.status(), out.body());
+                    assertEquals("nothing measured now: model 'dyper-ui' removed", ((Map<String, Object>) Json.parse(
+                            out.body())).get("message"));
                 } finally {
                     api.close();
                 }
@@ -111,6 +151,8 @@ class FleetOverNatsTest {
             jvms.forEach(Running::close);
         }
     }
+
+    private static final String MAIN = "{\"method\": \"com.acme.cli.Waiter.main\"}";
 
     private static String[] concat(String[]... parts) {
         List<String> all = new ArrayList<>();

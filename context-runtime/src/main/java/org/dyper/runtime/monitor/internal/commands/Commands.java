@@ -71,7 +71,7 @@ public final class Commands {
             Element first = data.isEmpty() ? null : data.get(0);
             return switch (command.trim().toUpperCase(Locale.ROOT)) {
                 case "WHO" -> m.reply(null);
-                case "WHORU" -> m.reply(whoru());
+                case "WHORU" -> m.reply(whoru(null));
                 case "PING" -> m.reply("PONG");
                 case "SET" -> set(first);
                 case "GET" -> get(first);
@@ -130,27 +130,47 @@ public final class Commands {
 
     // ---- WHORU ----
 
-    private String whoru() {
+    /** What WHORU leaves out for a reader ({@link #whoru}): where secrets are often given. */
+    public static final String WITHHELD = "JAVAARG ARG ENV PROPERTY";
+
+    /**
+     * WHORU's answer: the JVM's arguments, main class, program arguments, environment, system properties and times.
+     * With {@code withheldBecause} (a reader on a broker's read subject, docs/fleet.md), the arguments, environment
+     * and system properties are left out, since passwords and keys are often given there: only {@code java.version}
+     * stays (WHO says it anyway), and a {@code <WITHHELD WHAT='JAVAARG ARG ENV PROPERTY'>} element says why.
+     */
+    public String whoru(String withheldBecause) {
+        boolean all = withheldBecause == null;
         StringBuilder x = new StringBuilder(8192);
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            x.append("<JAVAARG>").append(Xml.text(a)).append("</JAVAARG>");
+        if (all) {
+            for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+                x.append("<JAVAARG>").append(Xml.text(a)).append("</JAVAARG>");
+            }
         }
         x.append("<START>").append(Xml.text(m.mainClass)).append("</START>");
-        for (String a : programArgs(ProcessHandle.current().info().arguments().orElse(null),
-                System.getProperty("sun.java.command", ""))) {
-            x.append("<ARG>").append(Xml.text(a)).append("</ARG>");
-        }
-        for (Map.Entry<String, String> e : new TreeMap<>(System.getenv()).entrySet()) {
-            x.append("<ENV KEY='").append(Xml.esc(e.getKey())).append("'>").append(Xml.text(e.getValue()))
-                    .append("</ENV>");
+        if (all) {
+            for (String a : programArgs(ProcessHandle.current().info().arguments().orElse(null),
+                    System.getProperty("sun.java.command", ""))) {
+                x.append("<ARG>").append(Xml.text(a)).append("</ARG>");
+            }
+            for (Map.Entry<String, String> e : new TreeMap<>(System.getenv()).entrySet()) {
+                x.append("<ENV KEY='").append(Xml.esc(e.getKey())).append("'>").append(Xml.text(e.getValue()))
+                        .append("</ENV>");
+            }
         }
         TreeMap<String, String> props = new TreeMap<>();
         for (String name : System.getProperties().stringPropertyNames()) {
-            props.put(name, System.getProperty(name));
+            if (all || name.equals("java.version")) {
+                props.put(name, System.getProperty(name));
+            }
         }
         for (Map.Entry<String, String> e : props.entrySet()) {
             x.append("<PROPERTY KEY='").append(Xml.esc(e.getKey())).append("'>").append(Xml.text(e.getValue()))
                     .append("</PROPERTY>");
+        }
+        if (!all) {
+            x.append("<WITHHELD WHAT='").append(WITHHELD).append("'>").append(Xml.text(withheldBecause))
+                    .append("</WITHHELD>");
         }
         x.append("<TIME MILLIS='").append(System.currentTimeMillis()).append("' NANO='").append(System.nanoTime())
                 .append("' START='").append(m.startMillis).append("'/>");

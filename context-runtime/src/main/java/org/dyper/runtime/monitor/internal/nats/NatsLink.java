@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import org.dyper.runtime.monitor.CommandAccess;
+import org.dyper.runtime.monitor.CredsFile;
 import org.dyper.runtime.monitor.internal.Monitor;
 import org.dyper.runtime.monitor.internal.Options;
 import org.dyper.runtime.wire.Frames;
@@ -28,7 +29,7 @@ public final class NatsLink {
     public static final String WHO = "dyper.who";
     public static final String ANNOUNCE = "dyper.announce";
     public static final String BYE = "dyper.bye";
-    /** The largest reply sent (the server's max_payload may be lower: then the reply says so). */
+    /** The largest reply sent (above the server's max_payload the bridge sends it in parts, docs/fleet.md). */
     static final long MAX_REPLY = 64L << 20;
 
     private final Monitor m;
@@ -74,6 +75,10 @@ public final class NatsLink {
             put(settings, "password", options.password());
             put(settings, "token", options.token());
             put(settings, "creds", options.creds());
+            String exposed = options.creds() == null ? null : CredsFile.exposed(java.nio.file.Path.of(options.creds()));
+            if (exposed != null) {
+                System.err.println("dyper: nats: warning: " + exposed);
+            }
             settings.put("id", id);
             settings.put("pid", Long.toString(m.pid));
             settings.put("name", "dyper-monitor " + id + " " + m.mainClass);
@@ -162,10 +167,19 @@ public final class NatsLink {
                 return m.error(e.getMessage());
             }
             String command = Xml.attr(root, "COMMAND") != null ? Xml.attr(root, "COMMAND") : Xml.attr(root, "XCOMMAND");
-            if (CommandAccess.changes(command, !Xml.children(root).isEmpty())) {
+            if (CommandAccess.controlOnly(command, !Xml.children(root).isEmpty())) {
                 return m.error((command == null ? "a message without COMMAND" : command.trim())
-                        + " changes the program: it is answered only on " + controlSubject(id) + ", not on "
+                        + (CommandAccess.of(command) == CommandAccess.Access.CONTROL_READ
+                        ? " reads the program's class files" : " changes the program")
+                        + ": it is answered only on " + controlSubject(id) + ", not on "
                         + readSubject(id) + " (NATS permissions decide who may publish there; docs/fleet.md)");
+            }
+            String pid = Xml.attr(root, "PID");
+            if (CommandAccess.of(command) != null && command.trim().equalsIgnoreCase("WHORU")
+                    && (pid == null || pid.trim().equals(Long.toString(m.pid)))) {
+                return m.reply(m.commands.whoru("the JVM arguments, program arguments, environment and system "
+                        + "properties often hold passwords and keys: they are answered only on " + controlSubject(id)
+                        + ", not on " + readSubject(id) + " (docs/fleet.md)"));
             }
         }
         Frames.Body body = m.commands.handle(message);

@@ -30,6 +30,19 @@ public final class FrameNames {
         return out;
     }
 
+    /**
+     * The names of {@code topFirst}'s frames, root first, as the monitor's stack views write them ({@link #named}):
+     * for a page made from frames taken elsewhere ({@code dyper report FILE.jfr}) to look like the monitor's.
+     */
+    public static List<String> rootFirst(List<Frame> topFirst) {
+        List<Frame> named = named(topFirst);
+        List<String> out = new ArrayList<>(named.size());
+        for (int i = named.size() - 1; i >= 0; i--) {
+            out.add(named.get(i).name());
+        }
+        return out;
+    }
+
     /** The frames (top first) with AspectJ's around-advice frames folded into the user's method. */
     static List<Frame> clean(List<Frame> topFirst) {
         List<Frame> out = new ArrayList<>(topFirst.size());
@@ -88,5 +101,30 @@ public final class FrameNames {
     public static boolean dyper(String className) {
         return className.startsWith("org.dyper.runtime.") || className.startsWith("org.dyper.generated.")
                 || className.startsWith("org.dyper.aspects.") || className.startsWith("org.aspectj.");
+    }
+
+    /** A class name as Java writes it: {@code [B} is {@code byte[]}, {@code [Ljava.lang.String;} is {@code java.lang.String[]}. */
+    public static String typeName(String jvm) {
+        int dims = 0;
+        while (dims < jvm.length() && jvm.charAt(dims) == '[') {
+            dims++;
+        }
+        if (dims == 0) {
+            return jvm;
+        }
+        String element = jvm.substring(dims);
+        String base = switch (element) {
+            case "Z" -> "boolean";
+            case "B" -> "byte";
+            case "C" -> "char";
+            case "S" -> "short";
+            case "I" -> "int";
+            case "J" -> "long";
+            case "F" -> "float";
+            case "D" -> "double";
+            default -> element.startsWith("L") && element.endsWith(";")
+                    ? element.substring(1, element.length() - 1) : element;
+        };
+        return base + "[]".repeat(dims);
     }
 }

@@ -271,7 +271,7 @@ final class JfrSource {
         RecordedClass c = e.getClass("objectClass");
         long bytes = e.getLong("weight");
         if (c != null && bytes > 0) {
-            sink.alloc(id, name, frames(e), typeName(c.getName()), bytes);
+            sink.alloc(id, name, frames(e), FrameNames.typeName(c.getName()), bytes);
         }
     }
 
@@ -305,30 +305,5 @@ final class JfrSource {
             out.add(new Frame(m.getType().getName(), m.getName(), f.getLineNumber(), "Native".equals(f.getType())));
         }
         return out;
-    }
-
-    /** A class name as Java writes it: {@code [B} is {@code byte[]}, {@code [Ljava.lang.String;} is {@code java.lang.String[]}. */
-    static String typeName(String jvm) {
-        int dims = 0;
-        while (dims < jvm.length() && jvm.charAt(dims) == '[') {
-            dims++;
-        }
-        if (dims == 0) {
-            return jvm;
-        }
-        String element = jvm.substring(dims);
-        String base = switch (element) {
-            case "Z" -> "boolean";
-            case "B" -> "byte";
-            case "C" -> "char";
-            case "S" -> "short";
-            case "I" -> "int";
-            case "J" -> "long";
-            case "F" -> "float";
-            case "D" -> "double";
-            default -> element.startsWith("L") && element.endsWith(";")
-                    ? element.substring(1, element.length() - 1) : element;
-        };
-        return base + "[]".repeat(dims);
     }
 }
