@@ -57,6 +57,42 @@ public final class Tracing {
         }
     }
 
+    /**
+     * Begins tracing a call made at site {@code id} to {@code callee} (TRACE_CALL); returns the context
+     * {@link #callEnd} needs, or null when {@code dyper.CallTrace} is off.
+     */
+    public static Object call(int id, int callee) {
+        return JFR ? Traces.call(id, callee) : null;
+    }
+
+    /** Ends the call {@code context} began (TRACE_CALL_END); commits its event if it took at least the threshold. */
+    public static void callEnd(int id, Object context) {
+        if (JFR && context != null) {
+            Traces.callEnd(id, context);
+        }
+    }
+
+    /** Records a {@code dyper.AllocationTrace} of an object of class {@code classId} (TRACE_ALLOC). */
+    public static void allocation(int id, int classId) {
+        if (JFR) {
+            Traces.allocation(id, classId, -1);
+        }
+    }
+
+    /** Records a {@code dyper.AllocationTrace} of an array of type {@code classId} (TRACE_ALLOC_ARRAY). */
+    public static void arrayAllocation(int id, int classId, int length) {
+        if (JFR) {
+            Traces.allocation(id, classId, length);
+        }
+    }
+
+    /** Records a {@code dyper.FieldWriteTrace} of numeric field {@code fieldId} (TRACE_FIELD_WRITE). */
+    public static void fieldWrite(int id, int fieldId, Object owner, long oldValue, long newValue) {
+        if (JFR) {
+            Traces.fieldWrite(id, fieldId, owner, oldValue, newValue);
+        }
+    }
+
     /** Records a {@code dyper.UserEvent} whose message is the site's name (the EVENT mode). */
     public static void event(int id) {
         if (JFR) {

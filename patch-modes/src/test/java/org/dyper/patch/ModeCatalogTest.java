@@ -20,7 +20,8 @@ class ModeCatalogTest {
     private static final Set<String> LIBRARY = Set.of("COUNT", "COUNT_CALLS", "TIME_ENTER", "TIME_EXIT", "SAMPLE_ENTER",
             "SAMPLE_EXIT", "RECORD_RETURN", "RECORD_RETURN_REF", "RECORD_ARG1",
             "LOCK_TEST", "LOCK_ENTER", "LOCK_EXIT", "ALLOC", "ALLOC_ARRAY", "FIELD_WATCH", "FIELD_WATCH_REF",
-            "BLOCK_COUNT", "TRACE_ENTER", "TRACE_ENTER_ARG1", "TRACE_EXIT", "TRACE_EXIT_RETURN", "EVENT");
+            "BLOCK_COUNT", "TRACE_ENTER", "TRACE_ENTER_ARG1", "TRACE_EXIT", "TRACE_EXIT_RETURN", "TRACE_CALL", "TRACE_CALL_END", "TRACE_ALLOC",
+            "TRACE_ALLOC_ARRAY", "TRACE_FIELD_WRITE", "EVENT");
 
     @TempDir
     Path dir;
@@ -41,7 +42,8 @@ class ModeCatalogTest {
         assertEquals(List.of("COUNT", "COUNT_CALLS", "TIME_ENTER", "TIME_EXIT", "SAMPLE_ENTER", "SAMPLE_EXIT",
                         "RECORD_RETURN", "RECORD_RETURN_REF", "RECORD_ARG1", "LOCK_TEST", "LOCK_ENTER", "LOCK_EXIT", "ALLOC",
                         "ALLOC_ARRAY", "FIELD_WATCH", "FIELD_WATCH_REF", "BLOCK_COUNT", "TRACE_ENTER",
-                        "TRACE_ENTER_ARG1", "TRACE_EXIT", "TRACE_EXIT_RETURN", "EVENT"),
+                        "TRACE_ENTER_ARG1", "TRACE_EXIT", "TRACE_EXIT_RETURN", "TRACE_CALL", "TRACE_CALL_END",
+                        "TRACE_ALLOC", "TRACE_ALLOC_ARRAY", "TRACE_FIELD_WRITE", "EVENT"),
                 catalog.libraryModes().stream().map(ModeCatalog.Entry::name).toList());
         for (ModeCatalog.Entry entry : catalog.libraryModes()) {
             assertFalse(entry.description().isBlank(), entry.name());

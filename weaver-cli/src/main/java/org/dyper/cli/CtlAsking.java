@@ -10,12 +10,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.commons.cli.CommandLine;
 import org.dyper.cli.ask.AskedQuestions;
-import org.dyper.patch.ModeCatalog;
 import org.dyper.patch.ask.QuestionCompiler;
 import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.model.InvalidInputException;
-import org.dyper.patch.model.Model;
-import org.dyper.patch.xml.ModelReader;
 import org.dyper.runtime.ask.AnswerReport;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.wire.WireClient;
@@ -87,17 +84,10 @@ record CtlAsking(PrintStream out, PrintStream err, Path dir) {
 
     int ask(long pid, List<AskedQuestions.Asked> asks, Path cache, boolean inline)
             throws CommandFailure, IOException, InvalidInputException, WeaveException {
-        MonitorEntry entry = entry(pid);
-        List<Path> classPath;
-        try (WireClient c = LivePatching.connect(entry, 300_000)) {
-            classPath = MonitorTargets.classPath(c::command, MonitorTargets.prefix(dottedNames(asks)));
-        }
-        QuestionCompiler.Result compiled = AskedQuestions.compile(asks, classPath);
+        LivePatching.Asked asked = LivePatching.ask(entry(pid), asks, cache, 300_000, inline);
+        QuestionCompiler.Result compiled = asked.compiled();
         compiled.warnings().forEach(w -> err.println("dyper: warning: " + w));
-        AskedQuestions.Files3 files = AskedQuestions.write(compiled, cache);
-        Model model = ModelReader.read(files.model());
-        LivePatching.Inserted in = LivePatching.insert(entry, ModeCatalog.load(List.of(files.modes())), model, cache,
-                300_000, inline, compiled.table());
+        LivePatching.Inserted in = asked.inserted();
         in.warnings().forEach(w -> err.println("dyper: " + w));
         Element reply = in.reply();
         for (Element note : Xml.children(reply, "NOTE")) {
@@ -105,7 +95,7 @@ record CtlAsking(PrintStream out, PrintStream err, Path dir) {
         }
         out.printf(Locale.ROOT, "dyper: %d question(s) asked in process %d: %d site(s), %s class(es) patched now, %s "
                 + "when they load (model '%s'); the answers: dyper ctl %d answers%n", asks.size(), pid,
-                compiled.sites(), reply.getAttribute("CLASSES"), reply.getAttribute("PENDING"), model.name(), pid);
+                compiled.sites(), reply.getAttribute("CLASSES"), reply.getAttribute("PENDING"), in.model(), pid);
         return ExitCode.OK;
     }
 

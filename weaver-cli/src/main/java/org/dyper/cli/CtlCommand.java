@@ -68,7 +68,8 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
                 + "dyper ctl PID instrument --model FILE [--modes FILE] | dyper ctl PID uninstrument [NAME] | "
                 + "dyper ctl [--xml] PID instrumented | dyper ctl PID ask QUESTION... | dyper ctl [--xml] PID answers | "
                 + "dyper ctl --nats URL [--user U --password P | --token T | --creds F] who | "
-                + "dyper ctl --nats URL ID COMMAND [DATA] | dyper ctl --nats URL --all [--main CLASS] COMMAND [DATA]",
+                + "dyper ctl --nats URL ID COMMAND [DATA] | dyper ctl --nats URL --all [--main CLASS] COMMAND [DATA] | "
+                + "dyper ctl --nats URL ID|--all ask QUESTION... | dyper ctl --nats URL ID|--all answers",
                 options(),
                 "who: one line per monitored process: pid, main class, start time (entries of dead processes are\n"
                 + "removed). PID COMMAND [DATA]: any command of the DYPER language (PING, WHORU, REPORT,\n"
@@ -112,7 +113,11 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
     private static Request request(CommandLine line, Path dir, Path defaultCache) throws UsageError {
         List<String> args = line.getArgList();
         if (line.hasOption("nats") || line.hasOption("all")) {
-            return CtlNats.request(line, args, dir, defaultCache);
+            try {
+                return CtlNats.request(line, args, dir, defaultCache);
+            } catch (java.io.IOException e) {
+                throw new UsageError(e.getMessage());   // a questions file that cannot be read
+            }
         }
         if (args.isEmpty()) {
             throw new UsageError("say who, attach PID, or PID COMMAND [DATA] (see dyper ctl --help)");

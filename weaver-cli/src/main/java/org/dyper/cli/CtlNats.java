@@ -29,7 +29,7 @@ record CtlNats(PrintStream out, PrintStream err) {
             + "class, start, JDK. --nats URL ID COMMAND [DATA]: one command to the JVM of that id. --all [--main\n"
             + "CLASS] COMMAND [DATA]: to every JVM (of that main class), each answer under its JVM's name, the\n"
             + "missing named. ID|--all instrument --model FILE, ID|--all uninstrument [NAME]: one model, woven once\n"
-            + "(docs/fleet.md).\n";
+            + "(docs/fleet.md). ID|--all ask QUESTION..., ID|--all answers: questions, as PID ask does.\n";
     /** How long WHO gathers answers, and how long a command waits, unless --timeout says otherwise. */
     static final Duration WHO_DEADLINE = Duration.ofSeconds(1);
     static final Duration COMMAND_DEADLINE = Duration.ofSeconds(60);
@@ -69,7 +69,7 @@ record CtlNats(PrintStream out, PrintStream err) {
 
     /** Reads {@code args} of {@code --nats URL} or {@code --all} into a request. */
     static CtlCommand.Request request(CommandLine line, List<String> args, Path dir, Path defaultCache)
-            throws UsageError {
+            throws UsageError, java.io.IOException {
         NatsFleet.Login login = line.hasOption("nats") ? login(line) : null;
         Duration timeout = timeout(line.getOptionValue("timeout"));
         if (line.hasOption("main") && !line.hasOption("all")) {
@@ -83,6 +83,9 @@ record CtlNats(PrintStream out, PrintStream err) {
                 throw new UsageError("--all: who lists every JVM already; give a command");
             }
             String main = line.getOptionValue("main");
+            if (FleetAsking.handles(args.get(0))) {
+                return FleetAsking.request(line, login, dir, null, main, args, defaultCache, timeout);
+            }
             if (args.get(0).equals("instrument") || args.get(0).equals("uninstrument")) {
                 return patch(line, login, dir, null, main, args, defaultCache, timeout);
             }
@@ -102,12 +105,17 @@ record CtlNats(PrintStream out, PrintStream err) {
             }
             return new Who(login, timeout == null ? WHO_DEADLINE : timeout);
         }
-        if (args.size() < 2 || args.size() > 3) {
+        String id = args.get(0);
+        boolean asking = args.size() >= 2 && FleetAsking.handles(args.get(1));
+        if (!asking && (args.size() < 2 || args.size() > 3)) {
             throw new UsageError("--nats: expected ID COMMAND [DATA], got " + args.size() + " argument(s)");
         }
-        String id = args.get(0);
         if (!id.matches("[A-Za-z0-9-]+_\\d+_\\d+")) {
             throw new UsageError("'" + id + "' is not a JVM id (host_pid_start; dyper ctl --nats URL who lists them)");
+        }
+        if (asking) {
+            return FleetAsking.request(line, login, dir, id, null, args.subList(1, args.size()), defaultCache,
+                    timeout);
         }
         if (args.get(1).equals("uninstrument") || args.get(1).equals("instrument") && line.hasOption("model")) {
             return patch(line, login, dir, id, null, args.subList(1, args.size()), defaultCache, timeout);
@@ -160,7 +168,8 @@ record CtlNats(PrintStream out, PrintStream err) {
 
     /** Whether {@code r} is one of these requests. */
     static boolean handles(CtlCommand.Request r) {
-        return r instanceof Who || r instanceof Send || r instanceof All || r instanceof Patch;
+        return r instanceof Who || r instanceof Send || r instanceof All || r instanceof Patch
+                || r instanceof FleetAsking.Ask || r instanceof FleetAsking.Answers;
     }
 
     /** The fleet of {@code login}'s NATS server, or (null) of the registry folder {@code dir}. */
@@ -182,11 +191,15 @@ record CtlNats(PrintStream out, PrintStream err) {
     private int doRun(CtlCommand.Request request) throws CommandFailure, IOException, InvalidInputException,
             WeaveException {
         NatsFleet.Login login = request instanceof All a ? a.login() : request instanceof Patch p ? p.login()
-                : request instanceof Who w ? w.login() : ((Send) request).login();
+                : request instanceof Who w ? w.login() : request instanceof FleetAsking.Ask k ? k.login()
+                : request instanceof FleetAsking.Answers n ? n.login() : ((Send) request).login();
         if (login != null && login.warning() != null) {
             err.println("dyper: warning: " + login.warning());
         }
         FleetCtl many = new FleetCtl(out, err);
+        if (request instanceof FleetAsking.Ask || request instanceof FleetAsking.Answers) {
+            return new FleetAsking(out, err).run(request);
+        }
         if (request instanceof All a) {
             try (Fleet fleet = fleet(a.login(), a.dir())) {
                 return many.all(fleet, FleetCtl.members(fleet, a.main(), WHO_DEADLINE), a.command(), a.data(), a.xml(),
@@ -197,7 +210,8 @@ record CtlNats(PrintStream out, PrintStream err) {
             try (Fleet fleet = fleet(p.login(), p.dir())) {
                 List<Fleet.Member> members = p.id() == null ? FleetCtl.members(fleet, p.main(), WHO_DEADLINE)
                         : List.of(member(p.id()));
-                return p.insert() ? many.instrument(fleet, members, p.models(), p.modes(), p.cache(), p.deadline())
+                return p.insert() ? many.instrument(fleet, members, p.models(), p.modes(), p.cache(), p.deadline(),
+                        null)
                         : many.uninstrument(fleet, members, p.name(), p.deadline());
             }
         }

@@ -110,11 +110,12 @@ record FleetCtl(PrintStream out, PrintStream err) {
     /**
      * Instruments every one of {@code members} with one model: the classes come from the first JVM (they run the
      * same program), the patched class files are made once and sent with their bytes (a JVM may be on another
-     * machine); one result line per JVM.
+     * machine); one result line per JVM. {@code questions}: a question table that goes in with the model (its
+     * questions' code, {@link FleetAsking}), or null.
      */
     int instrument(Fleet fleet, List<Fleet.Member> members, List<Path> modelFiles, List<Path> modeFiles,
-            Path cacheRoot, Duration deadline) throws CommandFailure, IOException, InvalidInputException,
-            WeaveException {
+            Path cacheRoot, Duration deadline, String questions) throws CommandFailure, IOException,
+            InvalidInputException, WeaveException {
         long start = System.nanoTime();
         CtlPatching.Loaded loaded = CtlPatching.load(modelFiles, modeFiles);
         Model model = loaded.model();
@@ -129,7 +130,7 @@ record FleetCtl(PrintStream out, PrintStream err) {
             PatchService service = new PatchService(catalog, found.targets(), cacheRoot.resolve("patch"));
             service.model(model);
             patched = service.patch(model.name(), true, List.of());
-            message = LivePatching.instrumentMessage(model.name(), patched.files(), true, null);
+            message = LivePatching.instrumentMessage(model.name(), patched.files(), true, questions);
         } catch (IllegalArgumentException e) {
             throw new CommandFailure(ExitCode.INVALID_INPUT, e.getMessage());
         } catch (IOException e) {

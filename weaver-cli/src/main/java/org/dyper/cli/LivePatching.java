@@ -31,6 +31,30 @@ public final class LivePatching {
     public record Inserted(String model, Element reply, List<String> warnings, boolean cached, Path dir) {
     }
 
+    /** What questions put to a process became: the compiled questions and the INSTRUMENT that put them in. */
+    public record Asked(org.dyper.patch.ask.QuestionCompiler.Result compiled, Inserted inserted) {
+    }
+
+    /**
+     * Puts {@code questions} (one-line form) to the process of {@code entry}, as {@code dyper ctl PID ask} does:
+     * compiled against its class path (CLASSMODEL), their model and table inserted in one INSTRUMENT. A question that
+     * cannot be answered is an invalid-input {@link CommandFailure} naming its column; a refusal, the monitor's reason.
+     */
+    public static Asked ask(MonitorEntry entry, List<org.dyper.cli.ask.AskedQuestions.Asked> questions, Path cacheRoot,
+            int timeoutMillis, boolean inline) throws CommandFailure, IOException, InvalidInputException,
+            WeaveException {
+        List<Path> classPath;
+        try (WireClient c = connect(entry, timeoutMillis)) {
+            classPath = MonitorTargets.classPath(c::command, MonitorTargets.prefix(CtlAsking.dottedNames(questions)));
+        }
+        org.dyper.patch.ask.QuestionCompiler.Result compiled = org.dyper.cli.ask.AskedQuestions.compile(questions,
+                classPath);
+        org.dyper.cli.ask.AskedQuestions.Files3 files = org.dyper.cli.ask.AskedQuestions.write(compiled, cacheRoot);
+        Model model = org.dyper.patch.xml.ModelReader.read(files.model());
+        return new Asked(compiled, insert(entry, ModeCatalog.load(List.of(files.modes())), model, cacheRoot,
+                timeoutMillis, inline, compiled.table()));
+    }
+
     /**
      * Inserts {@code model} (its FORs; a model of the same name replaces the one in, in one step) into the process of
      * {@code entry}, every monitor call under {@code timeoutMillis}. A refusal is a {@link CommandFailure} with the

@@ -51,7 +51,7 @@ public final class Main {
     private static final List<CliCommand<?>> COMMANDS = List.of(new GenerateCommand(), new WeaveCommand(),
             new RunCommand(), new org.dyper.cli.ask.AskCommand(), new CtlCommand(), new PatchdCommand(), new ReportCommand(), new UiCommand(),
             new org.dyper.cli.whatif.WhatIfCommand(),
-            new ClasspathCommand(), new ModesCommand(), new EventsCommand());
+            new ClasspathCommand(), new ModesCommand(), new EventsCommand(), new ExportCommand());
 
     private int dispatch(String[] args) {
         Map<String, CliCommand.Help> commands = new LinkedHashMap<>();

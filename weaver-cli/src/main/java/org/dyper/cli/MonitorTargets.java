@@ -29,13 +29,18 @@ public final class MonitorTargets {
         String command(String command, String data) throws IOException;
     }
 
-    /** The classes a model may patch, and how many class files were fetched from the JVM. */
-    record Found(PatchService.TargetClasses targets, int fetched) {}
+    /**
+     * The classes a model may patch, how many class files were fetched from the JVM, and whether any entry of its
+     * class path exists on this machine (when none does, the classes are only those fetched: the loaded ones the
+     * patterns select).
+     */
+    record Found(PatchService.TargetClasses targets, int fetched, boolean classPathHere) {}
 
     static Found fetch(Requests c, List<String> classPatterns, Path extraDir) throws IOException {
         List<Pattern> patterns = classPatterns.stream().map(Planner::glob).toList();
         Element model = classModel(c, prefix(classPatterns));
         List<Path> roots = roots(c, model);
+        boolean here = !roots.isEmpty();
         List<String> missing = new ArrayList<>();
         try (OnClassPath onPath = new OnClassPath(roots)) {
             for (Element cls : Xml.children(model, "CLASS")) {
@@ -62,7 +67,7 @@ public final class MonitorTargets {
         if (fetched > 0) {
             roots.add(extraDir);
         }
-        return new Found(new PatchService.TargetClasses(roots), fetched);
+        return new Found(new PatchService.TargetClasses(roots), fetched, here);
     }
 
     /**

@@ -73,7 +73,7 @@ class CliReferenceTest extends CliFixture {
     void everyCommandAndEveryOptionIsInTheReference() throws IOException {
         List<String> commands = commands();
         assertEquals(List.of("generate", "weave", "run", "ask", "ctl", "patchd", "report", "ui", "whatif", "classpath",
-                "modes", "events"), commands);
+                "modes", "events", "export"), commands);
         Map<String, TreeSet<String>> documented = documented();
         assertEquals(new TreeSet<>(commands), documented.keySet(), "a section ## dyper NAME per command");
         for (String command : commands) {

@@ -60,8 +60,8 @@ class EventsCommandTest extends CliFixture {
     void everyDyperTypeWithoutAKindTheVersionFirst() {
         Result all = dyper("events", recording.toString());
         assertEquals(0, all.code(), all.err());
-        assertTrue(all.out().lines().findFirst().orElseThrow().contains("  dyper.Version  thread=main  version=1.0.0  "
-                + "major=1  median=0  minor=0"), all.out());
+        assertTrue(all.out().lines().findFirst().orElseThrow().contains("  dyper.Version  thread=main  version=1.0.1  "
+                + "major=1  median=0  minor=1"), all.out());
     }
 
     /** A dyper.Version of a major this Dyper does not know, as a newer Dyper would write it. */
@@ -84,14 +84,14 @@ class EventsCommandTest extends CliFixture {
             r.dump(future);
         }
         assertEquals(new Result(ExitCode.INVALID_INPUT, "", "dyper: error: " + future + ": Dyper events of version "
-                + "2.0.0, which this Dyper (1.0.0) cannot read\n"), dyper("events", future.toString()));
+                + "2.0.0, which this Dyper (1.0.1) cannot read\n"), dyper("events", future.toString()));
     }
 
     static Stream<Arguments> failures() {
         return Stream.of(
                 Arguments.of(new String[] {"events"}, 2, "dyper: error: events: give one recording: dyper events FILE.jfr"),
                 Arguments.of(new String[] {"events", "{dir}/x.jfr", "--kind", "heap"}, 2,
-                        "dyper: error: events: --kind heap: kinds are method, user, figures"),
+                        "dyper: error: events: --kind heap: kinds are method, call, allocation, field, user, figures"),
                 Arguments.of(new String[] {"events", "{dir}/missing.jfr"}, 5,
                         "dyper: error: {dir}/missing.jfr: no such file"),
                 Arguments.of(new String[] {"events", "{model}"}, 3, "dyper: error: {model}: not a readable JFR recording"),

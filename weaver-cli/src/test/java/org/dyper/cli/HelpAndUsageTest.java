@@ -34,6 +34,7 @@ class HelpAndUsageTest extends CliFixture {
               classpath  print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)
               modes      list the modes of Dyper's mode library
               events     print Dyper's events (dyper.*) of a JFR recording
+              export     serve a running program's exact figures for Prometheus to scrape
 
             Exit codes: 0 ok, 2 usage, 3 invalid model, mode or report file, 4 weaving failed, 5 file error,
             6 the monitor answered ERROR, 7 no such monitored process, 8 attach failed,
@@ -94,7 +95,7 @@ class HelpAndUsageTest extends CliFixture {
     // ---- usage errors: exit 2, one line ----
 
     static Stream<Arguments> usageErrors() {
-        String commands = "(commands: generate, weave, run, ask, ctl, patchd, report, ui, whatif, classpath, modes, events";
+        String commands = "(commands: generate, weave, run, ask, ctl, patchd, report, ui, whatif, classpath, modes, events, export";
         return Stream.of(
                 Arguments.of("frob", "unknown command 'frob' " + commands + "; see dyper --help)"),
                 Arguments.of("help frob", "help: unknown command 'frob' " + commands + ")"),

@@ -28,6 +28,31 @@ class MonitorTargetsTest {
                 Arguments.of(List.of("org.Acme.util.X"), "org", List.of("org.Acme.util.X")));
     }
 
+    /**
+     * A JVM whose class path is on another machine: its loaded classes the patterns select are fetched, and the
+     * result says the class path is not here (ctl --nats ask warns so, FleetAsking.notHere).
+     */
+    @org.junit.jupiter.api.Test
+    void aClassPathNotOnThisMachineIsSaidAndTheLoadedClassesAreFetched(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        byte[] bytes = {(byte) 0xCA, (byte) 0xFE, (byte) 0xBA, (byte) 0xBE};
+        MonitorTargets.Found found = MonitorTargets.fetch((command, data) -> {
+            assertEquals("CLASSMODEL", command);
+            String binary = data != null && data.contains("BINARY='true'") ? "<BINARY>"
+                    + java.util.Base64.getEncoder().encodeToString(bytes) + "</BINARY>" : "";
+            return "<DYPER_REPLY ID='1'><CLASSMODEL><CLASSPATH>/nowhere/on/this/machine/app.jar</CLASSPATH>"
+                    + "<CLASS NAME='com.acme.Shop'>" + binary + "</CLASS><CLASS NAME='org.other.X'/></CLASSMODEL>"
+                    + "</DYPER_REPLY>";
+        }, List.of("com.acme*"), dir);
+        assertEquals(List.of(false, 1, List.of(dir)), List.of(found.classPathHere(), found.fetched(),
+                found.targets().roots()));
+        org.junit.jupiter.api.Assertions.assertArrayEquals(bytes, java.nio.file.Files.readAllBytes(
+                dir.resolve("com/acme/Shop.class")), "the loaded class's bytes, as the JVM gave them");
+        assertEquals("the class path of JVM h_1_2 is not on this machine: the questions were compiled against the 1 "
+                + "class(es) it has loaded under 'com.acme' (fetched through its monitor); callers elsewhere, and "
+                + "classes not loaded yet, are not seen", FleetAsking.notHere("JVM h_1_2", 1, "com.acme"));
+    }
+
     @ParameterizedTest(name = "{0} -> ''{1}''")
     @MethodSource("cases")
     void thePrefixIsAsLongAsEveryClassTheyMaySelectAllows(List<String> patterns, String prefix, List<String> selected) {

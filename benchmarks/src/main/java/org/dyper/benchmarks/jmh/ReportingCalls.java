@@ -126,7 +126,8 @@ public class ReportingCalls {
     /**
      * Questions (docs/questions.md) as their generated advice calls {@code org.dyper.runtime.ask.Ask}: question 0 is
      * {@code count of M by caller}, 1 {@code time of M by caller}, 2 {@code time of M by thread}, 3 {@code count of M
-     * where arg1 > 1000} (the argument passed is 5000: it passes), 4 {@code count of M by arg1} over 8 values.
+     * where arg1 > 1000} (the argument passed is 5000: it passes), 4 {@code count of M by arg1} over 8 values, 5
+     * {@code count of M by caller last 60 seconds} (a window), 6 {@code count of M by exception} (a normal exit).
      */
     @State(Scope.Benchmark)
     public static class AskTable {
@@ -138,7 +139,11 @@ public class ReportingCalls {
                     + "id=2\tmeasure=TIME\tstat=TOTAL\tgroup=THREAD\tgroupTitle=thread\ttext=time of M by thread\n"
                     + "id=3\tmeasure=COUNT\tstat=COUNT\tbefore=0:GT:1000\ttext=count of M where arg1 > 1000\n"
                     + "id=4\tmeasure=COUNT\tstat=COUNT\tgroup=SLOT\tgroupSlot=0\tgroupTitle=arg1\t"
-                    + "text=count of M by arg1\n");
+                    + "text=count of M by arg1\n"
+                    + "id=5\tmeasure=COUNT\tstat=COUNT\tgroup=SITE\tgroupTitle=caller\twindow=60\t"
+                    + "text=count of M by caller last 60 seconds\n"
+                    + "id=6\tmeasure=COUNT\tstat=COUNT\tgroup=EXCEPTION\tgroupTitle=exception\t"
+                    + "text=count of M by exception\n");
         }
     }
 
@@ -191,6 +196,22 @@ public class ReportingCalls {
     public void askCountByArg(AskTable t, Arguments a) {
         if (Dyper.on()) {
             org.dyper.runtime.ask.Ask.point(4, SITE, null, a.next++ & 7, 0, 0);
+        }
+    }
+
+    /** {@code count of M by caller last 60 seconds}: as askCountByCaller, plus the clock and the slot of a window. */
+    @Benchmark
+    public void askCountByCallerWindow(AskTable t) {
+        if (Dyper.on()) {
+            org.dyper.runtime.ask.Ask.point(5, SITE, null, 0, 0, 0);
+        }
+    }
+
+    /** {@code count of M by exception}, each call returning normally (the exception passed is null). */
+    @Benchmark
+    public void askCountByException(AskTable t) {
+        if (Dyper.on()) {
+            org.dyper.runtime.ask.Ask.point(6, SITE, null, 0, 0, 0);
         }
     }
 

@@ -27,7 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * context) around a small method, against the same method unpatched: {@code state=off} (no recording has
  * {@code dyper.MethodTrace} on: the disabled case), {@code below} (a Dyper recording runs with a 1 s threshold: the event
  * is begun and ended, never committed), {@code on} (threshold 0: every call is committed to the recording, on disk).
- * {@code -prof gc} gives bytes per call. Run: {@code benchmarks/run --only trace}.
+ * {@code jdk-below} and {@code jdk-on} put JDK 25's {@code jdk.MethodTrace} on the same method instead (read
+ * {@code noPatch} then). {@code -prof gc} gives bytes per call. Run: {@code benchmarks/run --only trace}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -36,8 +37,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
 public class TraceCalls {
-    @Param({"off", "below", "on"})
+    /**
+     * off, below, on: Dyper's trace as above; jdk-below, jdk-on (JDK 25 only): no Dyper recording, JDK 25's own
+     * {@code jdk.MethodTrace} instruments {@link #work} through its {@code filter} setting, with a 1 s threshold or 0,
+     * so {@code noPatch} then measures the JDK's method tracing of the same method.
+     */
+    @Param({"off", "below", "on", "jdk-below", "jdk-on"})
     public String state;
+
+    private jdk.jfr.Recording jdkRecording;
 
     private int site;
     private int x = 7;
@@ -48,6 +56,23 @@ public class TraceCalls {
         site = Sites.register("METHOD", "org.dyper.benchmarks.Traced", "work", "int");
         Dyper.setEnabled(true);
         Telemetry.start();
+        if (state.startsWith("jdk-")) {
+            boolean known = jdk.jfr.FlightRecorder.getFlightRecorder().getEventTypes().stream()
+                    .anyMatch(t -> t.getName().equals("jdk.MethodTrace"));
+            if (!known) {
+                throw new IllegalStateException("state=" + state + " needs JDK 25's jdk.MethodTrace (this is "
+                        + System.getProperty("java.version") + ")");
+            }
+            java.util.Map<String, String> settings = new java.util.HashMap<>();
+            settings.put("jdk.MethodTrace#enabled", "true");
+            settings.put("jdk.MethodTrace#filter", TraceCalls.class.getName() + "::work");
+            settings.put("jdk.MethodTrace#threshold", state.equals("jdk-below") ? "1 s" : "0 ns");
+            settings.put("jdk.MethodTrace#stackTrace", "false");
+            jdkRecording = new jdk.jfr.Recording(settings);
+            jdkRecording.setToDisk(true);
+            jdkRecording.start();
+            return;
+        }
         if (!state.equals("off")) {
             if (!Telemetry.available()) {
                 throw new IllegalStateException("JFR is not usable: " + Telemetry.firstFailure());
@@ -60,10 +85,16 @@ public class TraceCalls {
 
     @TearDown(Level.Trial)
     public void stop() throws Exception {
+        if (jdkRecording != null) {
+            jdkRecording.stop();
+            jdkRecording.close();
+        }
         if (dir != null) {
             Telemetry.stopRecording();
-            Files.deleteIfExists(dir.resolve("bench.jfr"));
-            Files.deleteIfExists(dir);
+            // the recording and what is left of its chunk folder (JFR removes its own folder at exit)
+            try (java.util.stream.Stream<Path> all = Files.walk(dir)) {
+                all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         }
     }
 

@@ -185,19 +185,40 @@ public final class Runner {
      * {@code TraceCalls}, 1 thread, -prof gc); docs/events.md.
      */
     private void trace() throws IOException {
-        progress("JMH: trace modes into JFR, -prof gc");
-        Path csv = work.resolve("jmh-trace.csv");
-        List<String> cmd = new ArrayList<>(List.of(java.toString(), "-cp", harnessJar + ":" + lib + "/*",
-                "org.openjdk.jmh.Main", "org.dyper.benchmarks.jmh.TraceCalls", "-prof", "gc", "-rf", "csv", "-rff",
-                csv.toString()));
+        String home = System.getProperty("dyper.jdk25", "").isBlank()
+                ? System.getenv().getOrDefault("JDK25_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64")
+                : System.getProperty("dyper.jdk25");
+        Path jdk25 = Path.of(home, "bin", "java");
+        page.append("### JMH: TRACE_ENTER/TRACE_EXIT per call (state: off = type disabled, below = under the "
+                + "threshold, on = recorded; jdk-below / jdk-on = JDK 25's jdk.MethodTrace on the same method, "
+                + "read noPatch)\n\n| JDK | benchmark (state) | ns/op | B/op |\n|---|---|---:|---:|\n");
+        traceRun(System.getProperty("java.specification.version"), java, "off,below,on", "TraceCalls\\.");
+        if (Files.isExecutable(jdk25)) {
+            traceRun("25", jdk25, "off,below,on", "TraceCalls\\.");
+            traceRun("25", jdk25, "jdk-below,jdk-on", "TraceCalls\\.noPatch$");
+        } else {
+            problems.add("trace on JDK 25 and jdk.MethodTrace left out: no JDK 25 at " + home
+                    + " (-Ddyper.jdk25, JDK25_HOME)");
+        }
+        page.append("\n");
+    }
+
+    private void traceRun(String jdk, Path javaBin, String states, String benchmarks) throws IOException {
+        progress("JMH: trace modes into JFR on JDK " + jdk + " (" + states + "), -prof gc");
+        String file = "jmh-trace-" + jdk + "-" + states.replace(",", "-");
+        Path csv = work.resolve(file + ".csv");
+        List<String> cmd = new ArrayList<>(List.of(javaBin.toString(), "-cp", harnessJar + ":" + lib + "/*",
+                "org.openjdk.jmh.Main", "org\\.dyper\\.benchmarks\\.jmh\\." + benchmarks, "-p", "state=" + states,
+                "-prof", "gc", "-rf", "csv", "-rff", csv.toString()));
         if (quick) {
             cmd.addAll(List.of("-wi", "1", "-w", "200ms", "-i", "1", "-r", "200ms"));
         } else {
             cmd.addAll(List.of("-i", "5"));
         }
-        Proc p = exec(cmd, work.resolve("jmh-trace.log"));
+        Proc p = exec(cmd, work.resolve(file + ".log"));
         if (p.exit != 0 || !Files.exists(csv)) {
-            problems.add("JMH TraceCalls failed (exit " + p.exit + "), see " + work.resolve("jmh-trace.log"));
+            problems.add("JMH TraceCalls on JDK " + jdk + " failed (exit " + p.exit + "), see "
+                    + work.resolve(file + ".log"));
             return;
         }
         String prefix = "org.dyper.benchmarks.jmh.TraceCalls.";
@@ -221,11 +242,8 @@ public final class Runner {
                 r[1] = Stats.number(f.get(5));
             }
         }
-        page.append("### JMH: TRACE_ENTER/TRACE_EXIT per call (state: off = type disabled, below = under the "
-                + "threshold, on = recorded)\n\n| benchmark (state) | ns/op | B/op |\n|---|---:|---:|\n");
-        rows.forEach((k, r) -> page.append(String.format(Locale.ROOT, "| %s | %.2f ± %.2f | %.3f |%n", k, r[0], r[1],
-                r[2])));
-        page.append("\n");
+        rows.forEach((k, r) -> page.append(String.format(Locale.ROOT, "| %s | %s | %.2f ± %.2f | %.3f |%n", jdk, k,
+                r[0], r[1], r[2])));
     }
 
     /** A row of a targets table: what was aimed at, what was measured, met or missed by how much. */

@@ -22,11 +22,14 @@ final class Window {
     final int seconds;
     final int width;
     final int slots;
+    /** A slot's width in nanoseconds. */
+    private final long slotNanos;
 
     Window(int seconds) {
         this.seconds = seconds;
         this.width = (seconds + MAX_SLOTS - 1) / MAX_SLOTS;
         this.slots = (seconds + width - 1) / width;
+        this.slotNanos = width * 1_000_000_000L;
     }
 
     static long nanos() {
@@ -36,7 +39,7 @@ final class Window {
 
     /** The period (slot number since the question was defined) of the time {@code nanos}. */
     long period(long nanos, long definedNanos) {
-        return Math.max(0, nanos - definedNanos) / 1_000_000_000L / width;
+        return Math.max(0, nanos - definedNanos) / slotNanos;
     }
 
     AtomicLongArray newRing() {
@@ -94,7 +97,7 @@ final class Window {
     /** The seconds the window covers at time {@code nanos}: from the start of its oldest slot (or the definition). */
     double span(long nanos, long definedNanos) {
         long now = period(nanos, definedNanos);
-        long start = Math.max(0, now - slots + 1) * width * 1_000_000_000L;
+        long start = Math.max(0, now - slots + 1) * slotNanos;
         return Math.max(0, nanos - definedNanos - start) / 1e9;
     }
 }

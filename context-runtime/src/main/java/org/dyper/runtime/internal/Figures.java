@@ -22,6 +22,34 @@ public final class Figures {
     public record Value(int id, long count, long sum, long min, long max, long nulls, long nonNulls) {
     }
 
+    /** One LOCKS row: a lock site ({@code id}) or a lock class ({@code id} 0, no site; {@code name} its class). */
+    public record Lock(int id, String name, long acquisitions, long contended, long waitNs, long maxWaitNs,
+            long holdNs, long maxHoldNs) {
+    }
+
+    /** One ALLOCATIONS row: an allocating site or ({@code type}) an allocated type. */
+    public record Allocation(int id, boolean type, long count, long arrays, long totalLength, long maxLength) {
+    }
+
+    /** Hands every LOCKS and ALLOCATIONS row of one snapshot, in the XML report's order, to the consumers. */
+    public static void locksAndAllocations(Consumer<Lock> locks, Consumer<Allocation> allocations) {
+        Totals t = Registry.snapshot();
+        for (Reports.LockRow r : Reports.lockSites(t)) {
+            locks.accept(new Lock(r.id(), SiteTable.name(r.id()), r.acquisitions(), r.contended(), r.waitNs(),
+                    r.maxWait(), r.holdNs(), r.maxHold()));
+        }
+        for (Reports.LockRow r : Reports.lockClasses(t)) {
+            locks.accept(new Lock(0, r.name(), r.acquisitions(), r.contended(), r.waitNs(), r.maxWait(), r.holdNs(),
+                    r.maxHold()));
+        }
+        for (Reports.AllocationRow r : Reports.allocations(t, ThreadData.ALLOC_SITES)) {
+            allocations.accept(new Allocation(r.id(), false, r.count(), r.arrays(), r.totalLength(), r.maxLength()));
+        }
+        for (Reports.AllocationRow r : Reports.allocations(t, ThreadData.ALLOC_TYPES)) {
+            allocations.accept(new Allocation(r.id(), true, r.count(), r.arrays(), r.totalLength(), r.maxLength()));
+        }
+    }
+
     /** Exclusive upper bound of histogram bucket {@code b} as the XML report writes it. */
     public static String bucketUpper(int b) {
         return Reports.bucketUpper(b);

@@ -76,12 +76,45 @@ final class Recorder {
     private static final TimingFigures TIMING = new TimingFigures();
     private static final CountFigures COUNT = new CountFigures();
     private static final ValueFigures VALUES = new ValueFigures();
+    private static final LockFigures LOCKS = new LockFigures();
+    private static final AllocationFigures ALLOCATIONS = new AllocationFigures();
 
     /** One event per row of the report's exact figures, for the figure types that are on. */
     static void figures() {
         boolean timing = TIMING.isEnabled();
         boolean counts = COUNT.isEnabled();
         boolean values = VALUES.isEnabled();
+        boolean locks = LOCKS.isEnabled();
+        boolean allocations = ALLOCATIONS.isEnabled();
+        if (locks || allocations) {
+            Figures.locksAndAllocations(l -> {
+                if (locks) {
+                    LockFigures e = new LockFigures();
+                    e.name = l.name();
+                    e.siteId = l.id();
+                    e.section = l.id() == 0 ? "LOCK_CLASS" : "SITE";
+                    e.acquisitions = l.acquisitions();
+                    e.contended = l.contended();
+                    e.waitTotal = l.waitNs();
+                    e.maximumWait = l.maxWaitNs();
+                    e.holdTotal = l.holdNs();
+                    e.maximumHold = l.maxHoldNs();
+                    e.commit();
+                }
+            }, a -> {
+                if (allocations) {
+                    AllocationFigures e = new AllocationFigures();
+                    e.name = Sites.name(a.id());
+                    e.siteId = a.id();
+                    e.section = a.type() ? "TYPE" : "SITE";
+                    e.count = a.count();
+                    e.arrays = a.arrays();
+                    e.totalLength = a.totalLength();
+                    e.maximumLength = a.maxLength();
+                    e.commit();
+                }
+            });
+        }
         if (!timing && !counts && !values) {
             return;
         }

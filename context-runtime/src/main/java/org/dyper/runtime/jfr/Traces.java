@@ -12,6 +12,9 @@ import org.dyper.runtime.Sites;
 public final class Traces {
     private static final MethodTrace METHOD = new MethodTrace();
     private static final UserEvent USER = new UserEvent();
+    private static final CallTrace CALL = new CallTrace();
+    private static final AllocationTrace ALLOCATION = new AllocationTrace();
+    private static final FieldWriteTrace FIELD = new FieldWriteTrace();
     /** Depth among traced calls, per thread; read and written only when tracing is on. */
     private static final ThreadLocal<int[]> DEPTH = ThreadLocal.withInitial(() -> new int[1]);
     private static final AtomicLong SEQUENCE = new AtomicLong();
@@ -72,6 +75,74 @@ public final class Traces {
                 }
                 e.commit();
             }
+        } catch (Throwable t) {
+            Dyper.hookFailed(id, t);
+        }
+    }
+
+    /** The event of one call made at site {@code id} to {@code callee}, begun, or null when dyper.CallTrace is off. */
+    public static Object call(int id, int callee) {
+        if (!CALL.isEnabled()) {
+            return null;
+        }
+        try {
+            CallTrace e = new CallTrace();
+            e.siteId = id;
+            e.calleeId = callee;
+            e.begin();
+            return e;
+        } catch (Throwable t) {
+            Dyper.hookFailed(id, t);
+            return null;
+        }
+    }
+
+    /** Ends the call {@code context} ({@link #call}'s event); commits it if it lasted at least the threshold. */
+    public static void callEnd(int id, Object context) {
+        try {
+            CallTrace e = (CallTrace) context;
+            e.end();
+            if (e.shouldCommit()) {
+                e.caller = Sites.name(e.siteId);
+                e.callee = Sites.name(e.calleeId);
+                e.commit();
+            }
+        } catch (Throwable t) {
+            Dyper.hookFailed(id, t);
+        }
+    }
+
+    /** An allocation of class {@code classId} at site {@code id} ({@code length}: an array's, or -1). */
+    public static void allocation(int id, int classId, int length) {
+        if (!ALLOCATION.isEnabled()) {
+            return;
+        }
+        try {
+            AllocationTrace e = new AllocationTrace();
+            e.site = Sites.name(id);
+            e.siteId = id;
+            e.objectClass = Sites.name(classId);
+            e.arrayLength = length;
+            e.commit();
+        } catch (Throwable t) {
+            Dyper.hookFailed(id, t);
+        }
+    }
+
+    /** A write of field {@code fieldId} of {@code owner} (null: static) at site {@code id}. */
+    public static void fieldWrite(int id, int fieldId, Object owner, long oldValue, long newValue) {
+        if (!FIELD.isEnabled()) {
+            return;
+        }
+        try {
+            FieldWriteTrace e = new FieldWriteTrace();
+            e.site = Sites.name(id);
+            e.siteId = id;
+            e.field = Sites.name(fieldId);
+            e.oldValue = oldValue;
+            e.newValue = newValue;
+            e.locked = owner != null && Thread.holdsLock(owner);
+            e.commit();
         } catch (Throwable t) {
             Dyper.hookFailed(id, t);
         }

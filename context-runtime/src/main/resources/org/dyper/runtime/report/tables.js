@@ -173,12 +173,14 @@
   // ---- traces (a JFR recording's dyper.MethodTrace events): a timeline per thread, and a table ----
 
   /**
-   * One lane per thread (in the order they first traced), a bar per traced call at its start and duration, nested
-   * calls one row lower per depth. Bars carry the call's figures as data-* attributes and a title.
+   * One lane per thread (in the order they first traced), a bar per traced call at its start and duration (the axis
+   * from the first traced call to the end of the last), nested calls one row lower per depth. Bars carry the call's figures as data-* attributes and a title.
    */
   function timeline(rows) {
     const ns = "http://www.w3.org/2000/svg", L = 160, W = 1000, ROW = 16;
-    const span = Math.max(1, ...rows.map(r => Number(r.AT_NS) + Number(r.DURATION_NS)));
+    // the axis runs from the first traced call to the end of the last, not from the recording's start
+    const first = Math.min(...rows.map(r => Number(r.AT_NS)));
+    const span = Math.max(1, ...rows.map(r => Number(r.AT_NS) + Number(r.DURATION_NS) - first));
     const lanes = new Map();
     for (const r of rows) {
       const l = lanes.get(r.THREAD_ID) || { name: r.THREAD, depth: 1 };
@@ -208,7 +210,7 @@
     }
     rows.forEach(r => {
       const l = lanes.get(r.THREAD_ID), at = Number(r.AT_NS), d = Number(r.DURATION_NS);
-      const x = L + at / span * (W - L), w = Math.max(0.5, d / span * (W - L));
+      const x = L + (at - first) / span * (W - L), w = Math.max(0.5, d / span * (W - L));
       const bar = make("rect", { class: "trace", x: x.toFixed(2), y: l.top + ((Number(r.DEPTH) || 1) - 1) * ROW,
         width: w.toFixed(2), height: ROW - 2, fill: "#4e79a7", "data-method": r.METHOD, "data-thread": r.THREAD,
         "data-depth": r.DEPTH, "data-duration-ns": r.DURATION_NS, "data-at-ns": r.AT_NS });
@@ -296,19 +298,20 @@
         const name = { key: "NAME", label: a.GROUP_BY || "", type: "site", render: site };
         const cols = a.MEASURE === "COUNT" ? [name, { key: "COUNT", label: "count", type: "count" }]
           : a.MEASURE === "RATE" ? [name, { key: "COUNT", label: "count", type: "count" },
-            { key: "PER_SECOND", label: "per second", title: "the count over the " + a.SECONDS + " s since the "
-              + "question table was read" }]
+            { key: "PER_SECOND", label: "per second", title: "the count over the " + a.SECONDS + " s "
+              + (a.WINDOW ? "the window's slots cover" : "since the question table was read") }]
           : timed ? [name, { key: "COUNT", label: a.MEASURE === "WAIT" ? "waits" : a.MEASURE === "HOLD" ? "holds"
             : "calls", type: "count" },
             { key: "SUM", label: "total", type: "ns" }, { key: "MEAN", label: "mean", type: "ns" },
-            { key: "MIN", label: "min", type: "ns" }, { key: "MAX", label: "max", type: "ns" },
-            { key: "P50", label: "p50", type: "ns", est: true, title: "estimated from a log2 histogram" },
-            { key: "P99", label: "p99", type: "ns", est: true, title: "estimated from a log2 histogram" }]
+            { key: "MIN", label: "min", type: "ns" }, { key: "MAX", label: "max", type: "ns" }].concat(a.WINDOW ? []
+            : [{ key: "P50", label: "p50", type: "ns", est: true, title: "estimated from a log2 histogram" },
+              { key: "P99", label: "p99", type: "ns", est: true, title: "estimated from a log2 histogram" }])
           : [name, { key: "COUNT", label: "count", type: "count" }, { key: "SUM", label: "sum " + v, type: "count" },
             { key: "MIN", label: "min " + v, type: "count" }, { key: "MAX", label: "max " + v, type: "count" },
             { key: "MEAN", label: "mean " + v }];
+        // a window (last N seconds) keeps no histogram: no percentiles; its rows are the window's
         return [rows, cols, a.TEXT + " — " + F.count(a.SITES) + " sites patched, " + F.count(a.CHECKS) + " checks, "
-          + F.count(a.RECORDS) + " records"];
+          + F.count(a.RECORDS) + " records" + (a.WINDOW ? "; the table: the last " + a.WINDOW + " s" : "")];
       }) },
     { tag: "TRACES", id: "traces", title: "Trace timeline", exact: true, unit: "TRACE", noun: " traced call",
       note: s => "Each traced call (dyper.MethodTrace) that lasted at least the threshold: "

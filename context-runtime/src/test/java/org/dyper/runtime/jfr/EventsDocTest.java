@@ -65,6 +65,6 @@ class EventsDocTest {
         for (String kind : DyperEvents.KINDS.keySet()) {
             assertTrue(doc.contains("| `" + kind + "` |"), "docs/events.md's kinds table lacks " + kind);
         }
-        assertEquals(Arrays.asList("method", "user", "figures"), List.copyOf(DyperEvents.KINDS.keySet()));
+        assertEquals(Arrays.asList("method", "call", "allocation", "field", "user", "figures"), List.copyOf(DyperEvents.KINDS.keySet()));
     }
 }

@@ -95,9 +95,23 @@ class RecordingControlTest {
     void theFiguresEqualTheXmlReport() throws Exception {
         int timed = Sites.register("METHOD", "planted.Figures", "timed", "");
         int counted = Sites.register("METHOD", "planted.Figures", "counted", "");
+        int locking = Sites.register("METHOD", "planted.Figures", "locking", "");
+        int allocating = Sites.register("METHOD", "planted.Figures", "allocating", "");
+        int type = Sites.register("TYPE", "planted.Figures$Item[]", "", "");
         for (int i = 0; i < 1000; i++) {
             Timing.exit(timed, Timing.enter(timed) - (i % 7) * 1000);
             Counting.count(counted);
+        }
+        Object lock = new Object();
+        for (int i = 0; i < 3; i++) {
+            long requested = org.dyper.runtime.Locks.request(locking, lock);
+            synchronized (lock) {
+                org.dyper.runtime.Locks.acquired(locking, lock, requested);
+                org.dyper.runtime.Locks.released(locking, lock);
+            }
+        }
+        for (int length : new int[] {4, 9, 2}) {
+            org.dyper.runtime.Allocations.array(allocating, type, length);
         }
         Path file = dir.resolve("figures.jfr");
         Telemetry.startRecording(file.toString(), null);
@@ -125,6 +139,35 @@ class RecordingControlTest {
         assertEquals(1000, count.getLong("count"));
         assertEquals(Long.parseLong(site(report, "COUNTS", counted).getAttribute("COUNT")), count.getLong("count"));
         assertEquals("COUNTS", count.getString("section"));
+
+        RecordedEvent lockSite = last(events, "dyper.Lock", locking);
+        Element lockRow = site(report, "LOCKS", locking);
+        assertEquals(3, lockSite.getLong("acquisitions"));
+        assertEquals("SITE", lockSite.getString("section"));
+        assertEquals("planted.Figures.locking()", lockSite.getString("name"));
+        for (String[] f : new String[][] {{"ACQUISITIONS", "acquisitions"}, {"CONTENDED", "contended"},
+                {"WAIT_NS", "waitTotal"}, {"MAX_WAIT_NS", "maximumWait"}, {"HOLD_NS", "holdTotal"},
+                {"MAX_HOLD_NS", "maximumHold"}}) {
+            assertEquals(Long.parseLong(lockRow.getAttribute(f[0])), lockSite.getLong(f[1]), f[1]);
+        }
+        RecordedEvent lockClass = PostMortemTest.named(events, "dyper.Lock").stream()
+                .filter(e -> e.getString("section").equals("LOCK_CLASS") && e.getString("name")
+                        .equals("java.lang.Object")).reduce((a, b) -> b).orElseThrow();
+        assertEquals(0, lockClass.getInt("siteId"));
+        assertTrue(lockClass.getLong("acquisitions") >= 3, lockClass::toString);
+
+        RecordedEvent allocSite = last(events, "dyper.Allocation", allocating);
+        Element allocRow = site(report, "ALLOCATIONS", allocating);
+        assertEquals(List.of(3L, 3L, 15L, 9L), List.of(allocSite.getLong("count"), allocSite.getLong("arrays"),
+                allocSite.getLong("totalLength"), allocSite.getLong("maximumLength")));
+        assertEquals(List.of(Long.parseLong(allocRow.getAttribute("COUNT")), Long.parseLong(allocRow
+                .getAttribute("ARRAYS")), Long.parseLong(allocRow.getAttribute("TOTAL_LENGTH")), Long.parseLong(allocRow
+                .getAttribute("MAX_LENGTH"))), List.of(allocSite.getLong("count"), allocSite.getLong("arrays"),
+                allocSite.getLong("totalLength"), allocSite.getLong("maximumLength")));
+        RecordedEvent allocType = last(events, "dyper.Allocation", type);
+        assertEquals(List.of("TYPE", "planted.Figures$Item[]", "3", "15"), List.of(allocType.getString("section"),
+                allocType.getString("name"), Long.toString(allocType.getLong("count")),
+                Long.toString(allocType.getLong("totalLength"))));
     }
 
     @Test
@@ -178,7 +221,7 @@ class RecordingControlTest {
     static Stream<Arguments> badSettings() {
         return Stream.of(
                 Arguments.of("method", "'method': expected KIND=on|off, KIND.threshold=DURATION or KIND.period=DURATION"),
-                Arguments.of("heap=on", "'heap=on': unknown kind 'heap'; kinds: method, user, figures"),
+                Arguments.of("heap=on", "'heap=on': unknown kind 'heap'; kinds: method, call, allocation, field, user, figures"),
                 Arguments.of("method=maybe", "'method=maybe': method is on or off, not 'maybe'"),
                 Arguments.of("method.threshold=10 parsecs", "'method.threshold=10 parsecs': '10 parsecs' is not a "
                         + "duration (e.g. 10ms, 5s, 0)"),

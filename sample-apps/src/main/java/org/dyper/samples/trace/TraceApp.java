@@ -2,7 +2,8 @@ package org.dyper.samples.trace;
 
 /**
  * A planted program for tracing: {@link TraceFacts#SLOW_CALLS} slow calls (above the threshold) with arguments 0..3,
- * {@link TraceFacts#FAST_CALLS} fast ones, three phases in order, {@link TraceFacts#TIMED_CALLS} timed calls.
+ * {@link TraceFacts#FAST_CALLS} fast ones, three phases in order, {@link TraceFacts#TIMED_CALLS} timed calls, and
+ * {@link TraceFacts#ITEMS} items allocated and written.
  */
 public final class TraceApp {
     public static void main(String[] args) throws InterruptedException {
@@ -23,6 +24,7 @@ public final class TraceApp {
             timed += Work.timed(i);
         }
         System.out.println("timed " + timed);
+        System.out.println("items " + Work.items());
         Work.phaseThree();
     }
 

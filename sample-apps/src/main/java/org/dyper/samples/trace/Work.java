@@ -27,6 +27,31 @@ public final class Work {
         return n + 1;
     }
 
+    /** An object to allocate and write, for TRACE_ALLOC and TRACE_FIELD_WRITE. */
+    static final class Item {
+        long value;
+
+        void set(long v) {
+            value = v;
+        }
+    }
+
+    /**
+     * Allocates {@link TraceFacts#ITEMS} items, sets each one's value to 10 times its index, and one array of
+     * {@link TraceFacts#ITEMS} longs holding them; returns their sum.
+     */
+    static long items() {
+        long[] values = new long[TraceFacts.ITEMS];
+        long sum = 0;
+        for (int i = 0; i < TraceFacts.ITEMS; i++) {
+            Item item = new Item();
+            item.set(10L * i);
+            values[i] = item.value;
+            sum += values[i];
+        }
+        return sum;
+    }
+
     private Work() {
     }
 }

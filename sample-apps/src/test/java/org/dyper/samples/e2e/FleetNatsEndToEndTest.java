@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * read-only user can neither instrument nor SET; one {@code --all instrument} patches all three (woven once), and
  * each one's exit report holds exactly the phases it was in for; the broker killed and started again while the
  * programs run: their output is their own, the monitors come back by themselves and {@code --all uninstrument}
- * works.
+ * works; then a question asked of all three is answered exactly by each.
  */
 class FleetNatsEndToEndTest {
     static final String MAIN = PhasedApp.class.getName();
@@ -142,9 +142,10 @@ class FleetNatsEndToEndTest {
             assertEquals(3, out.out().lines().filter(l -> l.startsWith("dyper: model 'phases' removed from JVM "))
                     .count(), out.out());
             phase(jvms, 4);
+            questions(members.get(0)[0], jvms);
             for (Running t : jvms) {
                 assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
-                assertEquals(PhaseFacts.output(4, true), t.lines(), "the program's output is its own");
+                assertEquals(PhaseFacts.output(5, true), t.lines(), "the program's output is its own");
                 assertTrue(t.stderr().contains("dyper: nats: lost the connection to the NATS server; reconnecting"),
                         t.stderr());
                 assertTrue(t.stderr().contains("dyper: nats: reconnected to nats://monitor:***@127.0.0.1:"
@@ -158,6 +159,39 @@ class FleetNatsEndToEndTest {
         for (Path report : reports) {
             checkCounts(ExitReport.of(report));
         }
+    }
+
+    /**
+     * Questions over NATS (issue 25): a mistake, asked of one JVM by its id, is refused at its column; the question,
+     * asked of all three (compiled against the first one's classes, woven once), is answered exactly for phase 5 by
+     * each.
+     */
+    private void questions(String id, List<Running> jvms) throws Exception {
+        String sum = "sum arg1 of org.dyper.samples.phases.Worker.work";
+        Run typo = ctl("operator", id, "ask", "count of org.dyper.samples.phases.Worker.wrok");
+        assertEquals(3, typo.exit(), typo.err());
+        assertTrue(typo.err().startsWith("dyper: error: question #1, column 42: org.dyper.samples.phases.Worker has "
+                + "no method 'wrok' (it has: total, weigh, work)\n"), typo.err());
+        Run none = ctl("reader", id, "answers");
+        assertEquals(0, none.exit(), none.err());
+        assertTrue(none.out().startsWith("No question was asked in JVM " + id), none.out());
+        Run ask = ctl("operator", "--all", "--main", MAIN, "ask", sum, "--cache", dir.resolve("cache").toString());
+        assertEquals(0, ask.exit(), ask.err());
+        assertEquals(3, ask.out().lines().filter(l -> l.startsWith("dyper: model 'dyper-ask' instrumented in JVM "))
+                .count(), ask.out());
+        assertTrue(ask.out().endsWith("dyper: 1 question(s), 1 site(s); the answers: dyper ctl --nats URL --all "
+                + "answers\n"), ask.out());
+        phase(jvms, 5);
+        Run xml = ctl("reader", "--xml", id, "answers");
+        org.w3c.dom.Element group = MonitorEndToEndTest.all(MonitorEndToEndTest.xml(xml.out()), "GROUP").get(0);
+        // phase 5 calls work(i + 5) for i = 0..2999
+        assertEquals(List.of("3000", "4513500", "5", "3004"), List.of(group.getAttribute("COUNT"),
+                group.getAttribute("SUM"), group.getAttribute("MIN"), group.getAttribute("MAX")), xml.out());
+        Run all = ctl("reader", "--all", "answers");
+        assertEquals(0, all.exit(), all.err());
+        assertEquals(3, all.out().lines().filter(l -> l.equals("  1 site patched; 3,000 checks, 3,000 records"))
+                .count(), all.out());
+        assertEquals(3, all.out().lines().filter(l -> l.startsWith("== JVM ")).count(), all.out());
     }
 
     /** Exactly phases 2 and 3: the model went in before phase 2 and out after phase 3. */

@@ -78,7 +78,7 @@ class TraceControlEndToEndTest {
 
             Run bad = ctl(pid, "events", "heap=on");
             assertEquals(new Run(2, "", "dyper: error: ctl: events 'heap=on': unknown kind 'heap'; kinds: method, "
-                    + "user, figures\n"), bad);
+                    + "call, allocation, field, user, figures\n"), bad);
             assertEquals(0, t.stop(LINE), t::stderr);
         }
         assertEquals(TraceFacts.ROUND_CALLS, fast(early), "round 1 in the dump made after it");

@@ -34,7 +34,8 @@ class TraceEndToEndTest {
     @TempDir
     Path dir;
 
-    private static final String THRESHOLD = "-Ddyper.events=method.threshold=" + TraceFacts.THRESHOLD_MS + "ms";
+    private static final String THRESHOLD = "-Ddyper.events=method.threshold=" + TraceFacts.THRESHOLD_MS
+            + "ms,call.threshold=" + TraceFacts.THRESHOLD_MS + "ms";
 
     static Run run(Way way, Jdk jdk, Path jfr, Path xml) throws Exception {
         Path model = E2e.MODELS.resolve("trace.xml");
@@ -85,6 +86,29 @@ class TraceEndToEndTest {
         }
         assertEquals(List.of(1L, 2L, 3L, 4L), arguments);
         assertEquals(List.of(3L, 6L, 9L, 12L), returned);
+        List<RecordedEvent> calls = named(events, "dyper.CallTrace");
+        assertEquals(TraceFacts.SLOW_CALLS, calls.size(), "calls of slow from main; the fast ones under the threshold");
+        for (RecordedEvent c : calls) {
+            assertEquals(TraceFacts.MAIN, c.getString("caller"));
+            assertEquals(TraceFacts.SLOW, c.getString("callee"));
+            assertTrue(c.getDuration().toMillis() >= TraceFacts.THRESHOLD_MS, c::toString);
+        }
+        List<String> allocations = named(events, "dyper.AllocationTrace").stream().map(e -> e.getString("site") + " "
+                + e.getString("objectClass") + " " + e.getInt("arrayLength")).toList();
+        List<String> expected = new ArrayList<>(List.of(TraceFacts.ITEMS_METHOD + " long[] " + TraceFacts.ITEMS));
+        for (int i = 0; i < TraceFacts.ITEMS; i++) {
+            expected.add(TraceFacts.ITEMS_METHOD + " org.dyper.samples.trace.Work$Item -1");
+        }
+        assertEquals(expected, allocations);
+        List<String> writes = named(events, "dyper.FieldWriteTrace").stream().map(e -> e.getString("site") + " "
+                + e.getString("field") + " " + e.getLong("oldValue") + "->" + e.getLong("newValue") + " "
+                + e.getBoolean("locked")).toList();
+        List<String> expectedWrites = new ArrayList<>();
+        for (int i = 0; i < TraceFacts.ITEMS; i++) {
+            expectedWrites.add("org.dyper.samples.trace.Work$Item.set(long) org.dyper.samples.trace.Work$Item.value 0->"
+                    + 10 * i + " false");
+        }
+        assertEquals(expectedWrites, writes);
         assertEquals(TraceFacts.PHASES, named(events, "dyper.UserEvent").stream().map(e -> e.getString("message"))
                 .toList());
 

@@ -406,6 +406,31 @@ class UiApiEndToEndTest {
             Ui.Answer out = ui.delete(jvm + "/model", "");
             assertEquals("model 'mine' removed", out.map().get("message"), out.text());
 
+            // "ask about this" (issue 25): a question about the method, answered through the same path as ctl ask
+            Ui.Answer typo = ui.post(jvm + "/ask", "{\"question\":\"time of org.dyper.samples.hotspot.Hot.wrok\"}");
+            assertEquals(400, typo.status(), typo.text());
+            assertTrue(((String) typo.map().get("error")).startsWith("question, column 39: "
+                    + "org.dyper.samples.hotspot.Hot has no method 'wrok'"), typo.text());
+            String asked = "time of " + HotspotFacts.HOT + " by caller";
+            Ui.Answer ask = ui.post(jvm + "/ask", "{\"question\":\"" + asked + "\"}");
+            assertEquals(200, ask.status(), ask.text());
+            assertEquals(List.of("dyper-ask", 2L), List.of(ask.map().get("model"), ((Number) ask.map().get("sites"))
+                    .longValue()), "the calls in Left.call and Right.call, not Hot.work itself");
+            burst(app, 5, 10, 1030);
+            Ui.Answer answers = ui.get(jvm + "/answers");
+            assertEquals(200, answers.status(), answers.text());
+            Map<String, Object> q = answers.list("questions").get(0);
+            assertEquals(List.of(asked, 2L, 10L, 10L), List.of(q.get("text"), ((Number) q.get("sites")).longValue(),
+                    ((Number) q.get("checks")).longValue(), ((Number) q.get("records")).longValue()), answers.text());
+            Map<String, Long> byCaller = new java.util.TreeMap<>();
+            ((List<Map<String, Object>>) q.get("groups")).forEach(g -> byCaller.put((String) g.get("name"),
+                    ((Number) g.get("count")).longValue()));
+            assertEquals(Map.of(HotspotFacts.LEFT + "(int)", 5L, HotspotFacts.RIGHT + "(int)", 5L), byCaller,
+                    "a burst of 10: every other call through Left");
+            assertTrue(((String) answers.map().get("text")).contains("  " + asked + "\n  2 sites patched; 10 checks, "
+                    + "10 records; 2 groups\n"), answers.text());
+            assertEquals("model 'dyper-ask' removed", ui.delete(jvm + "/model", "").map().get("message"));
+
             // what the UI inserted comes out when it ends
             assertEquals(200, ui.post(jvm + "/measure", measure(HotspotFacts.HOT)).status());
             assertEquals(143, ui.stop());
@@ -431,7 +456,7 @@ class UiApiEndToEndTest {
             // a planted System.gc(): listed among the GC pauses, with its cause
             long gcAt = System.currentTimeMillis();
             app.send("gc");
-            assertEquals(HotspotFacts.COLLECTED, app.line(5, LINE));
+            assertEquals(HotspotFacts.COLLECTED, app.line(6, LINE));
             long gcDone = System.currentTimeMillis();
             Ui api2 = ui;
             Map<String, Object> pause = Await.until("the System.gc() among the pauses", () -> gcPauses(api2.get(jvm))

@@ -30,7 +30,8 @@ import org.openqa.selenium.interactions.Actions;
 /**
  * {@code dyper ui} in headless Chromium, as a person uses it: the hotspot sample under {@code dyper run} is listed
  * and opened, its hot method is the widest frame of its level, a click and "Measure exactly" bring its exact call
- * count, equal to what the program says it made; Stop freezes the count and takes the patch out; a model file with
+ * count, equal to what the program says it made; Stop freezes the count and takes the patch out; its question,
+ * asked from the page, is answered exactly; a model file with
  * a mistake, uploaded, shows its line and column; an unmonitored JVM is attached from the page. Screenshots go to
  * {@code target/ui-screenshots/}.
  */
@@ -163,9 +164,23 @@ class UiBrowserEndToEndTest {
             twoRefreshes();
             assertEquals("1000", calls(), "the count stopped growing");
 
+            // "ask about this": the box below the frame holds a question about it; Ask answers it exactly below
+            String question = "time of " + HotspotFacts.HOT + " by caller";
+            assertEquals(question, browser.driver.findElement(By.id("question")).getAttribute("value"));
+            browser.driver.findElement(By.id("ask")).click();
+            Await.until("the question's answers shown", () -> browser.driver.findElement(By.id("answers-text"))
+                    .getText(), t -> t.contains(question), Await.MINUTE);
+            app.send("burst 10");
+            assertEquals(HotspotFacts.burst(10, 1510), app.line(4, LINE));
+            Await.until("the burst's 10 calls answered, 5 from each caller", () -> browser.driver.findElement(
+                    By.id("answers-text")).getText(), t -> t.contains("2 sites patched; 10 checks, 10 records; 2 "
+                    + "groups"), Await.MINUTE);
+            screenshot("ui-asked.png");
+            assertEquals(200, ui.delete("/api/jvms/" + pid + "/model", "").status());
+
             // two marks around some spinning: the window between them, drawn against the one from mark 1 to now
             app.send("spin");
-            assertEquals(HotspotFacts.SPINNING, app.line(4, LINE));
+            assertEquals(HotspotFacts.SPINNING, app.line(5, LINE));
             browser.driver.findElement(By.id("mark")).click();
             Await.until("mark 1 shown", () -> !browser.driver.findElements(By.cssSelector("#marks [data-mark='1']"))
                     .isEmpty(), Await.MINUTE);
@@ -176,7 +191,7 @@ class UiBrowserEndToEndTest {
             Await.until("mark 2 shown", () -> !browser.driver.findElements(By.cssSelector("#marks [data-mark='2']"))
                     .isEmpty(), Await.MINUTE);
             app.send("pause");
-            assertEquals(HotspotFacts.PAUSED, app.line(5, LINE));
+            assertEquals(HotspotFacts.PAUSED, app.line(6, LINE));
             browser.driver.findElement(By.cssSelector("#window option[value='1..2']")).click();
             browser.driver.findElement(By.cssSelector("#compare option[value='1..']")).click();
             String info = Await.until("the window between the marks, compared", () -> browser.driver.findElement(
@@ -205,7 +220,7 @@ class UiBrowserEndToEndTest {
 
             // a planted System.gc(): a row of the GC pauses table, with its cause
             app.send("gc");
-            assertEquals(HotspotFacts.COLLECTED, app.line(6, LINE));
+            assertEquals(HotspotFacts.COLLECTED, app.line(7, LINE));
             WebElement gcRow = Await.until("the System.gc() in the GC pauses table", () -> browser.driver
                     .findElements(By.cssSelector("#gc-pauses tr[data-cause='System.gc()']")).stream().findFirst()
                     .orElse(null), r -> r != null, Await.MINUTE);

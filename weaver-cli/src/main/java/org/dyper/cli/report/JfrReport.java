@@ -24,8 +24,8 @@ import org.dyper.runtime.wire.Xml;
 
 /**
  * A JFR recording as a Dyper report ({@code DYPER_REPORT}), so that {@code dyper report FILE.jfr} draws the same page
- * as for an XML report: the exact tables from the last {@code dyper.Timing}, {@code dyper.Count} and
- * {@code dyper.Values} of every site (the figures are cumulative), the trace timeline ({@code TRACES}) from
+ * as for an XML report: the exact tables from the last {@code dyper.Timing}, {@code dyper.Count},
+ * {@code dyper.Values}, {@code dyper.Lock} and {@code dyper.Allocation} of every site (the figures are cumulative), the trace timeline ({@code TRACES}) from
  * {@code dyper.MethodTrace}, and the flame graphs from the JDK's own events: CPU from {@code jdk.ExecutionSample}, ALLOC
  * from {@code jdk.ObjectAllocationSample} (bytes, by weight) and LOCK from {@code jdk.JavaMonitorEnter} and
  * {@code jdk.ThreadPark} (time blocked), each also per thread. Read in one pass; the stacks are merged as they come.
@@ -132,6 +132,8 @@ final class JfrReport {
         Map<String, RecordedEvent> timing = new TreeMap<>();
         Map<String, RecordedEvent> counts = new TreeMap<>();
         Map<String, RecordedEvent> values = new TreeMap<>();
+        Map<String, RecordedEvent> locks = new TreeMap<>();
+        Map<String, RecordedEvent> allocations = new TreeMap<>();
         List<RecordedEvent> traces = new ArrayList<>();
         long traceCount = 0;
         View cpu = new View("CPU", "SAMPLES");
@@ -158,6 +160,10 @@ final class JfrReport {
                     case DyperEvents.PREFIX + "Count" -> latest(counts, e.getString("section") + e.getInt("siteId"), e,
                             "count");
                     case DyperEvents.PREFIX + "Values" -> latest(values, "V" + e.getInt("siteId"), e, "count");
+                    case DyperEvents.PREFIX + "Lock" -> latest(locks, e.getString("section") + " " + e.getInt("siteId")
+                            + " " + e.getString("name"), e, "acquisitions");
+                    case DyperEvents.PREFIX + "Allocation" -> latest(allocations, e.getString("section") + " "
+                            + e.getInt("siteId"), e, "count");
                     case DyperEvents.PREFIX + "MethodTrace" -> {
                         traceCount++;
                         traces.add(e);
@@ -217,7 +223,26 @@ final class JfrReport {
                     .append("' NULLS='").append(v.getLong("nulls")).append("' NONNULLS='").append(v.getLong("nonNulls"))
                     .append("'/>\n");
         }
-        x.append("  </VALUES>\n");
+        x.append("  </VALUES>\n  <LOCKS>\n");
+        for (RecordedEvent l : locks.values()) {
+            boolean site = "SITE".equals(l.getString("section"));
+            x.append(site ? "    <SITE ID='" + l.getInt("siteId") + "' NAME='" : "    <LOCK_CLASS NAME='")
+                    .append(Xml.esc(l.getString("name"))).append("' ACQUISITIONS='").append(l.getLong("acquisitions"))
+                    .append("' CONTENDED='").append(l.getLong("contended")).append("' WAIT_NS='")
+                    .append(l.getLong("waitTotal")).append("' MAX_WAIT_NS='").append(l.getLong("maximumWait"))
+                    .append("' HOLD_NS='").append(l.getLong("holdTotal")).append("' MAX_HOLD_NS='")
+                    .append(l.getLong("maximumHold")).append("'/>\n");
+        }
+        x.append("  </LOCKS>\n  <ALLOCATIONS>\n");
+        for (RecordedEvent a : allocations.values()) {
+            boolean site = "SITE".equals(a.getString("section"));
+            x.append(site ? "    <SITE" : "    <TYPE").append(" ID='").append(a.getInt("siteId")).append("' NAME='")
+                    .append(Xml.esc(a.getString("name"))).append("' COUNT='").append(a.getLong("count"))
+                    .append(site ? "' ARRAYS='" + a.getLong("arrays") : "").append("' TOTAL_LENGTH='")
+                    .append(a.getLong("totalLength")).append("' MAX_LENGTH='").append(a.getLong("maximumLength"))
+                    .append("'/>\n");
+        }
+        x.append("  </ALLOCATIONS>\n");
         x.append("  <TRACES TOTAL='").append(traceCount).append("' SHOWN='").append(traces.size()).append("' START='")
                 .append(first.toEpochMilli()).append("' END='").append(end).append("'>\n");
         for (RecordedEvent t : traces) {

@@ -22,6 +22,7 @@ import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Model;
 import org.dyper.patch.model.Problem;
 import org.dyper.patch.xml.ModelReader;
+import org.dyper.runtime.ask.AnswerReport;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.monitor.MonitorReply;
 import org.dyper.runtime.report.HtmlReport;
@@ -242,6 +243,14 @@ final class Api {
                 only(r, "GET", "POST", "DELETE");
                 return marks(target(pid), r);
             }
+            case "/ask" -> {
+                only(r, "POST");
+                return ask(target(pid), r);
+            }
+            case "/answers" -> {
+                only(r, "GET");
+                return answers(target(pid));
+            }
             case "/report.html", "/report.xml" -> {
                 only(r, "GET");
                 return save(target(pid), what.endsWith("html"));
@@ -276,6 +285,10 @@ final class Api {
             case "/marks" -> {
                 only(r, "GET", "POST", "DELETE");
                 return marks(t, r);
+            }
+            case "/answers" -> {
+                only(r, "GET");
+                return answers(t);
             }
             case "/report.html", "/report.xml" -> {
                 only(r, "GET");
@@ -886,6 +899,8 @@ final class Api {
     static final String PREWEAVE_PROPERTY = "dyper.ui.preweave";
     /** Held while ajc weaves for this UI (a click, or a weave ahead of one): ajc runs once at a time in a JVM. */
     private static final Object WEAVING = new Object();
+    /** The model the questions asked from the page make (as {@code dyper ctl PID ask}'s). */
+    static final String ASK_MODEL = "dyper-ask";
 
     /**
      * When a process is first opened: weaves the model "Measure exactly" would insert for its hottest method (the
@@ -1108,6 +1123,89 @@ final class Api {
                 }
             }
         }
+    }
+
+    /**
+     * A question ("ask about this", docs/questions.md) put to the process as {@code dyper ctl PID ask} puts it: it
+     * goes in as the process's one run-time model, replacing questions asked before; another model the UI put in must
+     * come out first. A question that cannot be answered is 400 with its column.
+     */
+    private Object ask(Target t, Request r) throws Failure {
+        if (!(object(r).get("question") instanceof String question) || question.isBlank()) {
+            throw new Failure(400, "send {\"question\": \"time of pkg.Class.method by caller\"} (docs/questions.md)");
+        }
+        long start = System.nanoTime();
+        MonitorEntry e = entry(t);
+        synchronized (t.patching) {
+            if (t.inserted != null && !t.inserted.equals(ASK_MODEL)) {
+                throw new Failure(409, "model '" + t.inserted + "' is in (inserted from the UI): one model at a time; "
+                        + "stop it first");
+            }
+            LivePatching.Asked asked;
+            try {
+                synchronized (WEAVING) {
+                    asked = LivePatching.ask(e, List.of(new org.dyper.cli.ask.AskedQuestions.Asked(question.strip(),
+                            "question", false, 0)), cache, PATCH_MILLIS, false);
+                }
+            } catch (CommandFailure f) {
+                if (f.code == ExitCode.INVALID_INPUT) {
+                    throw new Failure(400, f.getMessage().lines().findFirst().orElse(""));
+                }
+                throw failure(t, f);
+            } catch (InvalidInputException x) {
+                throw new Failure(422, "the questions' model is not valid", problems(x));
+            } catch (WeaveException x) {
+                throw new Failure(422, "weaving the questions' model failed: " + x.getMessage());
+            } catch (IOException x) {
+                throw new Failure(502, "process " + t.pid + ": " + x.getMessage());
+            }
+            t.inserted = asked.inserted().model();
+            t.measured.clear();
+            List<String> warnings = new ArrayList<>(asked.compiled().warnings());
+            warnings.addAll(asked.inserted().warnings());
+            Map<String, Object> j = measureReply(t, "asked: " + question.strip(), asked.inserted().reply(), warnings,
+                    start);
+            j.put("question", question.strip());
+            j.put("sites", asked.compiled().sites());
+            return j;
+        }
+    }
+
+    /**
+     * The answers of the questions asked in the process (REPORT TYPE='ANSWERS'): {@code text} as {@code dyper ctl PID
+     * answers} prints it, and {@code questions} with their groups.
+     */
+    private Object answers(Target t) throws Failure {
+        Element answers = Xml.child(monitorReport(t, "ANSWERS"), "ANSWERS");
+        Map<String, Object> j = new LinkedHashMap<>();
+        j.put("pid", t.pid);
+        j.put("takenMillis", System.currentTimeMillis());
+        j.put("text", answers == null ? "" : AnswerReport.text(answers, 120).stripLeading());
+        List<Object> questions = new ArrayList<>();
+        for (Element q : answers == null ? List.<Element>of() : Xml.children(answers, "QUESTION")) {
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("text", q.getAttribute("TEXT"));
+            one.put("measure", q.getAttribute("MEASURE"));
+            one.put("groupBy", q.getAttribute("GROUP_BY"));
+            for (String a : List.of("SITES", "CHECKS", "RECORDS")) {
+                one.put(a.toLowerCase(java.util.Locale.ROOT), number(q, a));
+            }
+            List<Object> groups = new ArrayList<>();
+            for (Element g : Xml.children(q, "GROUP")) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("name", g.getAttribute("NAME"));
+                for (String a : List.of("COUNT", "SUM", "MIN", "MAX", "P50", "P99")) {
+                    if (g.hasAttribute(a)) {
+                        row.put(a.toLowerCase(java.util.Locale.ROOT), number(g, a));
+                    }
+                }
+                groups.add(row);
+            }
+            one.put("groups", groups);
+            questions.add(one);
+        }
+        j.put("questions", questions);
+        return j;
     }
 
     /**

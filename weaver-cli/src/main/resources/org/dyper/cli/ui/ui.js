@@ -191,6 +191,8 @@
     $("save-html").href = "/api/jvms/" + pid + "/report.html";
     $("save-xml").href = "/api/jvms/" + pid + "/report.xml";
     $("measure-box").hidden = true;
+    state.asked = false;
+    $("answers-box").hidden = true;
     document.body.dataset.pid = pid;
     state.marks = [];
     showMarks();
@@ -299,6 +301,7 @@
       showStacks(stacks);
       if (exact) showExact(exact);
       showSummary(summary);
+      if (state.asked) loadAnswers().catch(e => status("answers: " + e.message, true));
       status("");
       document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
     } catch (e) {
@@ -551,6 +554,11 @@
     if (!name) { box.hidden = true; return; }
     box.hidden = false;
     $("measure-name").textContent = name;
+    if ($("question").dataset.method !== name) {
+      // "ask about this": a question about the selected method, prefilled, to edit before asking
+      $("question").value = "time of " + name + " by caller";
+      $("question").dataset.method = name;
+    }
     const measured = state.measured.includes(name);
     $("measure").hidden = measured;
     $("stop-selected").hidden = !measured;
@@ -595,6 +603,33 @@
       status(name + ": " + e.message, true);
     }
     refresh();
+  }
+
+  /** Puts the question of the box to the process (as dyper ctl PID ask); its answers show below, refreshed. */
+  async function ask() {
+    const question = $("question").value.trim();
+    if (!question) return;
+    status("asking: " + question + " …");
+    try {
+      const r = await api("POST", "/api/jvms/" + state.pid + "/ask", { question });
+      status(r.message + ": " + r.sites + " site(s) patched (" + r.millis + " ms)"
+        + (r.warnings.length ? "; " + r.warnings.join("; ") : ""));
+      state.measured = r.measured;
+      state.asked = true;
+      await loadAnswers();
+    } catch (e) {
+      status(e.message, true);
+    }
+    refresh();
+  }
+
+  async function loadAnswers() {
+    if (!state.asked || state.pid === null) return;
+    const pid = state.pid;
+    const a = await api("GET", "/api/jvms/" + pid + "/answers");
+    if (pid !== state.pid) return;
+    $("answers-box").hidden = !a.text;
+    $("answers-text").textContent = a.text;
   }
 
   async function stop(name) {
@@ -657,6 +692,7 @@
     $("model-file").addEventListener("change", () => loadFile($("model-file"), "model-text"));
     $("modes-file").addEventListener("change", () => loadFile($("modes-file"), "modes-text"));
     $("measure").addEventListener("click", measure);
+    $("ask").addEventListener("click", ask);
     $("stop-selected").addEventListener("click", () => stop(state.selected));
     $("apply-model").addEventListener("click", applyModel);
     $("remove-model").addEventListener("click", removeModel);

@@ -183,6 +183,8 @@ class JfrReportBrowserTest {
     void theTimelineHasOneBarPerTraceInItsThreadsLane() {
         List<WebElement> bars = browser.driver.findElements(By.cssSelector("svg.timeline rect.trace"));
         assertEquals(4, bars.size());
+        assertEquals(160.0, bars.stream().mapToDouble(b -> Double.parseDouble(b.getDomAttribute("x"))).min()
+                .orElseThrow(), 0.001, "the axis starts at the first traced call, after the 160-unit thread names");
         assertEquals(List.of("main", "shipper"), browser.driver.findElements(By.cssSelector("svg.timeline g.lane"))
                 .stream().map(g -> g.getDomAttribute("data-thread")).toList());
         Map<String, WebElement> byMethod = new java.util.HashMap<>();
