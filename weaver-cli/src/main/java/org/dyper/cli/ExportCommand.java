@@ -177,21 +177,9 @@ final class ExportCommand implements CliCommand<ExportCommand.Parsed> {
             throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + pid + ": the monitor answered ERROR: "
                     + error.getTextContent());
         }
-        return prometheus(find(root, "DYPER_REPORT"));
+        return prometheus(Xml.find(root, "DYPER_REPORT"));
     }
 
-    private static Element find(Element e, String tag) {
-        if (e.getTagName().equals(tag)) {
-            return e;
-        }
-        for (Element c : Xml.children(e)) {
-            Element f = find(c, tag);
-            if (f != null) {
-                return f;
-            }
-        }
-        return null;
-    }
 
     /** A DYPER_REPORT (null: the program reports no exact figures) as Prometheus text. */
     static String prometheus(Element report) {

@@ -200,6 +200,20 @@ public final class Xml {
         return children(e, null);
     }
 
+    /** {@code e} itself when its tag is {@code tag}, else its first descendant with that tag (depth first), or null. */
+    public static Element find(Element e, String tag) {
+        if (e.getTagName().equals(tag)) {
+            return e;
+        }
+        for (Element c : children(e)) {
+            Element f = find(c, tag);
+            if (f != null) {
+                return f;
+            }
+        }
+        return null;
+    }
+
     /** The attribute, or null when absent. */
     public static String attr(Element e, String name) {
         return e.hasAttribute(name) ? e.getAttribute(name) : null;

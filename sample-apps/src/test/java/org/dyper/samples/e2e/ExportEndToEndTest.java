@@ -31,6 +31,7 @@ import org.dyper.testsupport.Skip;
 import org.dyper.testsupport.XmlReports;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.dyper.runtime.wire.Xml;
 import org.w3c.dom.Element;
 
 /**
@@ -132,21 +133,9 @@ class ExportEndToEndTest {
         Run r = E2e.dyper("ctl", "--dir", dir.toString(), "--xml", pid, "REPORT");
         assertEquals(0, r.exit(), r.err());
         Element root = XmlReports.parse(r.out());
-        return find(root, "DYPER_REPORT");
+        return Xml.find(root, "DYPER_REPORT");
     }
 
-    private static Element find(Element e, String tag) {
-        if (e.getTagName().equals(tag)) {
-            return e;
-        }
-        for (Element c : XmlReports.children(e, null)) {
-            Element f = find(c, tag);
-            if (f != null) {
-                return f;
-            }
-        }
-        return null;
-    }
 
     private static Element site(Element report, String section, String name) {
         return XmlReports.children(XmlReports.children(report, section).get(0), "SITE").stream()

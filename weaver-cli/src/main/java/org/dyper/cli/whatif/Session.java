@@ -126,7 +126,8 @@ final class Session {
 
     private Element cpuSection() throws IOException, CommandFailure {
         try (WireClient c = LivePatching.connect(entry, MILLIS)) {
-            return find(LivePatching.answer(entry.pid(), c.command("REPORT", "<REPORT TYPE='CPU'/>")), "CPU");
+            return Xml.find(LivePatching.answer(entry.pid(), c.command("REPORT", "<REPORT TYPE='CPU'/>")),
+                    "CPU");
         }
     }
 
@@ -142,18 +143,6 @@ final class Session {
         return false;
     }
 
-    private static Element find(Element e, String tag) {
-        if (e.getTagName().equals(tag)) {
-            return e;
-        }
-        for (Element c : Xml.children(e)) {
-            Element f = find(c, tag);
-            if (f != null) {
-                return f;
-            }
-        }
-        return null;
-    }
 
     /** Code that run-time patching can reach: not the JDK's, not Dyper's, and a named method. */
     static boolean application(String cls, String name) {
