@@ -104,13 +104,36 @@ public final class LaunchCache {
 
     /**
      * The cache key: a 128-bit hash (two independent 64-bit FNV-1a streams, mixed) over the format version and way,
-     * every model and mode file's path and bytes, each target's and class path entry's {@link TreeFingerprint}, the
-     * runtime class path and the include/exclude patterns. Not a cryptographic
+     * Dyper's own code's, every model and mode file's path and bytes, each target's, class path entry's and runtime
+     * jar's {@link TreeFingerprint}, and the include/exclude patterns. Not a cryptographic
      * hash: it only has to tell inputs apart, and it runs before every launch, where loading the JDK's message
      * digests would cost more than the hashing.
      */
     static String key(Weaver.Inputs in, String way) throws IOException {
+        return key(in, way, OWN_CODE);
+    }
+
+    /**
+     * Dyper's own generator and weaver (this class's jar or class folder): a Dyper built or installed again must not
+     * reuse what an older one generated, which may carry a defect fixed since.
+     */
+    private static final List<Path> OWN_CODE = ownCode();
+
+    private static List<Path> ownCode() {
+        try {
+            java.security.CodeSource cs = LaunchCache.class.getProtectionDomain().getCodeSource();
+            return cs == null ? List.of() : List.of(Path.of(cs.getLocation().toURI()));
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    /** The key, with {@code own} as Dyper's own code. */
+    static String key(Weaver.Inputs in, String way, List<Path> own) throws IOException {
         Key digest = new Key();
+        for (Path p : own) {
+            TreeFingerprint.describe(p, digest::update);
+        }
         digest.update(FORMAT + " " + way);
         for (Path p : concat(in.models(), in.modeFiles())) {
             digest.update(p.toAbsolutePath().toString());
@@ -120,7 +143,7 @@ public final class LaunchCache {
             TreeFingerprint.describe(p, digest::update);
         }
         for (Path p : Weaver.runtimeClasspath()) {
-            digest.update(p.toString());
+            TreeFingerprint.describe(p, digest::update);
         }
         digest.update("include " + in.includes());
         digest.update("exclude " + in.excludes());

@@ -73,6 +73,18 @@ class LaunchCacheTest {
         assertFalse(first.aspects().equals(second.aspects()));
     }
 
+    /** A Dyper built again (its generator's classes changed) does not reuse what the older one wove. */
+    @Test
+    void aChangedDyperIsNotServedWhatAnOlderOneWove(@TempDir Path dir) throws Exception {
+        Weaver.Inputs in = Woven.inputs(dir, "<DYPATCH_EXTERNAL NAME='UNUSED' CLASS='x.Y'/>", MODEL);
+        Path own = Files.createDirectories(dir.resolve("dyper-classes"));
+        Files.writeString(own.resolve("Generator.class"), "one");
+        String before = LaunchCache.key(in, "ahead", List.of(own));
+        assertEquals(before, LaunchCache.key(in, "ahead", List.of(own)), "the same Dyper: the same entry");
+        Files.writeString(own.resolve("Generator.class"), "one, fixed");
+        assertFalse(before.equals(LaunchCache.key(in, "ahead", List.of(own))));
+    }
+
     private static String sha256(Path dir, String entry) throws Exception {
         byte[] bytes = Files.readAllBytes(dir.resolve("fixture-classes").resolve(entry));
         return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
