@@ -27,6 +27,8 @@ import org.objectweb.asm.Opcodes;
  */
 final class Resolver {
     private final ClassIndex index;
+    /** The JDK's classes read so far, by the name a question gave. */
+    private final java.util.Map<String, Optional<ClassInfo>> jdk = new java.util.HashMap<>();
 
     Resolver(ClassIndex index) {
         this.index = index;
@@ -49,16 +51,18 @@ final class Resolver {
     List<MethodInfo> calledMethods(Name name) throws QuestionException {
         String className = className(name);
         Optional<ClassInfo> c = type(className);
-        boolean jdk = c.isEmpty();
-        if (jdk) {
+        boolean fromJdk = c.isEmpty();
+        if (fromJdk) {
             c = jdkType(className);
         }
         List<MethodInfo> selected = select(name, c.orElseThrow(() -> new QuestionException(name.column(), "no class '"
                 + className + "' in the classes on the class path or the JDK")), false);
         // the program calls a JDK class's public and protected methods only (its private ones are its own helpers)
-        List<MethodInfo> callable = jdk ? selected.stream().filter(m -> (m.access() & Opcodes.ACC_PRIVATE) == 0).toList() : selected;
+        List<MethodInfo> callable = fromJdk
+                ? selected.stream().filter(m -> (m.access() & Opcodes.ACC_PRIVATE) == 0).toList() : selected;
         if (callable.isEmpty()) {
-            throw new QuestionException(name.column(), name.text() + ": private in the JDK; the program cannot call it");
+            throw new QuestionException(name.column(), name.text()
+                    + ": private in the JDK; the program cannot call it");
         }
         return callable;
     }
@@ -76,24 +80,34 @@ final class Resolver {
         return head.substring(0, head.lastIndexOf('.'));
     }
 
-    /** A JDK class (java.*, javax.*, ...) read from the running JDK, dotted or with '$' for nested ones. */
-    private static Optional<ClassInfo> jdkType(String name) {
-        String n = name;
-        while (true) {
-            try (java.io.InputStream in = ClassLoader.getPlatformClassLoader().getResourceAsStream(
-                    n.replace('.', '/') + ".class")) {
-                if (in != null) {
-                    return Optional.of(ClassScanner.read(in.readAllBytes(), "the JDK"));
-                }
-            } catch (IOException | RuntimeException e) {
-                return Optional.empty();
-            }
-            int dot = n.lastIndexOf('.');
-            if (dot <= 0) {
-                return Optional.empty();
-            }
-            n = n.substring(0, dot) + "$" + n.substring(dot + 1);
+    /** A JDK class (java.*, javax.*, ...) read from the running JDK, dotted or with '$' for nested ones; read once. */
+    private Optional<ClassInfo> jdkType(String name) {
+        return jdk.computeIfAbsent(name, n -> nested(n, Resolver::readJdkClass));
+    }
+
+    private static Optional<ClassInfo> readJdkClass(String binaryName) {
+        try (java.io.InputStream in = ClassLoader.getPlatformClassLoader().getResourceAsStream(
+                binaryName.replace('.', '/') + ".class")) {
+            return in == null ? Optional.empty() : Optional.of(ClassScanner.read(in.readAllBytes(), "the JDK"));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
         }
+    }
+
+    /**
+     * The first class {@code find} has under {@code name} as written, then with its last dots read as '$' one by one
+     * from the right ({@code p.Outer.Inner} is {@code p.Outer$Inner}).
+     */
+    private static Optional<ClassInfo> nested(String name,
+                                              java.util.function.Function<String, Optional<ClassInfo>> find) {
+        Optional<ClassInfo> c = find.apply(name);
+        String n = name;
+        while (c.isEmpty() && n.lastIndexOf('.') > 0) {
+            int dot = n.lastIndexOf('.');
+            n = n.substring(0, dot) + "$" + n.substring(dot + 1);
+            c = find.apply(n);
+        }
+        return c;
     }
 
     private List<MethodInfo> select(Name name, ClassInfo c, boolean needBody) throws QuestionException {
@@ -167,14 +181,7 @@ final class Resolver {
     }
 
     private Optional<ClassInfo> type(String name) {
-        Optional<ClassInfo> c = index.find(name);
-        String n = name;
-        while (c.isEmpty() && n.lastIndexOf('.') > 0) {
-            int dot = n.lastIndexOf('.');
-            n = n.substring(0, dot) + "$" + n.substring(dot + 1);
-            c = index.find(n);
-        }
-        return c;
+        return nested(name, index::find);
     }
 
     private static List<String> params(String list) {
