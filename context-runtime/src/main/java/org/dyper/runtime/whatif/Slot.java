@@ -27,6 +27,8 @@ final class Slot {
     long paid;
     /** Calls of the candidate this thread is inside. */
     int depth;
+    /** The start of this thread's latency unit on the virtual clock (a begin/end pair), 0: none. */
+    long unitStart;
     private long lastTime;
     private long lastCpu;
     private long lastGlobal;
@@ -39,6 +41,7 @@ final class Slot {
     void join(int e) {
         epoch = e;
         depth = 0;
+        unitStart = 0;
         long g = WhatIf.GLOBAL.get();
         paid = g;
         look(g);
@@ -50,12 +53,12 @@ final class Slot {
         lastGlobal = global;
     }
 
-    /** A delay point: credits time off the CPU, then sleeps what is still owed. */
-    void delayPoint() {
+    /** A delay point: credits time off the CPU, then sleeps what is still owed; whether it slept. */
+    boolean delayPoint() {
         long g = WhatIf.GLOBAL.get();
         long debt = g - paid;
         if (debt < WhatIf.MIN_PARK_NS) {
-            return;
+            return false;
         }
         long now = System.nanoTime();
         long cpu = cpuTime();
@@ -74,16 +77,16 @@ final class Slot {
         lastCpu = cpu;
         lastGlobal = g;
         if (debt < WhatIf.MIN_PARK_NS) {
-            return;
+            return false;
         }
         if (Thread.currentThread().isInterrupted()) {
             // park would return at once, every time; the program's interrupt is left as it is
             WhatIf.SKIPPED_INTERRUPTED.incrementAndGet();
-            return;
+            return false;
         }
         if (inClassInitialiser()) {
             WhatIf.SKIPPED_CLINIT.incrementAndGet();
-            return;
+            return false;
         }
         LockSupport.parkNanos(debt);
         long after = System.nanoTime();
@@ -95,6 +98,7 @@ final class Slot {
         // the sleep was payment, not waiting: the next look must not credit it
         lastTime = after;
         lastGlobal = WhatIf.GLOBAL.get();
+        return true;
     }
 
     private static long cpuTime() {

@@ -51,6 +51,11 @@ public final class WhatIf {
     static final AtomicLong SKIPPED_INTERRUPTED = new AtomicLong();
     /** Delay added by candidates (the sum over experiments; {@link #GLOBAL} is the same figure). */
     static final AtomicLong CANDIDATE_CALLS = new AtomicLong();
+    /** Latency progress points: the units' durations on the virtual clock (ns), and how many, by site id. */
+    static final AtomicLongArray LATENCY_NS = new AtomicLongArray(MAX_PROGRESS_ID);
+    static final AtomicLongArray LATENCY_COUNT = new AtomicLongArray(MAX_PROGRESS_ID);
+    /** Sleeps taken at loop heads (a subset of {@link #PARKS}). */
+    static final AtomicLong LOOP_PARKS = new AtomicLong();
 
     private WhatIf() {
     }
@@ -137,6 +142,123 @@ public final class WhatIf {
         } catch (Throwable x) {
             Dyper.hookFailed(id, x);
         }
+    }
+
+    /**
+     * The latency hook at the ENTER of a latency point (WHATIF_BEGIN): a delay point (what the thread owes from before
+     * is paid before the unit starts), then the unit's start on the virtual clock, which is {@code System.nanoTime()}
+     * less the global delay. Returns the context for {@link #end} (0: not measured, no experiment runs). Never throws.
+     */
+    public static long begin(int id) {
+        if (!running) {
+            return 0;
+        }
+        try {
+            joined().delayPoint();
+            long v = virtualNow();
+            return v == 0 ? 1 : v;
+        } catch (Throwable x) {
+            Dyper.hookFailed(id, x);
+            return 0;
+        }
+    }
+
+    /**
+     * The latency hook at the EXIT of a latency point (WHATIF_END): one unit whose duration is the virtual time since
+     * {@link #begin}, i.e. its wall time less the delay inserted meanwhile (every thread was held up by that much).
+     * Never throws.
+     */
+    public static void end(int id, long context) {
+        if (context == 0) {
+            return;
+        }
+        try {
+            latency(id, virtualNow() - context);
+        } catch (Throwable x) {
+            Dyper.hookFailed(id, x);
+        }
+    }
+
+    /**
+     * The begin of a latency pair (WHATIF_PAIR_BEGIN, at the ENTER of the begin method): as {@link #begin}, the start
+     * kept in the thread's state until {@link #pairEnd} on the same thread (a second begin restarts it). Never throws.
+     */
+    public static void pairBegin(int id) {
+        if (!running) {
+            return;
+        }
+        try {
+            Slot t = joined();
+            t.delayPoint();
+            long v = virtualNow();
+            t.unitStart = v == 0 ? 1 : v;
+        } catch (Throwable x) {
+            Dyper.hookFailed(id, x);
+        }
+    }
+
+    /** The end of a latency pair (WHATIF_PAIR_END, at the EXIT of the end method), counted at {@code id}. */
+    public static void pairEnd(int id) {
+        if (!running) {
+            return;
+        }
+        try {
+            Slot t = Slot.current();
+            long start = t.unitStart;
+            if (start != 0) {
+                t.unitStart = 0;
+                latency(id, virtualNow() - start);
+            }
+        } catch (Throwable x) {
+            Dyper.hookFailed(id, x);
+        }
+    }
+
+    private static long virtualNow() {
+        return System.nanoTime() - GLOBAL.get();
+    }
+
+    private static void latency(int id, long nanos) {
+        if (id >= 0 && id < MAX_PROGRESS_ID) {
+            LATENCY_NS.addAndGet(id, Math.max(nanos, 0));
+            LATENCY_COUNT.incrementAndGet(id);
+        } else {
+            PROGRESS_LOST.incrementAndGet();
+        }
+    }
+
+    /**
+     * A loop head (inserted by {@code dyper whatif} with ASM at the back-edges of the delay-point methods): a delay
+     * point for a thread that runs one long loop and enters no method. Without an experiment one volatile read; during
+     * one, the global delay against the thread's own paid delay, no allocation. Never throws.
+     */
+    public static void loop() {
+        if (!running) {
+            return;
+        }
+        try {
+            Slot t = Slot.current();
+            if (t.epoch == epoch && GLOBAL.get() - t.paid < MIN_PARK_NS) {
+                return;
+            }
+            if (t.epoch != epoch) {
+                t.join(epoch);
+            }
+            if (t.delayPoint()) {
+                LOOP_PARKS.incrementAndGet();
+            }
+        } catch (Throwable x) {
+            Dyper.hookFailed(NONE, x);
+        }
+    }
+
+    /** Units measured at latency point {@code id} so far, and their summed virtual duration in ns. */
+    public static long latencyCount(int id) {
+        return id >= 0 && id < MAX_PROGRESS_ID ? LATENCY_COUNT.get(id) : 0;
+    }
+
+    public static long latencyNanos(int id) {
+        return id >= 0 && id < MAX_PROGRESS_ID ? LATENCY_NS.get(id) : 0;
     }
 
     /** Completed calls counted at progress point {@code id} so far. */

@@ -14,7 +14,8 @@ import org.w3c.dom.Element;
  * }</pre>
  *
  * The reply, {@code <WHATIF NOW DELAY EPOCH RUNNING CANDIDATE PERMILLE PARKS PARKED_NS CREDITED_NS SKIPPED_CLINIT
- * SKIPPED_INTERRUPTED CANDIDATE_CALLS CREDITING PROGRESS_LOST><PROGRESS ID COUNT/>...</WHATIF>}, holds the figures as
+ * SKIPPED_INTERRUPTED CANDIDATE_CALLS CREDITING PROGRESS_LOST LOOP_PARKS><PROGRESS ID COUNT LATENCY_COUNT
+ * LATENCY_NS/>...</WHATIF>}, holds the figures as
  * they were just before the switch: {@code NOW} is {@code System.nanoTime()} in the program, {@code DELAY} the global
  * delay in nanoseconds, {@code CANDIDATE}, {@code PERMILLE} and {@code EPOCH} the experiment that ran until then.
  */
@@ -59,7 +60,9 @@ public final class WhatIfControl {
         long delay = WhatIf.GLOBAL.get();
         StringBuilder x = new StringBuilder(256);
         for (int id : progress) {
-            x.append("<PROGRESS ID='").append(id).append("' COUNT='").append(WhatIf.progressCount(id)).append("'/>");
+            x.append("<PROGRESS ID='").append(id).append("' COUNT='").append(WhatIf.progressCount(id))
+                    .append("' LATENCY_COUNT='").append(WhatIf.latencyCount(id)).append("' LATENCY_NS='")
+                    .append(WhatIf.latencyNanos(id)).append("'/>");
         }
         return "<WHATIF NOW='" + now + "' DELAY='" + delay + "' EPOCH='" + WhatIf.epoch() + "' RUNNING='"
                 + WhatIf.running() + "' CANDIDATE='" + WhatIf.selected() + "' PERMILLE='" + WhatIf.permille()
@@ -67,7 +70,7 @@ public final class WhatIfControl {
                 + WhatIf.CREDITED_NS.get() + "' SKIPPED_CLINIT='" + WhatIf.SKIPPED_CLINIT.get()
                 + "' SKIPPED_INTERRUPTED='" + WhatIf.SKIPPED_INTERRUPTED.get() + "' CANDIDATE_CALLS='"
                 + WhatIf.CANDIDATE_CALLS.get() + "' CREDITING='" + Slot.crediting() + "' PROGRESS_LOST='"
-                + WhatIf.PROGRESS_LOST.get() + "'>" + x + "</WHATIF>";
+                + WhatIf.PROGRESS_LOST.get() + "' LOOP_PARKS='" + WhatIf.LOOP_PARKS.get() + "'>" + x + "</WHATIF>";
     }
 
     private static int[] ids(Element e, String attr) {

@@ -248,6 +248,73 @@ class WhatIfTest {
         assertTrue(allocated < 1024, "bytes allocated by 200,000 rounds: " + allocated);
     }
 
+    /**
+     * A latency unit's duration is its wall time less the delay inserted while it ran: the candidate's virtual
+     * speed-up shortens a unit that contains it by s × its time, exactly; a unit around nothing is not shortened.
+     */
+    @Test
+    void aLatencyUnitExcludesTheDelayInsertedWhileItRan() {
+        int unit = 40;
+        WhatIf.start(CANDIDATE, 50);
+        long count = WhatIf.latencyCount(unit);
+        long sum = WhatIf.latencyNanos(unit);
+        long t0 = System.nanoTime();
+        long ctx = WhatIf.begin(unit);
+        long added = runCandidate(20_000_000);
+        WhatIf.end(unit, ctx);
+        long wall = System.nanoTime() - t0;
+        assertEquals(count + 1, WhatIf.latencyCount(unit));
+        long measured = WhatIf.latencyNanos(unit) - sum;
+        assertTrue(added >= 10_000_000, "added " + added);
+        assertTrue(measured <= wall - added && measured >= 20_000_000 - added, "measured " + measured + ", wall "
+                + wall + ", added " + added);
+        // the pair form on one thread: begin here, end there, the same correction
+        long before = WhatIf.latencyNanos(unit + 1);
+        long t1 = System.nanoTime();
+        WhatIf.pairBegin(OTHER);
+        long added2 = runCandidate(10_000_000);
+        WhatIf.pairEnd(unit + 1);
+        long wall2 = System.nanoTime() - t1;
+        WhatIf.pairEnd(unit + 1); // an end without a begin counts nothing
+        assertEquals(1, WhatIf.latencyCount(unit + 1));
+        long pair = WhatIf.latencyNanos(unit + 1) - before;
+        assertTrue(pair >= 10_000_000 - added2 && pair <= wall2 - added2, "pair " + pair + ", added " + added2);
+        WhatIf.stop();
+        assertEquals(0, WhatIf.begin(unit), "no experiment: not measured");
+    }
+
+    /** A thread in one long loop, entering no method, pays at its loop head, and only there. */
+    @Test
+    void aLoopHeadIsADelayPoint() throws Exception {
+        WhatIf.start(CANDIDATE, 100);
+        CountDownLatch joined = new CountDownLatch(1);
+        CountDownLatch added = new CountDownLatch(1);
+        AtomicLong loopParks = new AtomicLong(-1);
+        Thread looper = new Thread(() -> {
+            WhatIf.loop(); // joins the experiment owing nothing
+            joined.countDown();
+            long parks = WhatIf.LOOP_PARKS.get();
+            while (added.getCount() > 0) {
+                Thread.onSpinWait(); // planted: busy, on the CPU, at no delay point
+            }
+            for (int i = 0; i < 1000; i++) {
+                WhatIf.loop(); // the back-edge of the program's loop
+            }
+            loopParks.set(WhatIf.LOOP_PARKS.get() - parks);
+        });
+        looper.start();
+        joined.await();
+        runCandidate(20_000_000);
+        added.countDown();
+        looper.join();
+        // it owed 20 ms, mostly on the CPU: one sleep pays it, the other 999 heads owe nothing
+        assertEquals(1, loopParks.get());
+        WhatIf.stop();
+        long parks = WhatIf.LOOP_PARKS.get();
+        WhatIf.loop();
+        assertEquals(parks, WhatIf.LOOP_PARKS.get());
+    }
+
     static Element whatif(String attrs) throws Exception {
         return Xml.parse("<WHATIF " + attrs + "/>");
     }
