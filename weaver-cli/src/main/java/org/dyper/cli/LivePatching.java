@@ -87,6 +87,25 @@ public final class LivePatching {
     public static Inserted insert(long pid, MonitorTargets.Requests c, ModeCatalog catalog, Model model,
             Path cacheRoot, boolean inline, String questions) throws CommandFailure, IOException,
             InvalidInputException, WeaveException {
+        return insert(pid, c, catalog, model, cacheRoot, inline, questions, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #insert(MonitorEntry, ModeCatalog, Model, Path, int)}, the woven patch set passed through
+     * {@code transform} before it goes in (dyper whatif's loop heads: a bytecode insertion where AspectJ has no join
+     * point; the transform writes its class files elsewhere, never over the patch cache's).
+     */
+    public static Inserted insert(MonitorEntry entry, ModeCatalog catalog, Model model, Path cacheRoot,
+            int timeoutMillis, java.util.function.UnaryOperator<PatchSetFiles> transform) throws CommandFailure,
+            IOException, InvalidInputException, WeaveException {
+        try (WireClient c = connect(entry, timeoutMillis)) {
+            return insert(entry.pid(), c::command, catalog, model, cacheRoot, false, null, transform);
+        }
+    }
+
+    private static Inserted insert(long pid, MonitorTargets.Requests c, ModeCatalog catalog, Model model,
+            Path cacheRoot, boolean inline, String questions, java.util.function.UnaryOperator<PatchSetFiles> transform)
+            throws CommandFailure, IOException, InvalidInputException, WeaveException {
         List<ForSpec> fors = new ArrayList<>(model.fors());
         Path patches = cacheRoot.resolve("patch");
         Path classes = cacheRoot.resolve("classes").resolve(pid + "-" + Thread.currentThread().getId());
@@ -99,7 +118,7 @@ public final class LivePatching {
             // the patch set in its one form, with the classes it changes and the runtime jars the woven code needs
             String message;
             try {
-                message = instrumentMessage(model.name(), patched.files(), inline, questions);
+                message = instrumentMessage(model.name(), transform.apply(patched.files()), inline, questions);
             } catch (IllegalArgumentException e) {
                 throw new CommandFailure(ExitCode.INVALID_INPUT, e.getMessage());
             }

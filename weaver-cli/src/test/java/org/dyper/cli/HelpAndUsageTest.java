@@ -152,8 +152,21 @@ class HelpAndUsageTest extends CliFixture {
                         .WhatIfCommand.USAGE),
                 Arguments.of("whatif 4242 4243 --progress a.B.c", "whatif: one process at a time, got 4242 4243"),
                 Arguments.of("whatif x --progress a.B.c", "whatif: 'x' is not a process id"),
-                Arguments.of("whatif 4242", "whatif: --progress CLASS.METHOD is required: the method whose completed "
-                        + "calls are the program's units of work"),
+                Arguments.of("whatif 4242", "whatif: --progress CLASS.METHOD (or --latency CLASS.METHOD) is required: "
+                        + "the method whose completed calls are the program's units of work"),
+                Arguments.of("whatif 4242 --progress a.B.c --latency a.B.d",
+                        "whatif: --progress and --latency: one progress point at a time"),
+                Arguments.of("whatif 4242 --progress begin=a.B.c", "whatif: --progress: 'begin=a.B.c' is neither "
+                        + "CLASS.METHOD nor begin=CLASS.METHOD,end=CLASS.METHOD (a latency unit from the begin's entry "
+                        + "to the end's exit, on one thread)"),
+                Arguments.of("whatif 4242 --progress begin=a.B.c,end=a.B.c,begin=a.B.d", "whatif: --progress: "
+                        + "'begin=a.B.c,end=a.B.c,begin=a.B.d' is neither CLASS.METHOD nor begin=CLASS.METHOD,"
+                        + "end=CLASS.METHOD (a latency unit from the begin's entry to the end's exit, on one thread)"),
+                Arguments.of("whatif 4242 --progress begin=a.B.c,end=d", "whatif: --progress end: 'd' is not "
+                        + "CLASS.METHOD (a class name, a dot, a method name; optionally its parameter types in "
+                        + "parentheses)"),
+                Arguments.of("whatif 4242 --latency a", "whatif: --latency: 'a' is not CLASS.METHOD (a class name, a "
+                        + "dot, a method name; optionally its parameter types in parentheses)"),
                 Arguments.of("whatif 4242 --progress emit", "whatif: --progress: 'emit' is not CLASS.METHOD (a class "
                         + "name, a dot, a method name; optionally its parameter types in parentheses)"),
                 Arguments.of("whatif 4242 --progress a.B.c --candidates a.B.*", "whatif: --candidates: 'a.B.*' is not "

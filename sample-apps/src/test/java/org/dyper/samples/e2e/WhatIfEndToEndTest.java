@@ -16,6 +16,7 @@ import org.dyper.runtime.wire.Xml;
 import org.dyper.samples.e2e.E2e.Run;
 import org.dyper.samples.whatif.Counter;
 import org.dyper.samples.whatif.Pipeline;
+import org.dyper.samples.whatif.Requests;
 import org.dyper.testsupport.Await;
 import org.dyper.testsupport.Jdk;
 import org.dyper.testsupport.Processes;
@@ -164,6 +165,58 @@ class WhatIfEndToEndTest {
             assertTrue(out.matches(p.name + " items=\\d+ checksum=[0-9a-f]+( threads=\\d+,\\d+)?"), out);
             assertTrue(number(out, "items") > 0, out);
             assertEquals(p.expected.apply(out), out);
+        } finally {
+            t.close();
+        }
+    }
+
+    /**
+     * A latency point (each call of {@code Requests.handle}) on JDK 17: {@code c}, four fifths of a request's time on
+     * the worker thread, ranks above {@code d}, which the batch thread runs off the requests' path; both ran; nothing
+     * stays; the output is the one computed without threads. At s = 100 %: twice the signal of 50 % against the same
+     * noise (oversleeps lengthen units; 8 s on the busy machine give few windows); two candidates only ({@code a}, a
+     * fifth of a request, is not told apart from {@code d} in 8 s there). With thread {@code spin} in one long loop
+     * per call (no method entry while it runs): the loop head of {@code Requests.spin} is a delay point, and the spin
+     * thread slept there (LOOP_PARKS counts only sleeps at loop heads).
+     */
+    @org.junit.jupiter.api.Test
+    void latencyOfRequests() throws Exception {
+        MonitorEndToEndTest.runtimeJar();
+        String r = PKG + "Requests.";
+        Running t = MonitorEndToEndTest.start(List.of(Jdk.JDK17.java().toString(), "-Ddyper.report=none", "-cp",
+                E2e.appClasses().toString(), Requests.class.getName(), "0", "spin"), Jdk.JDK17.home().toString());
+        try {
+            long pid = t.pid();
+            Path xml = dir.resolve("latency.xml");
+            Run run = E2e.dyper("whatif", Long.toString(pid), "--dir", dir.resolve("registry").toString(), "--cache",
+                    shared.resolve("cache").toString(), "--latency", r + "handle", "--candidates", r + "c," + r + "d",
+                    "--delay-points", r + "a," + r + "b," + r + "serve," + r + "spin", "--speedups", "0,100",
+                    "--duration", "8s", "--window", "200ms", "--xml", xml.toString());
+            System.out.println(run.out() + run.err());
+            assertEquals(0, run.exit(), run.out() + run.err());
+            assertTrue(run.out().contains("causal profile of process " + pid + ", latency of each call of " + r
+                    + "handle(long)"), run.out());
+            // spin's one loop is the only loop of the delay-point methods (a, c and d loop in Work.burn)
+            assertTrue(run.out().contains("(1 loop head(s) in 1 of them)"), run.out());
+            Element profile = Xml.parse(Files.readString(xml));
+            assertEquals("LATENCY", profile.getAttribute("METRIC"), run.out());
+            assertTrue(Long.parseLong(profile.getAttribute("BASELINE_UNITS")) > 0, run.out());
+            List<String> ranked = new ArrayList<>();
+            for (Element c : Xml.children(profile, "CANDIDATE")) {
+                assertEquals("true", c.getAttribute("DELAYED"), run.out());
+                ranked.add(c.getAttribute("NAME").replaceAll("\\(.*", ""));
+            }
+            assertEquals(List.of(r + "c", r + "d"), ranked, run.out());
+            // the spin thread, in one long call that enters no method, was held back at its loop head
+            assertTrue(Long.parseLong(profile.getAttribute("LOOP_PARKS")) > 0, run.out());
+            nothingLeft(pid);
+            assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
+            String out = t.stdout().trim();
+            assertTrue(out.matches("requests items=\\d+ checksum=[0-9a-f]+"), out);
+            long items = number(out, "items");
+            assertTrue(items > 0, out);
+            assertEquals("requests items=" + items + " checksum=" + Long.toHexString(Requests.checksum(items,
+                    Requests.UNIT, 4 * Requests.UNIT)), out);
         } finally {
             t.close();
         }

@@ -15,6 +15,7 @@ import org.dyper.cli.ExitCode;
 import org.dyper.cli.UsageError;
 import org.dyper.cli.fleet.Carrier;
 import org.dyper.cli.fleet.NatsOptions;
+import org.dyper.cli.whatif.ProfileXml;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.report.BadReportException;
 import org.dyper.runtime.report.HtmlReport;
@@ -27,8 +28,8 @@ import org.dyper.runtime.report.Report;
  */
 public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
     public static final String PURPOSE = "turn XML reports into a self-contained HTML page with flame graphs and tables";
-    public static final String USAGE_LINE = "dyper report [--out FILE] [--title TEXT] REPORT.xml | RECORDING.jfr"
-            + " | --pid PID [--dir DIR]"
+    public static final String USAGE_LINE = "dyper report [--out FILE] [--title TEXT] [--whatif PROFILE.xml]"
+            + " REPORT.xml | RECORDING.jfr | --pid PID [--dir DIR] | PROFILE.xml"
             + " | --all [--main CLASS] [--dir DIR | --nats URL ...] [--xml FILE] | --diff BEFORE.xml AFTER.xml"
             + " | --collapsed [--view NAME] [--thread ID|NAME] REPORT.xml";
     public static final String DETAILS = """
@@ -51,7 +52,9 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
             AFTER.diff.html for --diff); --collapsed writes to standard output. Files are written to a
             temporary file and renamed, so a failure never leaves half a file.
             The same page is written at the end of a program run with -Ddyper.report.html=FILE, or with
-            dyper run --html FILE.
+            dyper run --html FILE. A causal profile (dyper whatif --xml, root WHATIF_PROFILE) given as the
+            input makes its own page (plots and table); --whatif PROFILE.xml adds it to a report's page as a
+            section of its own (docs/whatif.md).
             Exit codes: 0 ok, 2 usage, 3 the report breaks a rule (each problem as file:line:col: ELEMENT:
             message), 5 file error, 6 the monitor answered ERROR, 7 no such monitored process.""";
 
@@ -62,7 +65,7 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
      * {@code collapsed} the stacks {@code view} and {@code thread} (or null).
      */
     public record Parsed(List<String> inputs, long pid, String dir, boolean diff, boolean collapsed, Path out,
-            String title, String view, String thread, AllJvms all) {
+            String title, String view, String thread, AllJvms all, Path whatif) {
         static Parsed of(CommandLine line) throws UsageError, IOException {
             try {
                 return check(line);
@@ -97,6 +100,10 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
             if (pid && diff) {
                 throw new UsageError("--diff compares two files; take them with dyper ctl --xml PID REPORT > FILE");
             }
+            if (line.hasOption("whatif") && (diff || collapsed || all)) {
+                throw new UsageError("--whatif adds a causal profile to one report's page; it does not go with --"
+                        + (diff ? "diff" : collapsed ? "collapsed" : "all"));
+            }
             int wanted = diff ? 2 : pid || all ? 0 : 1;
             if (args.size() != wanted) {
                 throw new UsageError(diff ? "--diff takes two reports, BEFORE.xml AFTER.xml; got " + args.size()
@@ -118,7 +125,8 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
             return new Parsed(List.copyOf(args), pid ? parsePid(line.getOptionValue("pid")) : 0,
                     line.getOptionValue("dir"), diff, collapsed, outFile, line.getOptionValue("title"),
                     line.hasOption("view") ? line.getOptionValue("view") : "CPU", line.getOptionValue("thread"),
-                    all ? AllJvms.of(line) : null);
+                    all ? AllJvms.of(line) : null, line.hasOption("whatif") ? Path.of(line.getOptionValue("whatif"))
+                    : null);
         }
     }
 
@@ -180,6 +188,8 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
                 .addOption(Option.builder().longOpt("dir").hasArg().argName("DIR")
                         .desc("with --pid or --all: registry folder (default: dyper.monitor.dir, else ~/.dyper/run)")
                         .build())
+                .addOption(Option.builder().longOpt("whatif").hasArg().argName("PROFILE.xml")
+                        .desc("add this causal profile (dyper whatif --xml) to the page").build())
                 .addOption(Option.builder().longOpt("all")
                         .desc("one page of every monitored JVM: merged flame graph, exact figures summed and per JVM")
                         .build())
@@ -222,6 +232,16 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
         if (p.all() != null && p.all().carrier().warning() != null) {
             err.println("dyper: warning: " + p.all().carrier().warning());
         }
+        if (!p.diff() && !p.collapsed() && p.all() == null && p.pid() == 0 && !args.get(0).equals("-")
+                && Files.isRegularFile(Path.of(args.get(0))) && ProfileXml.isProfile(Path.of(args.get(0)))) {
+            // a causal profile: its own page, as dyper whatif --html writes it
+            ProfileXml profile = ProfileXml.read(Path.of(args.get(0)));
+            Path target = p.out() != null ? p.out() : beside(args.get(0), ".html");
+            HtmlReport.write(target, profile.page());
+            out.println("dyper: wrote " + target + " (a causal profile of " + profile.candidates() + " candidate(s))");
+            return ExitCode.OK;
+        }
+        ProfileXml whatif = p.whatif() == null ? null : ProfileXml.read(p.whatif());
         Live.Merged merged = p.all() == null ? null : Live.fleet(p.all());
         Report report = merged != null ? merged.report() : p.pid() != 0 ? Live.report(p.pid(), p.dir())
                 : read(args.get(p.diff() ? 1 : 0));
@@ -261,12 +281,19 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
         } else {
             String title = p.title() != null ? p.title() : "Dyper report: " + report.label();
             html = HtmlReport.page(report, title);
+            if (whatif != null) {
+                // the profile's section at the end of the page (its plots are inline SVG, no script)
+                int end = html.lastIndexOf("</body>");
+                html = end < 0 ? html + whatif.section() : html.substring(0, end) + whatif.section()
+                        + html.substring(end);
+            }
             target = p.out() != null ? p.out()
                     : merged != null ? Path.of("dyper-fleet.html")
                     : p.pid() != 0 ? Path.of("dyper-" + p.pid() + ".html") : beside(args.get(0), ".html");
         }
         HtmlReport.write(target, html);
-        out.println("dyper: wrote " + target + " (" + describe(report) + ")");
+        out.println("dyper: wrote " + target + " (" + describe(report) + (whatif == null ? "" : "; and the causal "
+                + "profile of " + whatif.candidates() + " candidate(s)") + ")");
         return merged == null ? ExitCode.OK : merged.exitCode();
     }
 

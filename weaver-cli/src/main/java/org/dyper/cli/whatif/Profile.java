@@ -16,8 +16,16 @@ public final class Profile {
     /** Bootstrap resamples per point. */
     static final int RESAMPLES = 1000;
 
-    /** One experiment window: candidate index, speed-up in %, progress visits, wall and delay nanoseconds. */
-    public record Window(int candidate, int speedup, long visits, long nanos, long delayNanos) {
+    /**
+     * One experiment window: candidate index, speed-up in %, progress visits, wall and delay nanoseconds, and for a
+     * latency point the units that ended in it and their summed virtual durations.
+     */
+    public record Window(int candidate, int speedup, long visits, long nanos, long delayNanos, long units,
+            long unitNanos) {
+        public Window(int candidate, int speedup, long visits, long nanos, long delayNanos) {
+            this(candidate, speedup, visits, nanos, delayNanos, 0, 0);
+        }
+
         long effective() {
             return nanos - delayNanos;
         }
@@ -45,8 +53,11 @@ public final class Profile {
         }
     }
 
-    /** The baseline: visits per second of effective time over all s = 0 windows, and how many. */
-    public record Baseline(double rate, int windows, long visits) {
+    /**
+     * The baseline: visits per second of effective time over all s = 0 windows, how many, and (latency points) the
+     * mean latency in ns over the units that ended in them (NaN: none).
+     */
+    public record Baseline(double rate, int windows, long visits, double meanLatency, long units) {
     }
 
     private Profile() {
@@ -60,7 +71,8 @@ public final class Profile {
     public static Baseline baselineOf(List<Window> windows) {
         List<Window> b = baseline(windows);
         double period = period(b);
-        return new Baseline(period > 0 ? 1e9 / period : 0, b.size(), b.stream().mapToLong(Window::visits).sum());
+        return new Baseline(period > 0 ? 1e9 / period : 0, b.size(), b.stream().mapToLong(Window::visits).sum(),
+                meanLatency(b), b.stream().mapToLong(Window::units).sum());
     }
 
     /**
@@ -69,6 +81,15 @@ public final class Profile {
      */
     public static List<Row> rows(List<String> candidates, double[][] cpuShares, List<Integer> speedups,
             List<Window> windows, long seed) {
+        return rows(candidates, cpuShares, speedups, windows, seed, false);
+    }
+
+    /**
+     * As {@link #rows(List, double[][], List, List, long)}; with {@code latency} each point is the predicted change of
+     * the mean latency ({@code mean(candidate, s) / mean(baseline) - 1}, -0.1: 10 % shorter), ranked lowest first.
+     */
+    public static List<Row> rows(List<String> candidates, double[][] cpuShares, List<Integer> speedups,
+            List<Window> windows, long seed, boolean latency) {
         List<Window> base = baseline(windows);
         Random random = new Random(seed);
         List<Row> rows = new ArrayList<>();
@@ -78,7 +99,7 @@ public final class Profile {
                 int cc = c;
                 List<Window> group = windows.stream().filter(w -> w.candidate() == cc && w.speedup() == s
                         && w.effective() > 0).toList();
-                points.add(point(s, group, base, random));
+                points.add(point(s, group, base, random, latency));
             }
             int cc = c;
             boolean delayed = windows.stream().anyMatch(w -> w.candidate() == cc && w.delayNanos() > 0);
@@ -86,21 +107,28 @@ public final class Profile {
         }
         rows.sort(Comparator.comparingDouble((Row r) -> {
             Point p = r.nearest(20);
-            return p == null || Double.isNaN(p.predicted()) ? Double.NEGATIVE_INFINITY : p.predicted();
+            return p == null || Double.isNaN(p.predicted()) ? Double.NEGATIVE_INFINITY
+                    : latency ? -p.predicted() : p.predicted();
         }).reversed());
         return rows;
     }
 
     static Point point(int s, List<Window> group, List<Window> base, Random random) {
-        long visits = group.stream().mapToLong(Window::visits).sum();
-        double predicted = speedup(group, base);
+        return point(s, group, base, random, false);
+    }
+
+    static Point point(int s, List<Window> group, List<Window> base, Random random, boolean latency) {
+        long visits = group.stream().mapToLong(latency ? Window::units : Window::visits).sum();
+        double predicted = latency ? latencyChange(group, base) : speedup(group, base);
         if (group.isEmpty() || base.isEmpty() || Double.isNaN(predicted)) {
             return new Point(s, Double.NaN, Double.NaN, Double.NaN, group.size(), visits);
         }
         double[] boot = new double[RESAMPLES];
         int n = 0;
         for (int i = 0; i < RESAMPLES; i++) {
-            double v = speedup(resample(group, random), resample(base, random));
+            List<Window> g = resample(group, random);
+            List<Window> b = resample(base, random);
+            double v = latency ? latencyChange(g, b) : speedup(g, b);
             if (!Double.isNaN(v)) {
                 boot[n++] = v;
             }
@@ -124,6 +152,24 @@ public final class Profile {
         double p = period(group);
         double p0 = period(base);
         return p > 0 && p0 > 0 ? 1 - p / p0 : Double.NaN;
+    }
+
+    /** {@code mean latency(group) / mean latency(base) - 1}; NaN when either has no unit. */
+    static double latencyChange(List<Window> group, List<Window> base) {
+        double m = meanLatency(group);
+        double m0 = meanLatency(base);
+        return m0 > 0 && !Double.isNaN(m) ? m / m0 - 1 : Double.NaN;
+    }
+
+    /** The mean virtual duration of the units that ended in {@code ws}, in ns; NaN when none did. */
+    static double meanLatency(List<Window> ws) {
+        long units = 0;
+        long nanos = 0;
+        for (Window w : ws) {
+            units += w.units();
+            nanos += w.unitNanos();
+        }
+        return units == 0 ? Double.NaN : (double) nanos / units;
     }
 
     /** Effective nanoseconds per visit; 0 when there is no visit. */

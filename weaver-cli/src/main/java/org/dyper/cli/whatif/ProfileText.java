@@ -10,17 +10,41 @@ final class ProfileText {
     private ProfileText() {
     }
 
-    static void print(PrintStream out, long pid, String progress, Session.Result r, Profile.Baseline base,
+    /**
+     * The progress point: its site name (the end method's for latency), the begin method's site name (a latency pair
+     * of two methods; null otherwise), and whether it measures latency.
+     */
+    record Progress(String name, String begin, boolean latency) {
+        static Progress throughput(String name) {
+            return new Progress(name, null, false);
+        }
+
+        /** How the profile names it: the method, or the latency unit. */
+        String describe() {
+            return !latency ? "progress point " + name : begin == null ? "latency of each call of " + name
+                    : "latency from the entry of " + begin + " to the exit of " + name;
+        }
+    }
+
+    static void print(PrintStream out, long pid, Progress progress, Session.Result r, Profile.Baseline base,
             List<Profile.Row> rows, List<Integer> speedups) {
-        out.printf(Locale.ROOT, "dyper: whatif: causal profile of process %d, progress point %s%n", pid, progress);
+        out.printf(Locale.ROOT, "dyper: whatif: causal profile of process %d, %s%n", pid, progress.describe());
         out.printf(Locale.ROOT, "  %d windows in %.1f s%s; inserted delay %.2f s, %d sleeps (%.2f s), %.2f s credited"
-                + " to waiting threads%n", r.windows().size(), r.millis() / 1000.0,
+                + " to waiting threads%s%n", r.windows().size(), r.millis() / 1000.0,
                 r.interrupted() ? " (interrupted)" : "", r.delayNs() / 1e9, r.parks(), r.parkedNs() / 1e9,
-                r.creditedNs() / 1e9);
-        out.printf(Locale.ROOT, "  baseline (s = 0): %.1f visits/s over %d windows (%d visits)%n", base.rate(),
-                base.windows(), base.visits());
-        out.println("  predicted program speed-up in % if the method were s % faster [95 % interval], ranked by"
-                + " s = 20 %; cpu: share of CPU samples on top of the stack / anywhere on it");
+                r.creditedNs() / 1e9, r.loopParks() > 0 ? "; " + r.loopParks() + " sleeps at loop heads" : "");
+        if (progress.latency()) {
+            out.printf(Locale.ROOT, "  baseline (s = 0): mean latency %.3f ms over %d windows (%d units)%n",
+                    base.meanLatency() / 1e6, base.windows(), base.units());
+            out.println("  predicted change of the mean latency in % if the method were s % faster [95 % interval],"
+                    + " ranked by s = 20 % (shortest first); cpu: share of CPU samples on top of the stack / anywhere"
+                    + " on it");
+        } else {
+            out.printf(Locale.ROOT, "  baseline (s = 0): %.1f visits/s over %d windows (%d visits)%n", base.rate(),
+                    base.windows(), base.visits());
+            out.println("  predicted program speed-up in % if the method were s % faster [95 % interval], ranked by"
+                    + " s = 20 %; cpu: share of CPU samples on top of the stack / anywhere on it");
+        }
         int width = Math.max(6, rows.stream().mapToInt(x -> x.candidate().length()).max().orElse(6));
         StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "  %4s  %9s  %-" + width + "s", "rank",
                 "cpu", "method"));
@@ -53,12 +77,22 @@ final class ProfileText {
                 100 * p.high());
     }
 
-    static String xml(long pid, String progress, Session.Result r, Profile.Baseline base, List<Profile.Row> rows) {
+    static String xml(long pid, Progress progress, Session.Result r, Profile.Baseline base, List<Profile.Row> rows) {
         StringBuilder x = new StringBuilder(4096);
         x.append("<?xml version='1.0' encoding='UTF-8'?>\n<WHATIF_PROFILE PID='").append(pid).append("' PROGRESS='")
-                .append(Xml.esc(progress)).append("' WINDOWS='").append(r.windows().size()).append("' MILLIS='")
+                .append(Xml.esc(progress.name())).append("' METRIC='")
+                .append(progress.latency() ? "LATENCY" : "THROUGHPUT").append('\'');
+        if (progress.begin() != null) {
+            x.append(" BEGIN='").append(Xml.esc(progress.begin())).append('\'');
+        }
+        if (progress.latency()) {
+            x.append(" BASELINE_LATENCY_NS='").append(num(base.meanLatency())).append("' BASELINE_UNITS='")
+                    .append(base.units()).append('\'');
+        }
+        x.append(" WINDOWS='").append(r.windows().size()).append("' MILLIS='")
                 .append(r.millis()).append("' DELAY_NS='").append(r.delayNs()).append("' PARKS='").append(r.parks())
                 .append("' PARKED_NS='").append(r.parkedNs()).append("' CREDITED_NS='").append(r.creditedNs())
+                .append("' LOOP_PARKS='").append(r.loopParks())
                 .append("' INTERRUPTED='").append(r.interrupted()).append("' BASELINE_RATE='")
                 .append(num(base.rate())).append("' BASELINE_WINDOWS='").append(base.windows()).append("'>\n");
         int rank = 1;

@@ -25,6 +25,7 @@ import org.dyper.patch.build.WeaveException;
 import org.dyper.patch.model.InvalidInputException;
 import org.dyper.patch.model.Model;
 import org.dyper.patch.xml.ModelReader;
+import org.dyper.runtime.instrument.PatchSetFiles;
 import org.dyper.runtime.io.AtomicWrite;
 import org.dyper.runtime.monitor.MonitorEntry;
 import org.dyper.runtime.monitor.MonitorReply;
@@ -157,33 +158,71 @@ final class Session {
 
     /** The model: every delay point and candidate timed at entry and exit, with wake-up points; the progress point. */
     static String modelXml(Set<Method> delayPoints, Method progress) {
-        StringBuilder x = new StringBuilder("<MODEL NAME='" + MODEL + "'>\n");
-        for (Method m : delayPoints) {
-            x.append("  <FOR CLASS='").append(MonitorReply.escape(m.className())).append("' METHOD='")
-                    .append(MonitorReply.escape(m.name())).append("'>\n");
-            x.append("    <PATCH WHAT='ENTER' MODE='WHATIF_ENTER'/>\n    <PATCH WHAT='EXIT' MODE='WHATIF_EXIT'/>\n");
-            x.append("    <PATCH WHAT='SYNC_EXIT' MODE='WHATIF_DELAY'/>\n");
-            for (String w : WAKERS) {
-                x.append("    <PATCH WHAT='CALL' MODE='WHATIF_DELAY'><WHEN CASE='METHOD' ARG='").append(w)
-                        .append("'/></PATCH>\n");
-            }
-            x.append("  </FOR>\n");
-        }
-        x.append("  <FOR CLASS='").append(MonitorReply.escape(progress.className())).append("' METHOD='")
-                .append(MonitorReply.escape(progress.name())).append("'>\n");
-        x.append("    <PATCH WHAT='EXIT' MODE='WHATIF_PROGRESS'/>\n  </FOR>\n</MODEL>\n");
-        return x.toString();
+        return modelXml(delayPoints, progress, null, null);
     }
 
-    /** Site ids of the model that is in, by site name ({@code class.method(types)}). */
-    Map<String, Integer> insert(String modelXml) throws IOException, CommandFailure, InvalidInputException,
-            WeaveException {
+    /**
+     * As {@link #modelXml(Set, Method)}; with {@code begin} and {@code end} (not null) the progress point measures
+     * latency: each call of the method (the same method) or each unit from begin's entry to end's exit on one thread.
+     * One FOR per method, with all its patches.
+     */
+    static String modelXml(Set<Method> delayPoints, Method progress, Method begin, Method end) {
+        Map<String, Method> methods = new LinkedHashMap<>();
+        Map<String, StringBuilder> patches = new LinkedHashMap<>();
+        java.util.function.BiConsumer<Method, String> add = (m, patch) -> {
+            methods.putIfAbsent(m.spec(), m);
+            patches.computeIfAbsent(m.spec(), k -> new StringBuilder()).append(patch);
+        };
+        for (Method m : delayPoints) {
+            StringBuilder p = new StringBuilder("    <PATCH WHAT='ENTER' MODE='WHATIF_ENTER'/>\n    <PATCH WHAT='EXIT' "
+                    + "MODE='WHATIF_EXIT'/>\n    <PATCH WHAT='SYNC_EXIT' MODE='WHATIF_DELAY'/>\n");
+            for (String w : WAKERS) {
+                p.append("    <PATCH WHAT='CALL' MODE='WHATIF_DELAY'><WHEN CASE='METHOD' ARG='").append(w)
+                        .append("'/></PATCH>\n");
+            }
+            add.accept(m, p.toString());
+        }
+        if (end == null) {
+            add.accept(progress, "    <PATCH WHAT='EXIT' MODE='WHATIF_PROGRESS'/>\n");
+        } else if (begin.spec().equals(end.spec())) {
+            add.accept(end, "    <PATCH WHAT='ENTER' MODE='WHATIF_BEGIN'/>\n    <PATCH WHAT='EXIT' MODE='WHATIF_END'/>\n");
+        } else {
+            add.accept(begin, "    <PATCH WHAT='ENTER' MODE='WHATIF_PAIR_BEGIN'/>\n");
+            add.accept(end, "    <PATCH WHAT='EXIT' MODE='WHATIF_PAIR_END'/>\n");
+        }
+        StringBuilder x = new StringBuilder("<MODEL NAME='" + MODEL + "'>\n");
+        methods.forEach((spec, m) -> x.append("  <FOR CLASS='").append(MonitorReply.escape(m.className()))
+                .append("' METHOD='").append(MonitorReply.escape(m.name())).append("'>\n").append(patches.get(spec))
+                .append("  </FOR>\n"));
+        return x.append("</MODEL>\n").toString();
+    }
+
+    /** Loop heads inserted (back-edges), and the methods that have them (name + descriptor, with their class). */
+    private int loopHeads;
+    private final List<String> loopMethods = new ArrayList<>();
+    /** Where the class files with loop heads are written for INSTRUMENT (deleted at the end); null: none yet. */
+    private Path loopDir;
+
+    int loopHeads() {
+        return loopHeads;
+    }
+
+    List<String> loopMethods() {
+        return loopMethods;
+    }
+
+    /**
+     * Site ids of the model that is in, by site name ({@code class.method(types)}). {@code loops}: the methods (by
+     * class, then name) whose loop heads become delay points too ({@link LoopHeads}); empty: none.
+     */
+    Map<String, Integer> insert(String modelXml, Map<String, Set<String>> loops) throws IOException, CommandFailure,
+            InvalidInputException, WeaveException {
         Path modes = modesFile(o.cache());
         Model model = ModelReader.read(MODEL, new ByteArrayInputStream(modelXml.getBytes(StandardCharsets.UTF_8)));
         Runtime.getRuntime().addShutdownHook(hook);
         inserted = true;
         LivePatching.Inserted in = LivePatching.insert(entry, ModeCatalog.load(List.of(modes)), model, o.cache(),
-                MILLIS);
+                MILLIS, files -> loops.isEmpty() ? files : withLoopHeads(files, loops));
         if (!in.warnings().isEmpty()) {
             if (o.verbose()) {
                 in.warnings().forEach(w -> err.println("dyper: warning: " + w));
@@ -205,6 +244,52 @@ final class Session {
             }
         }
         return sites;
+    }
+
+    /**
+     * The patch set with loop heads in the patched classes of {@code loops}' methods, written to a folder of this run
+     * (the patch cache's files stay as woven). A class that cannot be read or rewritten goes in without loop heads,
+     * with a warning naming it.
+     */
+    private PatchSetFiles withLoopHeads(PatchSetFiles files, Map<String, Set<String>> loops) {
+        List<PatchSetFiles.ClassEntry> classes = new ArrayList<>();
+        for (PatchSetFiles.ClassEntry c : files.classes()) {
+            Set<String> methods = loops.get(c.name());
+            if (methods == null || c.patched() == null) {
+                classes.add(c);
+                continue;
+            }
+            try {
+                LoopHeads.Result r = LoopHeads.insert(Files.readAllBytes(Path.of(c.patched())), methods);
+                if (r.heads() == 0) {
+                    classes.add(c);
+                    continue;
+                }
+                if (loopDir == null) {
+                    loopDir = Files.createDirectories(o.cache().resolve("whatif").resolve("loops"))
+                            .resolve(entry.pid() + "-" + System.nanoTime());
+                }
+                Path file = loopDir.resolve(c.name().replace('.', '/') + ".class");
+                Files.createDirectories(file.getParent());
+                AtomicWrite.write(file, r.bytes());
+                classes.add(new PatchSetFiles.ClassEntry(c.name(), c.original(), file.toString()));
+                loopHeads += r.heads();
+                r.methods().forEach(m -> loopMethods.add(c.name() + "." + m));
+            } catch (IOException | RuntimeException e) {
+                err.println("dyper: warning: whatif: no loop heads in " + c.name() + " (" + e + "); its methods' "
+                        + "entries stay its only delay points");
+                classes.add(c);
+            }
+        }
+        return new PatchSetFiles(files.model(), files.id(), files.sites(), classes, files.aspects(),
+                files.runtimeJars(), files.notes(), files.warnings());
+    }
+
+    /** The methods of {@code points} by class, then name: where loop heads go. */
+    static Map<String, Set<String>> byClass(Set<Method> points) {
+        Map<String, Set<String>> m = new LinkedHashMap<>();
+        points.forEach(p -> m.computeIfAbsent(p.className(), k -> new LinkedHashSet<>()).add(p.name()));
+        return m;
     }
 
     /** The what-if modes as a file the mode reader takes, in the cache (rewritten only when it changed). */
@@ -244,21 +329,32 @@ final class Session {
     }
 
     /** The figures of one WHATIF reply that a window needs. */
-    record Figures(long now, long delay, long visits, long parks, long parkedNs, long creditedNs) {
+    record Figures(long now, long delay, long visits, long parks, long parkedNs, long creditedNs, long units,
+            long unitNanos, long loopParks) {
         static Figures of(Element w) {
             long visits = 0;
+            long units = 0;
+            long unitNanos = 0;
             for (Element p : Xml.children(w, "PROGRESS")) {
                 visits += Long.parseLong(p.getAttribute("COUNT"));
+                units += number(p, "LATENCY_COUNT");
+                unitNanos += number(p, "LATENCY_NS");
             }
             return new Figures(Long.parseLong(w.getAttribute("NOW")), Long.parseLong(w.getAttribute("DELAY")), visits,
                     Long.parseLong(w.getAttribute("PARKS")), Long.parseLong(w.getAttribute("PARKED_NS")),
-                    Long.parseLong(w.getAttribute("CREDITED_NS")));
+                    Long.parseLong(w.getAttribute("CREDITED_NS")), units, unitNanos, number(w, "LOOP_PARKS"));
+        }
+
+        /** A figure a monitor of an older Dyper does not send is 0. */
+        private static long number(Element e, String attr) {
+            String v = e.getAttribute(attr);
+            return v.isEmpty() ? 0 : Long.parseLong(v);
         }
     }
 
     /** What the experiments gave: the windows, and the delays' totals. */
     record Result(List<Profile.Window> windows, long millis, long delayNs, long parks, long parkedNs,
-            long creditedNs, boolean interrupted) {
+            long creditedNs, long loopParks, boolean interrupted) {
     }
 
     /**
@@ -307,13 +403,14 @@ final class Session {
                         after = Figures.of(whatif(c, entry.pid(), null, 0, progressIds));
                     }
                     windows.add(new Profile.Window(e[0], e[1], after.visits() - before.visits(), after.now()
-                            - before.now(), after.delay() - before.delay()));
+                            - before.now(), after.delay() - before.delay(), after.units() - before.units(),
+                            after.unitNanos() - before.unitNanos()));
                     last = after;
                 }
                 round++;
                 if (round >= 3 && o.precision() > 0) {
                     List<Profile.Row> rows = Profile.rows(candidateIds.stream().map(String::valueOf).toList(),
-                            new double[candidateIds.size()][2], speedups, windows, o.seed());
+                            new double[candidateIds.size()][2], speedups, windows, o.seed(), o.latency());
                     if (Profile.widest(rows) <= o.precision()) {
                         break;
                     }
@@ -322,7 +419,7 @@ final class Session {
         }
         return new Result(windows, (System.nanoTime() - start) / 1_000_000, last.delay() - first.delay(),
                 last.parks() - first.parks(), last.parkedNs() - first.parkedNs(),
-                last.creditedNs() - first.creditedNs(), cleaned.get());
+                last.creditedNs() - first.creditedNs(), last.loopParks() - first.loopParks(), cleaned.get());
     }
 
     private void sleepWindow() {
@@ -350,6 +447,9 @@ final class Session {
             stop = e; // the model still comes out: its hooks do nothing once it is gone
         }
         Element reply = LivePatching.remove(entry, MODEL, MILLIS);
+        if (loopDir != null) {
+            org.dyper.patch.build.Weaver.deleteTree(loopDir); // the classes are restored: nothing reads these again
+        }
         if (stop != null) {
             err.println("dyper: warning: whatif: stopping the experiments in process " + entry.pid() + " failed ("
                     + stop.getMessage() + "); the model was removed");

@@ -28,34 +28,49 @@ import org.dyper.runtime.monitor.MonitorEntry;
  * everything out again (also on Ctrl-C), and prints the causal profile.
  */
 public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
-    public static final String USAGE = "dyper whatif PID --progress CLASS.METHOD [--candidates auto|LIST] [--speedups LIST]"
-            + " [--duration D] [--window D] [--xml FILE] [--html FILE]";
+    public static final String USAGE = "dyper whatif PID --progress CLASS.METHOD|begin=CLASS.METHOD,end=CLASS.METHOD"
+            + " | --latency CLASS.METHOD [--candidates auto|LIST] [--speedups LIST] [--duration D] [--window D]"
+            + " [--xml FILE] [--html FILE]";
 
     /**
      * The options, checked: the process and its registry folder, the progress point, the candidates (empty: auto,
      * the {@code top} hottest), extra delay points, the speed-ups in % (0 always among them), the run's
      * {@code durationMillis}, each window's, the sampling time before auto candidates, the precision that ends the
      * run early (half-width of every interval, a fraction; 0: never), the random seed, the XML and HTML outputs (or null).
+     * A throughput progress point is {@code progress} (begin and end null); a latency point has {@code begin} and
+     * {@code end} (the same method: each call is a unit) and {@code progress} is the end method.
      */
-    public record Parsed(long pid, Path registry, Path cache, String progress, List<String> candidates, int top,
-            List<String> delayPoints, List<Integer> speedups, long durationMillis, long windowMillis,
-            long sampleMillis, double precision, long seed, Path xml, Path html, boolean verbose) {
+    public record Parsed(long pid, Path registry, Path cache, String progress, String begin, String end,
+            List<String> candidates, int top, List<String> delayPoints, List<Integer> speedups, long durationMillis,
+            long windowMillis, long sampleMillis, double precision, long seed, boolean loopHeads, Path xml, Path html,
+            boolean verbose) {
+        /** Whether the progress point measures latency (a unit's duration) rather than throughput. */
+        public boolean latency() {
+            return end != null;
+        }
     }
 
     @Override
     public Help help() {
         return new Help("whatif", "causal profiling of a running JVM: what if this method were faster?", USAGE,
                 new Options()
-                        .addOption(Option.builder().longOpt("progress").hasArg().argName("CLASS.METHOD")
-                                .desc("the progress point: each completed call is one unit of work (required)").build())
+                        .addOption(Option.builder().longOpt("progress").hasArg().argName("SPEC")
+                                .desc("the progress point: CLASS.METHOD, each completed call is one unit of work "
+                                        + "(throughput); or begin=CLASS.METHOD,end=CLASS.METHOD, a unit from the "
+                                        + "begin's entry to the end's exit on one thread (latency)").build())
+                        .addOption(Option.builder().longOpt("latency").hasArg().argName("CLASS.METHOD")
+                                .desc("a latency progress point: each call of the method is one unit, its duration "
+                                        + "the latency (instead of --progress)").build())
+                        .addOption(Option.builder().longOpt("no-loop-heads")
+                                .desc("no delay points at the loop heads of the delay-point methods").build())
                         .addOption(Option.builder().longOpt("candidates").hasArg().argName("auto|LIST")
                                 .desc("methods to speed up virtually, CLASS.METHOD comma-separated; auto (default): "
                                         + "the hottest by CPU samples").build())
                         .addOption(Option.builder().longOpt("top").hasArg().argName("N")
                                 .desc("auto candidates: how many (default 5)").build())
                         .addOption(Option.builder().longOpt("delay-points").hasArg().argName("LIST")
-                                .desc("more methods whose entries are delay points (the hottest 12 by samples are "
-                                        + "always)").build())
+                                .desc("more methods whose entries and loop heads are delay points (the hottest 12 "
+                                        + "by samples are always)").build())
                         .addOption(Option.builder().longOpt("speedups").hasArg().argName("LIST")
                                 .desc("virtual speed-ups in %, 0-100 (default 0,10,20,30,40,50; 0 is the "
                                         + "baseline and always run)").build())
@@ -84,9 +99,11 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
                 """
                         Each experiment picks a candidate and a speed-up s for one window: while a thread runs the
                         candidate, s x its time is added to a global delay, and every other thread sleeps what it owes
-                        at its next delay point (the entry of a patched method, a lock release, a hand-off to another
-                        thread); a thread that was waiting is credited. The progress rate, corrected for the inserted
-                        delay, predicts the program's speed-up if the candidate really were s % faster. The process
+                        at its next delay point (the entry or a loop head of a patched method, a lock release, a
+                        hand-off to another thread); a thread that was waiting is credited. The progress rate,
+                        corrected for the inserted delay, predicts the program's speed-up if the candidate really were
+                        s % faster; for a latency point, each unit's duration less the delay inserted while it ran
+                        predicts the change of the mean latency. The process
                         gets the monitor (attached if it has none); the model 'dyper-whatif' goes in through run-time
                         patching and comes out at the end, and on Ctrl-C. Candidates are ranked by the predicted effect
                         at 20 %. Exit codes: 0 ok, 2 usage, 5 file error, 6 the monitor answered ERROR, 7 no such
@@ -106,11 +123,26 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
         } catch (NumberFormatException e) {
             throw new UsageError("'" + args.get(0) + "' is not a process id");
         }
-        if (!line.hasOption("progress")) {
-            throw new UsageError("--progress CLASS.METHOD is required: the method whose completed calls are the "
-                    + "program's units of work");
+        if (line.hasOption("progress") == line.hasOption("latency")) {
+            throw new UsageError(line.hasOption("progress") ? "--progress and --latency: one progress point at a time"
+                    : "--progress CLASS.METHOD (or --latency CLASS.METHOD) is required: the method whose completed "
+                    + "calls are the program's units of work");
         }
-        String progress = method(line.getOptionValue("progress"), "--progress");
+        String progress;
+        String begin = null;
+        String end = null;
+        if (line.hasOption("latency")) {
+            progress = method(line.getOptionValue("latency"), "--latency");
+            begin = progress;
+            end = progress;
+        } else if (line.getOptionValue("progress").contains("=")) {
+            String[] pair = pair(line.getOptionValue("progress"));
+            begin = pair[0];
+            end = pair[1];
+            progress = end;
+        } else {
+            progress = method(line.getOptionValue("progress"), "--progress");
+        }
         List<String> candidates = new ArrayList<>();
         String c = line.getOptionValue("candidates", "auto").trim();
         if (!c.equals("auto")) {
@@ -135,7 +167,7 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
         }
         Path registry = line.hasOption("dir") ? Path.of(line.getOptionValue("dir")) : MonitorEntry.defaultDirectory();
         Path cache = line.hasOption("cache") ? Path.of(line.getOptionValue("cache")) : context.cache();
-        return new Parsed(pid, registry, cache, progress, candidates,
+        return new Parsed(pid, registry, cache, progress, begin, end, candidates,
                 (int) number(line.getOptionValue("top", "5"), "--top", 1, 50), delayPoints,
                 speedups.stream().sorted().toList(), millis(line.getOptionValue("duration", "60s"), "--duration"),
                 millis(line.getOptionValue("window", "250ms"), "--window"),
@@ -143,12 +175,41 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
                         : millis(line.getOptionValue("sample", "2s"), "--sample"),
                 number(line.getOptionValue("precision", "0"), "--precision", 0, 100) / 100.0,
                 number(line.getOptionValue("seed", "1"), "--seed", Long.MIN_VALUE, Long.MAX_VALUE),
-                line.hasOption("xml") ? Path.of(line.getOptionValue("xml")) : null,
+                !line.hasOption("no-loop-heads"), line.hasOption("xml") ? Path.of(line.getOptionValue("xml")) : null,
                 line.hasOption("html") ? Path.of(line.getOptionValue("html")) : null, line.hasOption("verbose"));
     }
 
     private static boolean millis0(String v) {
         return v.trim().equals("0");
+    }
+
+    /** The site name ({@code class.method(types)}) of the first of {@code ids}, else {@code spec}. */
+    private static String siteName(Map<String, Integer> sites, List<Integer> ids, String spec) {
+        return sites.entrySet().stream().filter(e -> ids.contains(e.getValue())).map(Map.Entry::getKey).findFirst()
+                .orElse(spec);
+    }
+
+    /** {@code begin=CLASS.METHOD,end=CLASS.METHOD} (either order): the latency pair of --progress. */
+    static String[] pair(String spec) throws UsageError {
+        String begin = null;
+        String end = null;
+        // split at the comma that starts the next key, not at one inside a parameter list
+        for (String part : spec.split(",(?=\\s*(begin|end)=)")) {
+            String p = part.trim();
+            if (p.startsWith("begin=") && begin == null) {
+                begin = method(p.substring(6), "--progress begin");
+            } else if (p.startsWith("end=") && end == null) {
+                end = method(p.substring(4), "--progress end");
+            } else {
+                begin = null;
+                break;
+            }
+        }
+        if (begin == null || end == null) {
+            throw new UsageError("--progress: '" + spec + "' is neither CLASS.METHOD nor begin=CLASS.METHOD,"
+                    + "end=CLASS.METHOD (a latency unit from the begin's entry to the end's exit, on one thread)");
+        }
+        return new String[] {begin, end};
     }
 
     /** {@code Class.method} or {@code Class.method(types)}: a class and a method name. */
@@ -274,9 +335,12 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
                 extra.add(Session.Method.of(d));
             }
             Session.Method progress = Session.Method.of(o.progress());
-            String model = Session.modelXml(Session.union(candidates, extra), progress);
+            Set<Session.Method> points = Session.union(candidates, extra);
+            String model = Session.modelXml(points, progress,
+                    o.begin() == null ? null : Session.Method.of(o.begin()),
+                    o.end() == null ? null : Session.Method.of(o.end()));
             long t0 = System.nanoTime();
-            Map<String, Integer> sites = session.insert(model);
+            Map<String, Integer> sites = session.insert(model, o.loopHeads() ? Session.byClass(points) : Map.of());
             List<String> names = new ArrayList<>();
             List<Integer> ids = new ArrayList<>();
             List<double[]> shares = new ArrayList<>();
@@ -299,12 +363,21 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
                 throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + o.pid() + ": the progress point "
                         + o.progress() + " was not patched (no such method); nothing to measure");
             }
+            if (o.begin() != null && Session.ids(sites, o.begin()).isEmpty()) {
+                throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + o.pid() + ": the latency begin "
+                        + o.begin() + " was not patched (no such method); nothing to measure");
+            }
             if (ids.isEmpty()) {
                 throw new CommandFailure(ExitCode.COMMAND_FAILED, "process " + o.pid() + ": no candidate was patched");
             }
-            out.printf(Locale.ROOT, "dyper: whatif: %d candidate(s), %d delay-point method(s) patched into process %d "
-                    + "in %.1f s; experimenting for %.0f s%n", ids.size(), sites.size() - progressIds.size(),
-                    o.pid(), (System.nanoTime() - t0) / 1e9, o.durationMillis() / 1000.0);
+            out.printf(Locale.ROOT, "dyper: whatif: %d candidate(s), %d delay-point method(s) (%s) patched into process"
+                    + " %d in %.1f s; experimenting for %.0f s%n", ids.size(), sites.size() - progressIds.size(),
+                    !o.loopHeads() ? "no loop heads" : session.loopHeads() + " loop head(s) in "
+                    + session.loopMethods().size() + " of them", o.pid(), (System.nanoTime() - t0) / 1e9,
+                    o.durationMillis() / 1000.0);
+            if (o.verbose()) {
+                session.loopMethods().forEach(m -> out.println("dyper: whatif: loop heads in " + m));
+            }
             String progressList = String.join(",", progressIds.stream().map(String::valueOf).toList());
             Session.Result result = session.experiments(ids, progressList);
             if (result.interrupted()) {
@@ -316,10 +389,11 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
             session.removeHook();
             double[][] cpu = shares.toArray(double[][]::new);
             List<Integer> positive = o.speedups().stream().filter(s -> s > 0).toList();
-            List<Profile.Row> rows = Profile.rows(names, cpu, positive, result.windows(), o.seed());
+            List<Profile.Row> rows = Profile.rows(names, cpu, positive, result.windows(), o.seed(), o.latency());
             Profile.Baseline base = Profile.baselineOf(result.windows());
-            String progressName = sites.entrySet().stream().filter(e -> progressIds.contains(e.getValue()))
-                    .map(Map.Entry::getKey).findFirst().orElse(o.progress());
+            ProfileText.Progress progressName = new ProfileText.Progress(siteName(sites, progressIds, o.progress()),
+                    o.begin() == null || o.begin().equals(o.end()) ? null
+                            : siteName(sites, Session.ids(sites, o.begin()), o.begin()), o.latency());
             ProfileText.print(out, o.pid(), progressName, result, base, rows, positive);
             out.println("dyper: whatif: experiments stopped; model '" + Session.MODEL + "' removed from process "
                     + o.pid() + " (" + restored + " class(es) restored)");
@@ -328,7 +402,8 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
                 out.println("dyper: whatif: profile written to " + o.xml());
             }
             if (o.html() != null) {
-                AtomicWrite.write(o.html(), ProfileHtml.page(o.pid(), progressName, result, base, rows, positive));
+                AtomicWrite.write(o.html(), ProfileHtml.page(o.pid(), progressName, result.windows().size(),
+                        result.millis(), base, rows, positive));
                 out.println("dyper: whatif: profile page written to " + o.html());
             }
             return ExitCode.OK;

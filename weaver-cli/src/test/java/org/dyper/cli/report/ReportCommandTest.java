@@ -69,7 +69,9 @@ class ReportCommandTest {
                 Arguments.of("report --pid 3 --diff", "--diff compares two files; take them with dyper ctl --xml PID "
                         + "REPORT > FILE"),
                 Arguments.of("report -", "reading standard input: say where to write with --out FILE"),
-                Arguments.of("report {bank} --out {bank}", "--out {bank} is an input report: write to another file"))
+                Arguments.of("report {bank} --out {bank}", "--out {bank} is an input report: write to another file"),
+                Arguments.of("report --diff {bank} {bank} --whatif p.xml", "--whatif adds a causal profile to one "
+                        + "report's page; it does not go with --diff"))
                 .map(a -> Arguments.of(a.get()[0], "dyper: error: report: " + a.get()[1] + see));
     }
 
@@ -99,6 +101,44 @@ class ReportCommandTest {
         Path titled = dir.resolve("out/titled.html");
         assertEquals(0, dyper("report", "{bank}", "-o", titled.toString(), "--title", "Bank <demo>").code());
         assertTrue(Files.readString(titled, UTF_8).contains("<title>Bank &lt;demo&gt;</title>"));
+    }
+
+    /** A causal profile (dyper whatif --xml): a page of its own, or a section of a report's page. */
+    @Test
+    void aCausalProfileGetsItsOwnPageOrASectionOfTheReport() throws Exception {
+        Path profile = Files.writeString(dir.resolve("profile.xml"), """
+                <?xml version='1.0' encoding='UTF-8'?>
+                <WHATIF_PROFILE PID='4242' PROGRESS='a.B.emit(long)' METRIC='THROUGHPUT' WINDOWS='30' MILLIS='6000'
+                    DELAY_NS='1' PARKS='1' PARKED_NS='1' CREDITED_NS='0' LOOP_PARKS='0' INTERRUPTED='false'
+                    BASELINE_RATE='400.0000' BASELINE_WINDOWS='10'>
+                  <CANDIDATE RANK='1' NAME='a.B.parse(long)' CPU_SELF='' CPU_TOTAL='' DELAYED='true'>
+                    <POINT SPEEDUP='50' PREDICTED='0.4500' LOW='0.4000' HIGH='0.5000' WINDOWS='10' VISITS='900'/>
+                  </CANDIDATE>
+                  <CANDIDATE RANK='2' NAME='a.B.render(long)' CPU_SELF='0.2500' CPU_TOTAL='0.3000' DELAYED='true'>
+                    <POINT SPEEDUP='50' PREDICTED='0.0100' LOW='-0.0500' HIGH='0.0700' WINDOWS='10' VISITS='800'/>
+                  </CANDIDATE>
+                </WHATIF_PROFILE>
+                """, UTF_8);
+        Path page = dir.resolve("profile.html");
+        assertEquals(new Result(0, "dyper: wrote " + page + " (a causal profile of 2 candidate(s))\n", ""),
+                dyper("report", profile.toString()));
+        String html = Files.readString(page, UTF_8);
+        assertEquals(2, html.split("<figure>", -1).length - 1, html);
+        assertTrue(html.contains("<td>a.B.render(long)</td><td>+1.0 [-5.0,+7.0]</td>"), html);
+
+        Path joined = dir.resolve("joined.html");
+        Result r = dyper("report", "{bank}", "--whatif", profile.toString(), "-o", joined.toString());
+        assertEquals(new Result(0, "dyper: wrote " + joined + " (CPU, WALL, LOCK, ALLOC stacks, 42 nodes; and the "
+                + "causal profile of 2 candidate(s))\n", ""), r);
+        String both = Files.readString(joined, UTF_8);
+        int section = both.indexOf("<section id='whatif'");
+        assertTrue(section > 0 && section < both.lastIndexOf("</body>"), both.substring(Math.max(0, section)));
+        assertTrue(both.contains("<h2>Causal profile of process 4242 (dyper whatif)</h2>"));
+        assertTrue(both.contains("1. a.B.parse(long)</figcaption>"));
+
+        Path broken = Files.writeString(dir.resolve("broken.xml"), "<WHATIF_PROFILE PID='x'/>", UTF_8);
+        assertEquals(new Result(3, "", "dyper: error: " + broken + ": WHATIF_PROFILE: PID is a whole number, not "
+                + "'x'\n"), dyper("report", broken.toString()));
     }
 
     @Test

@@ -105,6 +105,45 @@ class ProfileTest {
                 Profile.rows(List.of("m"), new double[1][2], List.of(10), ws, 3));
     }
 
+    /**
+     * A latency point: the predicted change is the ratio of mean virtual latencies less 1, ranked shortest first; the
+     * XML says so and the page's reference line is y = -s.
+     */
+    @Test
+    void latencyIsTheRatioOfMeanLatenciesRankedShortestFirst() {
+        // baseline: 100 units of 10 ms per window
+        List<Window> ws = new ArrayList<>(times(4, new Window(0, 0, 100, SECOND, 0, 100, 100 * 10_000_000L)));
+        ws.addAll(times(2, new Window(1, 0, 100, SECOND, 0, 100, 100 * 10_000_000L)));
+        // candidate 0 off the path: units as long; candidate 1 on it: 7.5 ms, 25 % shorter
+        ws.addAll(times(4, new Window(0, 50, 100, SECOND, 200_000_000, 100, 100 * 10_000_000L)));
+        ws.addAll(times(4, new Window(1, 50, 100, SECOND, 200_000_000, 80, 80 * 7_500_000L)));
+        List<Profile.Row> rows = Profile.rows(List.of("off", "on"), new double[2][2], List.of(50), ws, 1, true);
+        assertEquals("on", rows.get(0).candidate());
+        assertEquals(-0.25, rows.get(0).points().get(0).predicted(), 1e-9);
+        assertEquals(0.0, rows.get(1).points().get(0).predicted(), 1e-9);
+        assertEquals(320, rows.get(0).points().get(0).visits());
+        Profile.Baseline base = Profile.baselineOf(ws);
+        assertEquals(10_000_000.0, base.meanLatency(), 1e-6);
+        assertEquals(600, base.units());
+        ProfileText.Progress progress = new ProfileText.Progress("a.A.done()", "a.A.start()", true);
+        Session.Result r = new Session.Result(ws, 5000, 0, 0, 0, 0, 3, false);
+        String xml = ProfileText.xml(42, progress, r, base, rows);
+        assertTrue(xml.contains("PROGRESS='a.A.done()' METRIC='LATENCY' BEGIN='a.A.start()' BASELINE_LATENCY_NS="
+                + "'10000000.0000' BASELINE_UNITS='600'"), xml);
+        assertTrue(xml.contains("LOOP_PARKS='3'"), xml);
+        assertTrue(xml.contains("<POINT SPEEDUP='50' PREDICTED='-0.2500' LOW='-0.2500' HIGH='-0.2500' WINDOWS='4' "
+                + "VISITS='320'/>"), xml);
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        ProfileText.print(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8), 42, progress,
+                r, base, rows, List.of(50));
+        String text = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(text.contains("latency from the entry of a.A.start() to the exit of a.A.done()"), text);
+        assertTrue(text.contains("baseline (s = 0): mean latency 10.000 ms over 6 windows (600 units)"), text);
+        assertTrue(text.contains("-25.0 [-25.0,-25.0]"), text);
+        String page = ProfileHtml.page(42, progress, ws.size(), 5000, base, rows, List.of(50));
+        assertTrue(page.contains("the dashed line is y = -s"), page);
+    }
+
     @Test
     void thePageHasAPlotPerCandidateInRankOrder() {
         List<Window> ws = new ArrayList<>(times(3, new Window(0, 0, 100, SECOND, 0)));
@@ -114,7 +153,7 @@ class ProfileTest {
         ws.addAll(times(3, new Window(1, 40, 100, SECOND, 380_000_000)));
         List<Profile.Row> rows = Profile.rows(List.of("a.A.off(int)", "a.A.<critical>(int)"), new double[2][2],
                 List.of(20, 40), ws, 1);
-        String page = ProfileHtml.page(42, "a.A.done()", new Session.Result(ws, 5000, 0, 0, 0, 0, false),
+        String page = ProfileHtml.page(42, ProfileText.Progress.throughput("a.A.done()"), ws.size(), 5000,
                 Profile.baselineOf(ws), rows, List.of(20, 40));
         assertEquals(2, page.split("<figure>", -1).length - 1);
         assertTrue(page.indexOf("1. a.A.&lt;critical&gt;(int)") < page.indexOf("2. a.A.off(int)"), page);
