@@ -184,6 +184,25 @@ public final class ModeCatalog {
         return library;
     }
 
+    /**
+     * What tells this catalog from another: every mode and external mode, as its record reads (name, code, arguments,
+     * conditions, where it was defined), in name order, and each external mode's jar by its {@code TreeFingerprint}.
+     */
+    public String fingerprint() {
+        StringBuilder all = new StringBuilder("modes");
+        new java.util.TreeMap<>(modes).values().forEach(m -> all.append('\n').append(m));
+        for (ExternalMode e : new java.util.TreeMap<>(externals).values()) {
+            all.append('\n').append(e);
+            try {
+                org.dyper.patch.build.TreeFingerprint.describe(java.nio.file.Path.of(e.jar()),
+                        item -> all.append(' ').append(item));
+            } catch (java.io.IOException | RuntimeException x) {
+                all.append(" unreadable ").append(x);
+            }
+        }
+        return new org.dyper.patch.build.Sha256().addItem(all.toString()).hex(32);
+    }
+
     /** Warnings found while loading: user modes that replace library modes, each at the user's definition. */
     public List<Problem> warnings() {
         return warnings;
