@@ -34,7 +34,7 @@ class HelpAndUsageTest extends CliFixture {
               classpath  print the class path woven code needs at run time (Dyper runtime and AspectJ runtime)
               modes      list the modes of Dyper's mode library
               events     print Dyper's events (dyper.*) of a JFR recording
-              export     serve a running program's exact figures for Prometheus to scrape
+              export     serve or push a running program's exact figures (Prometheus, OpenTelemetry)
 
             Exit codes: 0 ok, 2 usage, 3 invalid model, mode or report file, 4 weaving failed, 5 file error,
             6 the monitor answered ERROR, 7 no such monitored process, 8 attach failed,
@@ -175,6 +175,20 @@ class HelpAndUsageTest extends CliFixture {
                         "whatif: --window: 'soon' is not a duration (90s, 2m, 500ms, or seconds; above 0)"),
                 Arguments.of("whatif 4242 --progress a.B.c --top 0", "whatif: --top: '0' is not a whole number from 1 "
                         + "to 50"),
+                Arguments.of("export 4242", "export: say how to export: --prometheus PORT, --otlp URL, or both"),
+                Arguments.of("export 4242 --otlp ftp://x/v1/metrics", "export: --otlp ftp://x/v1/metrics: give an "
+                        + "http:// or https:// URL, e.g. http://127.0.0.1:4318/v1/metrics"),
+                Arguments.of("export 4242 --otlp http://h:4318/v1/metrics --otlp-header Authorization",
+                        "export: --otlp-header Authorization: give NAME=VALUE (an HTTP header name, a value on one "
+                        + "line)"),
+                Arguments.of("export 4242 --otlp http://h:4318/v1/metrics --otlp-header Content-Type=text/plain",
+                        "export: --otlp-header Content-Type: set by Dyper or by HTTP itself, not settable"),
+                Arguments.of("export 4242 --prometheus 0 --otlp-header a=b",
+                        "export: --otlp-header goes with --otlp URL"),
+                Arguments.of("export 4242 --prometheus 0 --interval 5s",
+                        "export: --interval is the time between OTLP pushes: it goes with --otlp URL"),
+                Arguments.of("export 4242 --otlp http://h:4318/v1/metrics --interval 0",
+                        "export: --interval: '0' is not a duration (90s, 2m, 500ms, or seconds; above 0)"),
                 Arguments.of("modes --model {model}", "modes: Unrecognized option: --model (see dyper modes --help)"));
     }
 

@@ -3,7 +3,19 @@ package org.dyper.samples.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
+import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
+import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import java.math.BigDecimal;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -15,9 +27,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.dyper.cli.Main;
@@ -35,11 +49,13 @@ import org.dyper.runtime.wire.Xml;
 import org.w3c.dom.Element;
 
 /**
- * {@code dyper export PID --prometheus PORT} scraped by a real Prometheus server (Debian's {@code prometheus}, which
- * .ci/run installs; else {@code -Ddyper.prometheus=BINARY}; without one the test is skipped): a woven program that has
- * done three rounds of work and waits, the exporter outside it, Prometheus scraping every second. What Prometheus's
- * query API then holds equals the program's REPORT, site by site: counts, calls, values, and the timing histogram
- * bucket by bucket with its sum and count. The exporter ends with the program.
+ * {@code dyper export PID --prometheus PORT --otlp URL}: one woven program that has done three rounds of work and
+ * waits, one exporter outside it doing both at once. A real Prometheus server (Debian's {@code prometheus}, which
+ * .ci/run installs; else {@code -Ddyper.prometheus=BINARY}; without one that half is skipped) scrapes every second,
+ * and what its query API then holds equals the program's REPORT, site by site: counts, calls, values, and the timing
+ * histogram bucket by bucket with its sum and count. An OTLP/HTTP receiver in the test decodes every push with the
+ * official opentelemetry-proto classes, and the last push before and after the program ends equals the REPORT too,
+ * with the resource naming the JVM. The exporter ends with the program.
  */
 class ExportEndToEndTest {
     private static final Duration LINE = Duration.ofSeconds(90);
@@ -68,10 +84,8 @@ class ExportEndToEndTest {
     }
 
     @Test
-    void prometheusScrapesExactlyTheReportsFigures() throws Exception {
+    void prometheusAndOtlpGetExactlyTheReportsFigures() throws Exception {
         Path prometheus = prometheus();
-        Skip.unless(prometheus != null, "no prometheus here (not on the PATH, not /usr/bin/prometheus, no "
-                + "-Ddyper.prometheus): apt-get install prometheus, as .ci/run does");
         Path model = Files.writeString(dir.resolve("export.xml"), """
                 <MODEL NAME='export'>
                   <FOR CLASS='org.dyper.samples.trace.Work' METHOD='fast'>
@@ -93,7 +107,7 @@ class ExportEndToEndTest {
                 Main.class.getName(), "run", "--model", model.toString(), "--report", "none", "--cache",
                 dir.resolve("cache").toString(), "--monitor", "dir=" + dir, "--", "-cp", E2e.appClasses().toString(),
                 TraceRounds.class.getName());
-        try (Running t = MonitorEndToEndTest.start(cmd, null)) {
+        try (Running t = MonitorEndToEndTest.start(cmd, null); OtlpReceiver otlp = new OtlpReceiver()) {
             assertEquals("ready", t.line(0, LINE), t::stderr);
             for (int round = 1; round <= 3; round++) {
                 t.send("round");
@@ -102,30 +116,154 @@ class ExportEndToEndTest {
             Run who = E2e.dyper("ctl", "--dir", dir.toString(), "who");
             assertEquals(0, who.exit(), who.err());
             String pid = who.out().trim().split("\\s+")[0];
-            try (Running export = Processes.start(List.of(Processes.currentJava().toString(), "-cp",
-                    System.getProperty("java.class.path"), Main.class.getName(), "export", pid, "--prometheus", "0",
-                    "--dir", dir.toString()))) {
-                String serving = export.line(0, LINE);
-                Matcher url = Pattern.compile("^dyper: export: process " + pid
-                        + "'s figures on http://127\\.0\\.0\\.1:(\\d+)/metrics$").matcher(serving);
-                assertTrue(url.matches(), serving);
-                int api = freePort();
-                Path config = Files.writeString(dir.resolve("prometheus.yml"), "global:\n  scrape_interval: 1s\n"
-                        + "scrape_configs:\n  - job_name: dyper\n    static_configs:\n      - targets: ['127.0.0.1:"
-                        + url.group(1) + "']\n");
-                try (Running server = Processes.start(List.of(prometheus.toString(), "--config.file=" + config,
-                        "--storage.tsdb.path=" + dir.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + api))) {
-                    Element report = report(pid);
-                    Prometheus p = new Prometheus(api);
-                    Await.until("Prometheus to have scraped the exporter", () -> p.query("dyper_count_total"),
-                            r -> !r.isEmpty(), Await.MINUTE);
-                    assertFigures(report, p);
-                }
-                assertEquals(0, t.stop(LINE), t::stderr);
-                assertEquals(0, export.awaitExit(LINE), export::stderr);
-                Await.until("the exporter's last line", () -> export.lines().contains("dyper: export: process "
-                        + pid + " ended"), Await.MINUTE);
+            List<String> export = new ArrayList<>(List.of(Processes.currentJava().toString(), "-cp",
+                    System.getProperty("java.class.path"), Main.class.getName(), "export", pid, "--otlp",
+                    otlp.url(), "--otlp-header", "Authorization=Bearer e2e", "--interval", "300ms", "--dir",
+                    dir.toString()));
+            if (prometheus != null) {
+                export.addAll(List.of("--prometheus", "0"));
             }
+            try (Running exporter = Processes.start(export)) {
+                int line = 0;
+                if (prometheus != null) {
+                    String serving = exporter.line(line++, LINE);
+                    Matcher url = Pattern.compile("^dyper: export: process " + pid
+                            + "'s figures on http://127\\.0\\.0\\.1:(\\d+)/metrics$").matcher(serving);
+                    assertTrue(url.matches(), serving);
+                    int api = freePort();
+                    Path config = Files.writeString(dir.resolve("prometheus.yml"), "global:\n  scrape_interval: 1s\n"
+                            + "scrape_configs:\n  - job_name: dyper\n    static_configs:\n      - targets: ['127.0.0.1:"
+                            + url.group(1) + "']\n");
+                    try (Running server = Processes.start(List.of(prometheus.toString(), "--config.file=" + config,
+                            "--storage.tsdb.path=" + dir.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + api))) {
+                        Element report = report(pid);
+                        Prometheus p = new Prometheus(api);
+                        Await.until("Prometheus to have scraped the exporter", () -> p.query("dyper_count_total"),
+                                r -> !r.isEmpty(), Await.MINUTE);
+                        assertFigures(report, p);
+                    }
+                }
+                assertEquals("dyper: export: process " + pid + "'s figures pushed to " + otlp.url() + " every 0.3 s",
+                        exporter.line(line, LINE));
+                Element report = report(pid);
+                int before = otlp.received().size();
+                Await.until("two more OTLP pushes after the report", () -> otlp.received().size(),
+                        n -> n >= before + 2, Await.MINUTE);
+                assertOtlp(report, otlp.received().get(otlp.received().size() - 1), Long.parseLong(pid));
+                assertEquals(0, t.stop(LINE), t::stderr);
+                assertEquals(0, exporter.awaitExit(LINE), exporter::stderr);
+                Await.until("the exporter's last lines", exporter::lines, l -> l.contains("dyper: export: process "
+                        + pid + " ended"), Await.MINUTE);
+                assertTrue(exporter.lines().stream().anyMatch(l -> l.matches("dyper: export: last figures, pulled "
+                        + "\\d+ ms before pushed to " + Pattern.quote(otlp.url()))), exporter.lines()::toString);
+                assertOtlp(report, otlp.received().get(otlp.received().size() - 1), Long.parseLong(pid));
+                assertEquals(List.of("Bearer e2e"), otlp.authorizations().stream().distinct().toList());
+            }
+        }
+        Skip.unless(prometheus != null, "OTLP checked; no prometheus here for the Prometheus half (not on the PATH, "
+                + "not /usr/bin/prometheus, no -Ddyper.prometheus): apt-get install prometheus, as .ci/run does");
+    }
+
+    /** The OTLP push equals the report: every figure, every bucket, and the resource naming the JVM. */
+    private static void assertOtlp(Element report, ExportMetricsServiceRequest r, long pid) throws Exception {
+        assertEquals(1, r.getResourceMetricsCount());
+        Map<String, Object> resource = new HashMap<>();
+        for (KeyValue kv : r.getResourceMetrics(0).getResource().getAttributesList()) {
+            resource.put(kv.getKey(), kv.getValue().hasIntValue() ? (Object) kv.getValue().getIntValue()
+                    : kv.getValue().getStringValue());
+        }
+        assertEquals(Map.of("service.name", TraceRounds.class.getName(), "process.executable.name",
+                TraceRounds.class.getName(), "process.pid", pid, "host.name",
+                InetAddress.getLocalHost().getHostName()), resource);
+        ScopeMetrics scope = r.getResourceMetrics(0).getScopeMetrics(0);
+        assertEquals("dyper", scope.getScope().getName());
+        Map<String, Metric> metrics = new HashMap<>();
+        scope.getMetricsList().forEach(m -> metrics.put(m.getName(), m));
+
+        Element timing = site(report, "TIMING", FAST);
+        Metric histogram = metrics.get("dyper.timing");
+        assertEquals(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE,
+                histogram.getHistogram().getAggregationTemporality());
+        HistogramDataPoint h = histogram.getHistogram().getDataPointsList().stream().filter(p -> p.getAttributesList()
+                .contains(KeyValue.newBuilder().setKey("site").setValue(AnyValue.newBuilder().setStringValue(FAST))
+                        .build())).findFirst().orElseThrow();
+        assertEquals(Long.parseLong(timing.getAttribute("COUNT")), h.getCount());
+        assertEquals(new BigDecimal(timing.getAttribute("TOTAL_NS")).movePointLeft(9).doubleValue(), h.getSum());
+        assertEquals(new BigDecimal(timing.getAttribute("MIN_NS")).movePointLeft(9).doubleValue(), h.getMin());
+        assertEquals(new BigDecimal(timing.getAttribute("MAX_NS")).movePointLeft(9).doubleValue(), h.getMax());
+        long[] expected = new long[65];
+        for (Element b : XmlReports.children(timing, "BUCKET")) {
+            int index = new java.math.BigInteger(b.getAttribute("UPPER_NS")).bitLength() - 1;
+            assertEquals(new BigDecimal(b.getAttribute("UPPER_NS")).movePointLeft(9).doubleValue(),
+                    h.getExplicitBounds(index), "the bound of UPPER_NS " + b.getAttribute("UPPER_NS"));
+            expected[index] = Long.parseLong(b.getAttribute("COUNT"));
+        }
+        assertEquals(Arrays.stream(expected).boxed().toList(), h.getBucketCountsList(), "every bucket");
+
+        Map<String, Long> sums = new HashMap<>();
+        for (String name : List.of("dyper.count", "dyper.calls")) {
+            Metric m = metrics.get(name);
+            assertTrue(m.getSum().getIsMonotonic(), name);
+            assertEquals(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE, m.getSum()
+                    .getAggregationTemporality(), name);
+            for (NumberDataPoint p : m.getSum().getDataPointsList()) {
+                sums.put(name + " " + p.getAttributes(0).getValue().getStringValue(), p.getAsInt());
+            }
+        }
+        Element phase = site(report, "COUNTS", "org.dyper.samples.trace.Work.phaseTwo()");
+        Element called = site(report, "CALLS", FAST);
+        assertEquals(Map.of("dyper.count org.dyper.samples.trace.Work.phaseTwo()", Long.parseLong(phase
+                .getAttribute("COUNT")), "dyper.calls " + FAST, Long.parseLong(called.getAttribute("COUNT"))), sums);
+        Element values = site(report, "VALUES", FAST);
+        for (String v : List.of("COUNT", "SUM", "MIN", "MAX")) {
+            Metric m = metrics.get("dyper.values." + v.toLowerCase(java.util.Locale.ROOT));
+            assertEquals(Long.parseLong(values.getAttribute(v)), m.getGauge().getDataPoints(0).getAsInt(), v);
+        }
+    }
+
+    /**
+     * A JDK HttpServer as the OTLP/HTTP receiver: every request's body decoded with the official classes
+     * (opentelemetry-proto, test scope only), answered 200 with an empty ExportMetricsServiceResponse.
+     */
+    private static final class OtlpReceiver implements AutoCloseable {
+        private final HttpServer server;
+        private final List<ExportMetricsServiceRequest> received = new CopyOnWriteArrayList<>();
+        private final List<String> authorizations = new CopyOnWriteArrayList<>();
+
+        OtlpReceiver() throws Exception {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
+            server.createContext("/v1/metrics", x -> {
+                byte[] body = x.getRequestBody().readAllBytes();
+                int status = 200;
+                if (!"application/x-protobuf".equals(x.getRequestHeaders().getFirst("Content-Type"))) {
+                    status = 415;
+                } else {
+                    received.add(ExportMetricsServiceRequest.parseFrom(body));
+                    authorizations.add(x.getRequestHeaders().getFirst("Authorization"));
+                }
+                byte[] reply = ExportMetricsServiceResponse.getDefaultInstance().toByteArray();
+                x.getResponseHeaders().set("Content-Type", "application/x-protobuf");
+                x.sendResponseHeaders(status, reply.length == 0 ? -1 : reply.length);
+                x.close();
+            });
+            server.start();
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1/metrics";
+        }
+
+        List<ExportMetricsServiceRequest> received() {
+            return received;
+        }
+
+        List<String> authorizations() {
+            return authorizations;
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
         }
     }
 

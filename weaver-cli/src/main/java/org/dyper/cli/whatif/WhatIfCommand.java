@@ -175,8 +175,8 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
         throw new UsageError(option + ": '" + v + "' is not a whole number from " + min + " to " + max);
     }
 
-    /** 90s, 2m, 500ms, or plain seconds; more than 0. */
-    static long millis(String v, String option) throws UsageError {
+    /** 90s, 2m, 500ms, or plain seconds; more than 0 (also dyper export's --interval). */
+    public static long millis(String v, String option) throws UsageError {
         String s = v.trim().toLowerCase(Locale.ROOT);
         long factor = 1000;
         if (s.endsWith("ms")) {
