@@ -75,12 +75,43 @@ class HeapEndToEndTest {
             assertEquals("class " + HeapApp.class.getName(), held.getAttribute("DOMINATOR"));
             assertTrue(XmlReports.children(root, "RETAINER").size() == 50 && XmlReports.children(root, "CLASS")
                     .size() == 50, "--top 50");
+
+            // the HTML page of the running program with its heap, read in a browser (on one JDK: the page is the CLI's)
+            if (jdk == Jdk.JDK17) {
+                Path page = dir.resolve("page.html");
+                Run report = E2e.dyper("report", "--pid", Long.toString(t.pid()), "--dir", dir.toString(), "--heap",
+                        "--top", "50", "--out", page.toString());
+                assertEquals(0, report.exit(), report.err());
+                try (Stream<Path> left = Files.list(tmp)) {
+                    assertEquals(0, left.filter(p -> p.getFileName().toString().startsWith("dyper-heap-")).count());
+                }
+                try (org.dyper.cli.report.Browser browser = org.dyper.cli.report.Browser.start(dir.resolve("profile"))) {
+                    browser.open(page);
+                    assertEquals(List.of(Node.class.getName(), "10,000", browser.js("return Dyper.fmt.bytes(arguments[0])",
+                            HeapFacts.NODES * node), "java.lang.Object[] 10,000"), row(browser, "heap-classes",
+                            Node.class.getName()));
+                    assertEquals(List.of(Holder.class.getName(), browser.js("return Dyper.fmt.bytes(arguments[0])",
+                            holder + list + slots + HeapFacts.NODES * (node + payload)), browser.js(
+                            "return Dyper.fmt.bytes(arguments[0])", holder)), row(browser, "heap-retainers",
+                            Holder.class.getName()).subList(0, 3));
+                    assertEquals("Heap", browser.js("return document.querySelector('#toc a[href=\"#heap\"]')"
+                            + ".textContent"));
+                }
+            }
             t.closeStdin();
             assertEquals(0, t.stop(LINE), t::stderr);
             assertEquals(Integer.toString(HeapFacts.NODES), t.line(1, LINE));
         } finally {
             t.close();
         }
+    }
+
+    /** The cells of the row of table {@code table} whose first cell is {@code first}. */
+    @SuppressWarnings("unchecked")
+    private static List<Object> row(org.dyper.cli.report.Browser browser, String table, String first) {
+        return (List<Object>) browser.js("return [...document.querySelectorAll('table[data-table=\"' + arguments[0]"
+                + " + '\"] tbody tr')].map(tr => [...tr.cells].map(td => td.textContent))"
+                + ".find(cells => cells[0] === arguments[1]) || null", table, first);
     }
 
     private static long align(long bytes, int alignment) {

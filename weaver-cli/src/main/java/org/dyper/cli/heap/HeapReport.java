@@ -175,7 +175,7 @@ public record HeapReport(Summary summary, List<ClassRow> classes, List<Retainer>
             x.append("</CLASS>");
         }
         for (Retainer t : retainers) {
-            x.append("<RETAINER CLASS='").append(Xml.esc(t.className())).append("' ID='0x")
+            x.append("<RETAINER CLASS='").append(Xml.esc(t.className())).append("' OBJECT='0x")
                     .append(Long.toHexString(t.id())).append("' SHALLOW_BYTES='").append(t.shallowBytes())
                     .append("' RETAINED_BYTES='").append(t.retainedBytes()).append("' DOMINATOR='")
                     .append(Xml.esc(t.dominator())).append("'/>");

@@ -396,6 +396,9 @@ public final class HprofReader {
             throw new IOException(in + ": object 0x" + Long.toHexString(id) + " is of class 0x"
                     + Long.toHexString(classId) + ", which the dump does not describe");
         }
+        if (!layoutOf(k)) {
+            throw new IOException(in + ": class " + k.name + " has a super class the dump does not describe");
+        }
         if (k.dataBytes != bytes) {
             throw new IOException(in + ": object 0x" + Long.toHexString(id) + " of " + k.name + " has " + bytes
                     + " bytes of fields; its class says " + k.dataBytes);
