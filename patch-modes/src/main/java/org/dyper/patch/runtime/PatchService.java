@@ -223,8 +223,8 @@ public final class PatchService {
 
     /**
      * The key of everything a PATCH depends on, known before the target's classes are scanned or anything is
-     * generated: Dyper's own generator and weaver, the AspectJ compiler and the runtime jars, the modes, the model's
-     * FORs, which classes are asked for, and every root of the target's class path by its {@link TreeFingerprint}
+     * generated: Dyper's own generator and weaver, the AspectJ compiler and the runtime jars, the modes (their files'
+     * bytes), the model's FORs (with where each was written: the generator's warnings say it), which classes are asked for, and every root of the target's class path by its {@link TreeFingerprint}
      * (path, and each file's size and modification time). A warm PATCH then reads its patch from the cache without
      * scanning the class path or generating twice (the round trip of {@code dyper ctl instrument}). Null when it
      * cannot be computed.
@@ -239,7 +239,17 @@ public final class PatchService {
                 TreeFingerprint.describe(p, d::addItem);
             }
             d.addItem(catalog.fingerprint()).addItem(model);
-            fors.forEach(f -> d.addItem(f.toString()));
+            for (ForSpec f : fors) {
+                // spelled out, not the records' toString: that bootstraps method handles per record class, which
+                // costs a short-lived CLI more than the whole key
+                d.addItem("FOR " + f.className() + " " + f.method() + " " + f.update() + " " + at(f.at()));
+                for (Patch p : f.patches()) {
+                    d.addItem("PATCH " + p.what() + " " + p.mode() + " " + at(p.at()));
+                    for (org.dyper.patch.model.When w : p.whens()) {
+                        d.addItem("WHEN " + w.kind() + " " + w.arg() + " " + at(w.at()));
+                    }
+                }
+            }
             d.addItem(all ? "all classes" : "classes " + String.join(" ", new java.util.TreeSet<>(wanted)));
             for (Path p : targets.roots()) {
                 TreeFingerprint.describe(p, d::addItem);
@@ -248,6 +258,10 @@ public final class PatchService {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    private static String at(Location at) {
+        return at == null ? "-" : at.file() + ":" + at.line() + ":" + at.column();
     }
 
     /** Dyper's own code: the generator's and weaver's jar (or class folder) and the AspectJ compiler's. */
