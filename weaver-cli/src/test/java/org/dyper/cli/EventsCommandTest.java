@@ -61,7 +61,7 @@ class EventsCommandTest extends CliFixture {
         Result all = dyper("events", recording.toString());
         assertEquals(0, all.code(), all.err());
         assertTrue(all.out().lines().findFirst().orElseThrow().contains("  dyper.Version  thread=main  version=1.0.2  "
-                + "major=1  median=0  minor=1"), all.out());
+                + "major=1  median=0  minor=2"), all.out());
     }
 
     /** A dyper.Version of a major this Dyper does not know, as a newer Dyper would write it. */
