@@ -28,6 +28,9 @@ record Ctl(PrintStream out, PrintStream err, Path dir) {
             if (request instanceof CtlCommand.Attach a) {
                 return attach(a.pid(), a.options(), Weaver.runtimeClasspath().get(0));
             }
+            if (request instanceof CtlHeap.Request h) {
+                return new CtlHeap(out, err, dir).run(h);
+            }
             if (CtlNats.handles(request)) {
                 return new CtlNats(out, err).run(request);
             }

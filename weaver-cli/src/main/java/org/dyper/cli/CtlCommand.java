@@ -67,6 +67,7 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
                 + "dyper ctl [--dir DIR] [--options OPTS] attach PID | "
                 + "dyper ctl PID instrument --model FILE [--modes FILE] | dyper ctl PID uninstrument [NAME] | "
                 + "dyper ctl [--xml] PID instrumented | dyper ctl PID ask QUESTION... | dyper ctl [--xml] PID answers | "
+                + "dyper ctl [--xml] PID heap [--top N] | "
                 + "dyper ctl --nats URL [--user U --password P | --token T | --creds F] who | "
                 + "dyper ctl --nats URL ID COMMAND [DATA] | dyper ctl --nats URL --all [--main CLASS] COMMAND [DATA] | "
                 + "dyper ctl --nats URL ID|--all ask QUESTION... | dyper ctl --nats URL ID|--all answers",
@@ -79,12 +80,15 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
                 + CtlAsking.HELP
                 + CtlNats.HELP
                 + EventsCommand.CTL_HELP
+                + CtlHeap.HELP
                 + ExitCode.SUMMARY.stripTrailing(), true);
     }
 
     private static Options options() {
         return CtlNats.addOptions(CtlPatching.addOptions(new Options()))
                 .addOption(Option.builder().longOpt("xml").desc("print the raw XML reply").build())
+                .addOption(Option.builder().longOpt("top").hasArg().argName("N")
+                        .desc("heap: how many classes and retainers to show (default 20)").build())
                 .addOption(Option.builder().longOpt("ask-file").hasArg().argName("FILE")
                         .desc("ask: questions, one per line (# comments), or a <QUESTIONS> XML file; repeatable")
                         .build())
@@ -144,6 +148,13 @@ final class CtlCommand implements CliCommand<CtlCommand.Parsed> {
         }
         if (args.size() >= 2 && CtlPatching.handles(args.get(1), line.hasOption("model"))) {
             return CtlPatching.request(line, args, pid(args.get(0)), defaultCache);
+        }
+        if (args.size() >= 2 && args.get(1).equals("heap")) {
+            return CtlHeap.request(pid(args.get(0)), args.subList(1, args.size()), line.getOptionValue("top"),
+                    line.hasOption("xml"));
+        }
+        if (line.hasOption("top")) {
+            throw new UsageError("--top N goes with heap (dyper ctl PID heap --top N)");
         }
         if (args.size() >= 2 && EventsCommand.CTL.contains(args.get(1))) {
             return EventsCommand.ctl(pid(args.get(0)), args.subList(1, args.size()), line.hasOption("xml"),

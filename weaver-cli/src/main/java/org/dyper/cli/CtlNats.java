@@ -75,6 +75,12 @@ record CtlNats(PrintStream out, PrintStream err) {
         if (line.hasOption("main") && !line.hasOption("all")) {
             throw new UsageError("--main CLASS goes with --all");
         }
+        int word = line.hasOption("all") ? 0 : 1;
+        if (args.size() > word && args.get(word).equals("heap")) {
+            throw new UsageError("heap reads the program's dump file where the program runs, so it does not go "
+                    + "through " + (line.hasOption("nats") ? "--nats" : "--all") + ": run dyper ctl PID heap on its "
+                    + "machine");
+        }
         if (line.hasOption("all")) {
             if (args.isEmpty()) {
                 throw new UsageError("--all: say COMMAND [DATA], instrument --model FILE or uninstrument [NAME]");

@@ -147,6 +147,18 @@ class HelpAndUsageTest extends CliFixture {
                         "ctl: --width takes a number of columns of at least 20, not '5'"),
                 Arguments.of("ctl --width wide 4242 REPORT",
                         "ctl: --width takes a number of columns of at least 20, not 'wide'"),
+                Arguments.of("report --heap {dir}/r.xml", "report: --heap goes with --pid (the heap of a running "
+                        + "program, on its page) (see dyper report --help)"),
+                Arguments.of("report --pid 4242 --top 5", "report: --top N goes with --heap (see dyper report --help)"),
+                Arguments.of("report --pid 4242 --heap --top 0", "report: --top: '0' is not a whole number from 1 "
+                        + "to 100000 (see dyper report --help)"),
+                Arguments.of("ctl 4242 heap --top 0", "ctl: --top: '0' is not a whole number from 1 to 100000"),
+                Arguments.of("ctl 4242 heap --top many", "ctl: --top: 'many' is not a whole number from 1 to 100000"),
+                Arguments.of("ctl 4242 heap classes", "ctl: heap takes options only (--top N, --xml), not 'classes'"),
+                Arguments.of("ctl --top 5 4242 REPORT", "ctl: --top N goes with heap (dyper ctl PID heap --top N)"),
+                Arguments.of("ctl --nats nats://127.0.0.1:4222 j1 heap", "ctl: heap reads the program's dump file "
+                        + "where the program runs, so it does not go through --nats: run dyper ctl PID heap on its "
+                        + "machine"),
                 Arguments.of("classpath extra", "classpath: unexpected argument 'extra'"),
                 Arguments.of("whatif --progress a.B.c", "whatif: give the process id: " + org.dyper.cli.whatif
                         .WhatIfCommand.USAGE),

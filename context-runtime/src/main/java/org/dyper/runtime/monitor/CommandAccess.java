@@ -45,6 +45,7 @@ public final class CommandAccess {
             Map.entry("AGENT", Access.CONTROL),
             Map.entry("USETHREAD", Access.CONTROL),
             Map.entry("JFR", Access.CONTROL),
+            Map.entry("HEAPDUMP", Access.CONTROL),
             Map.entry("WHATIF", Access.CONTROL));
 
     /** How {@code command} (any case) is treated, or null when it is no command of the monitor. */

@@ -476,6 +476,16 @@
       main.exact ? D.tables.exactBlocks(main.exact) : el("div", { class: "note" }, "No exact measurements in this "
         + "report: nothing woven reported into it.")));
     toc.append(el("a", { href: "#exact" }, "Exact measurements"));
+    const heap = kid(main.monitor, "HEAP") || kid(main.exact, "HEAP");
+    if (heap && !diff) {
+      box.append(el("section", { id: "heap" }, el("h2", null, "Heap", el("span", { class: "badge exact" }, "exact")),
+        el("div", { class: "note" }, F.count(attr(heap, "OBJECTS")) + " live objects, " + F.bytes(attr(heap,
+          "SHALLOW_BYTES")) + " shallow, " + F.count(attr(heap, "REFERENCES")) + " references, from a dump of "
+          + F.bytes(attr(heap, "DUMP_BYTES")) + "; sizes for " + attr(heap, "HEADER_BYTES") + "-byte headers, "
+          + attr(heap, "REFERENCE_BYTES") + "-byte references, " + attr(heap, "ALIGNMENT") + "-byte alignment."),
+        D.tables.heapBlocks(heap)));
+      toc.append(el("a", { href: "#heap" }, "Heap"));
+    }
     if (main.monitor && !diff) {
       box.append(el("section", { id: "monitor" }, el("h2", null, "Monitor", el("span", { class: "badge estimate" },
         "estimate")), monitorBlocks(main.monitor)));

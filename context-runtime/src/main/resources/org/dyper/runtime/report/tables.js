@@ -343,5 +343,26 @@
     return out;
   }
 
-  D.tables = { table, block, exactBlocks, percentile, histogram, timeline, SECTIONS };
+  /**
+   * The heap (dyper report --pid PID --heap, docs/cli.md#dyper-ctl-pid-heap): the classes of most shallow bytes with
+   * the classes that refer to them, and the objects of most retained bytes.
+   */
+  function heapBlocks(h) {
+    const classes = kids(h, "CLASS").map((c, i) => Object.assign({ id: "heap-class-" + i, referrers: kids(c, "REFERRER")
+      .map(r => attr(r, "CLASS") + " " + F.count(attr(r, "REFERENCES"))).join(", ") }, c.a || {}));
+    const retainers = rowsOf(h, "RETAINER", "heap-retainer");
+    return [block("heap-classes", "Classes by shallow size", true, "The " + classes.length + " classes (of "
+        + F.count(attr(h, "CLASSES")) + ") whose live objects take most bytes, and the classes whose objects refer to "
+        + "them (references; class X: its static fields).",
+      table([{ key: "NAME", label: "class", type: "site" }, { key: "INSTANCES", label: "instances", type: "count" },
+        { key: "SHALLOW_BYTES", label: "shallow", type: "bytes" },
+        { key: "referrers", label: "referred to by", type: "text" }], classes, "heap-classes")),
+    block("heap-retainers", "Largest retainers", true, "The " + retainers.length + " objects that retain most: "
+        + "what would be freed with the object (its dominator tree), and the object that dominates it.",
+      table([{ key: "CLASS", label: "object", type: "site" }, { key: "RETAINED_BYTES", label: "retained", type: "bytes" },
+        { key: "SHALLOW_BYTES", label: "shallow", type: "bytes" }, { key: "OBJECT", label: "id", type: "text" },
+        { key: "DOMINATOR", label: "dominated by", type: "site" }], retainers, "heap-retainers"))];
+  }
+
+  D.tables = { table, block, exactBlocks, heapBlocks, percentile, histogram, timeline, SECTIONS };
 })(window.Dyper);

@@ -38,7 +38,7 @@ class CommandAccessTest {
         "WHORU, false, false", "INSTRUMENTED, false, false", "CLASSMODEL, true, true", "CLASSMODEL, false, true", "PING, false, false",
         "EVENTS, false, false", "EVENTS, true, true", "SET, true, true", "INSTRUMENT, true, true",
         "AGENT, true, true", "CLEAR, false, true", "SETDETAIL, true, true", "USETHREAD, true, true",
-        "CLASSES, true, true", "JFR, true, true", "WHATIF, true, true", "NOSUCHCOMMAND, false, true"})
+        "CLASSES, true, true", "JFR, true, true", "HEAPDUMP, false, true", "WHATIF, true, true", "NOSUCHCOMMAND, false, true"})
     void controlOnly(String command, boolean data, boolean controlOnly) {
         assertEquals(controlOnly, CommandAccess.controlOnly(command, data));
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,11 +13,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import org.dyper.testsupport.Jdk;
 import org.dyper.testsupport.Processes;
 import org.dyper.patch.runtime.PatchFiles;
 import org.dyper.patch.build.Weaver;
 import org.example.inflight.Busy;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,26 +40,11 @@ class InFlightRuntimeTest {
     @ValueSource(strings = {"17", "25"})
     void everyExitGetsItsOwnContextAndNothingReachesTheProgram(String jdk) throws Exception {
         Path java = Jdk.of(jdk).java();
-        Path modes = Path.of(getClass().getResource("/gen/inflight-modes.xml").toURI());
-        Path model = dir.resolve("inflight.xml");
-        Files.writeString(model, "<MODEL NAME='inflight'><FOR CLASS='org.example.inflight.Busy' METHOD='*'>"
-                + "<PATCH WHAT='ENTER' MODE='IN'/><PATCH WHAT='EXIT' MODE='OUT'/></FOR>"
-                + "<FOR CLASS='org.example.inflight.Busy' METHOD='outer'>"
-                + "<PATCH WHAT='CALL' MODE='IN'><WHEN CASE='METHOD' ARG='inner'/></PATCH>"
-                + "<PATCH WHAT='CALL' MODE='OUT'><WHEN CASE='METHOD' ARG='inner'/></PATCH></FOR></MODEL>");
-        Path classes = dir.resolve("classes/org/example/inflight");
-        Files.createDirectories(classes);
-        Files.copy(Woven.TEST_CLASSES.resolve("org/example/inflight/Busy.class"), classes.resolve("Busy.class"));
-        Weaver.Inputs in = new Weaver.Inputs(List.of(model), List.of(modes), List.of(dir.resolve("classes")),
-                List.of(Woven.TEST_CLASSES));
-        var woven = RuntimePatches.patch(in, dir.resolve("patches"));
-        assertTrue(woven.patch().patched().containsKey(Busy.class.getName()));
-        List<String> cp = new ArrayList<>(List.of(Woven.TEST_CLASSES.toString(),
-                Woven.classesOf(PatchFiles.class).toString()));
-        Weaver.runtimeClasspath().forEach(p -> cp.add(p.toString()));
+        Path patches = patch();
         Processes.Result run = Processes.run(List.of(java.toString(), "-javaagent:"
-                + RuntimeConformanceTest.agentJar(dir) + "=dir=" + dir.resolve("registry"), "-Ddyper.report=none", "-cp", String.join(File.pathSeparator, cp),
-                InFlightRunner.class.getName(), woven.dir().toString(), "150"), Duration.ofSeconds(240));
+                + RuntimeConformanceTest.agentJar(dir) + "=dir=" + dir.resolve("registry"), "-Ddyper.report=none",
+                "-cp", classpath(), InFlightRunner.class.getName(), patches.toString(), "150"),
+                Duration.ofSeconds(240));
         Map<String, Long> seen = new HashMap<>();
         for (String line : run.outLines()) {
             String[] f = line.split(" ");
@@ -70,5 +60,65 @@ class InFlightRuntimeTest {
                 () -> assertEquals(seen.get("ENTERS"), seen.get("EXITS"), "every ENTER has its EXIT"),
                 () -> assertTrue(seen.get("ENTERS") > 1000, "the patched code ran: " + seen.get("ENTERS")),
                 () -> assertEquals("", err));
+    }
+
+    /**
+     * A class patched for the first time is patched by retransformation (docs/runtime-patching.md, "Refusals"): the
+     * patch must survive another agent's retransformation of the class, and must not come back after it was taken
+     * out. On JDK 17 only: the retransformation is the JVM's own, the same code on both.
+     */
+    @Test
+    void anotherAgentsRetransformationKeepsThePatchAndDoesNotBringItBack() throws Exception {
+        Path patches = patch();
+        Path foreign = dir.resolve("foreign.jar");
+        Manifest m = new Manifest();
+        m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        m.getMainAttributes().putValue("Premain-Class", ForeignAgent.class.getName());
+        m.getMainAttributes().putValue("Can-Retransform-Classes", "true");
+        try (OutputStream file = Files.newOutputStream(foreign); JarOutputStream out = new JarOutputStream(file, m)) {
+            out.flush();
+        }
+        Processes.Result run = Processes.run(List.of(Jdk.JDK17.java().toString(), "-javaagent:"
+                + RuntimeConformanceTest.agentJar(dir) + "=dir=" + dir.resolve("registry"), "-javaagent:" + foreign,
+                "-Ddyper.report=none", "-cp", classpath(), KeptPatchRunner.class.getName(), patches.toString()),
+                Duration.ofSeconds(120));
+        Map<String, Long> seen = new HashMap<>();
+        run.outLines().forEach(l -> seen.put(l.split(" ")[0], Long.parseLong(l.split(" ")[1])));
+        // Busy(5).outer(40): the constructor, outer, inner 40 times (ENTER, and CALL from outer), fails 6 times
+        long perCall = seen.getOrDefault("PATCHED", -1L);
+        assertAll("stdout: " + run.out() + "\nstderr: " + run.err(),
+                () -> assertEquals(0, run.exit()),
+                () -> assertEquals(1 + 1 + 40 + 40 + 6L, perCall, "ENTERs of one patched call"),
+                () -> assertEquals(perCall, seen.get("RETRANSFORMED"), "after another agent's retransformation"),
+                () -> assertEquals(0L, seen.get("REMOVED")),
+                () -> assertEquals(0L, seen.get("REMOVED_RETRANSFORMED"), "the patch came back"),
+                () -> assertEquals(0L, seen.get("WRONG")),
+                () -> assertEquals("", run.err()));
+    }
+
+    /** The patch of Busy (every method's ENTER and EXIT, and the calls of inner from outer), woven for run time. */
+    private Path patch() throws Exception {
+        Path modes = Path.of(getClass().getResource("/gen/inflight-modes.xml").toURI());
+        Path model = dir.resolve("inflight.xml");
+        Files.writeString(model, "<MODEL NAME='inflight'><FOR CLASS='org.example.inflight.Busy' METHOD='*'>"
+                + "<PATCH WHAT='ENTER' MODE='IN'/><PATCH WHAT='EXIT' MODE='OUT'/></FOR>"
+                + "<FOR CLASS='org.example.inflight.Busy' METHOD='outer'>"
+                + "<PATCH WHAT='CALL' MODE='IN'><WHEN CASE='METHOD' ARG='inner'/></PATCH>"
+                + "<PATCH WHAT='CALL' MODE='OUT'><WHEN CASE='METHOD' ARG='inner'/></PATCH></FOR></MODEL>");
+        Path classes = dir.resolve("classes/org/example/inflight");
+        Files.createDirectories(classes);
+        Files.copy(Woven.TEST_CLASSES.resolve("org/example/inflight/Busy.class"), classes.resolve("Busy.class"));
+        Weaver.Inputs in = new Weaver.Inputs(List.of(model), List.of(modes), List.of(dir.resolve("classes")),
+                List.of(Woven.TEST_CLASSES));
+        var woven = RuntimePatches.patch(in, dir.resolve("patches"));
+        assertTrue(woven.patch().patched().containsKey(Busy.class.getName()));
+        return woven.dir();
+    }
+
+    private static String classpath() throws Exception {
+        List<String> cp = new ArrayList<>(List.of(Woven.TEST_CLASSES.toString(),
+                Woven.classesOf(PatchFiles.class).toString()));
+        Weaver.runtimeClasspath().forEach(p -> cp.add(p.toString()));
+        return String.join(File.pathSeparator, cp);
     }
 }

@@ -132,6 +132,25 @@ final class E2e {
 
     /** The program's own run without Dyper, for comparing outputs. */
     static Run plain(Jdk jdk, String main) throws Exception {
-        return exec(List.of(jdk.java().toString(), "-cp", appClasses().toString(), main), Map.of());
+        String key = jdk + " " + main;
+        synchronized (PLAIN) {
+            Run known = PLAIN.get(key);
+            if (known != null) {
+                return known;
+            }
+        }
+        Run run = exec(List.of(jdk.java().toString(), "-cp", appClasses().toString(), main), Map.of());
+        if (run.exit() == 0) {
+            synchronized (PLAIN) {
+                PLAIN.put(key, run);
+            }
+        }
+        return run;
     }
+
+    /**
+     * The plain runs made so far, by JDK and main class: the samples are deterministic (their output is what their
+     * facts classes say, which every caller checks), so one plain run per JDK serves every way of weaving.
+     */
+    private static final Map<String, Run> PLAIN = new HashMap<>();
 }

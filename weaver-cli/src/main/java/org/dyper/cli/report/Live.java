@@ -90,7 +90,7 @@ final class Live {
         }
     }
 
-    static Report report(long pid, String dir) throws CommandFailure, IOException, BadReportException {
+    static Report report(long pid, String dir, int heap) throws CommandFailure, IOException, BadReportException {
         Path registry = dir != null ? Path.of(dir) : MonitorEntry.defaultDirectory();
         MonitorEntry entry;
         try {
@@ -107,6 +107,15 @@ final class Live {
         } catch (ConnectException e) {
             throw new CommandFailure(ExitCode.NO_PROCESS, "process " + pid + " does not answer on "
                     + entry.endpoint());
+        }
+        if (heap > 0) {
+            // the heap section goes into the monitor's report, where the page looks for it
+            String section = org.dyper.cli.heap.LiveHeap.take(registry, pid, heap).report().xml();
+            int end = reply.lastIndexOf("</MONITOR_REPORT>");
+            if (end < 0) {
+                throw new IOException("process " + pid + " sent a REPORT without </MONITOR_REPORT>");
+            }
+            reply = reply.substring(0, end) + section + reply.substring(end);
         }
         String label = "process " + pid + " (REPORT at "
                 + LocalTime.now().format(DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT)) + ")";

@@ -28,7 +28,7 @@ import org.dyper.runtime.report.Report;
 public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
     public static final String PURPOSE = "turn XML reports into a self-contained HTML page with flame graphs and tables";
     public static final String USAGE_LINE = "dyper report [--out FILE] [--title TEXT] REPORT.xml | RECORDING.jfr"
-            + " | --pid PID [--dir DIR]"
+            + " | --pid PID [--dir DIR] [--heap [--top N]]"
             + " | --all [--main CLASS] [--dir DIR | --nats URL ...] [--xml FILE] | --diff BEFORE.xml AFTER.xml"
             + " | --collapsed [--view NAME] [--thread ID|NAME] REPORT.xml";
     public static final String DETAILS = """
@@ -37,8 +37,9 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
             recording (dyper run --jfr, docs/events.md): flame graphs from the JDK's samples (CPU, ALLOC,
             LOCK), the exact tables from the last dyper.Timing/Count/Values, and a timeline of the
             dyper.MethodTrace events. --pid asks a
-            running process's DYPER monitor for its REPORT instead. --all asks every monitored JVM (of main
-            class --main CLASS) at once and makes ONE page of them: a flame graph merged over the JVMs (the
+            running process's DYPER monitor for its REPORT instead; --heap adds its heap (a dump of its live
+            objects, read here and deleted: per class and the largest retainers, top N, as dyper ctl PID heap).
+            --all asks every monitored JVM (of main class --main CLASS) at once and makes ONE page of them: a flame graph merged over the JVMs (the
             Thread choice shows each JVM's own), the exact figures added up and per JVM, and the JVMs that did
             not answer within --timeout MS named (exit 7 then, the page is written all the same); --xml FILE
             also writes that merged report as XML; with --nats URL (and --user/--password, --token or
@@ -62,7 +63,7 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
      * {@code collapsed} the stacks {@code view} and {@code thread} (or null).
      */
     public record Parsed(List<String> inputs, long pid, String dir, boolean diff, boolean collapsed, Path out,
-            String title, String view, String thread, AllJvms all) {
+            String title, String view, String thread, AllJvms all, int heap) {
         static Parsed of(CommandLine line) throws UsageError, IOException {
             try {
                 return check(line);
@@ -97,6 +98,14 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
             if (pid && diff) {
                 throw new UsageError("--diff compares two files; take them with dyper ctl --xml PID REPORT > FILE");
             }
+            if ((line.hasOption("heap") || line.hasOption("top")) && (!pid || collapsed)) {
+                throw new UsageError("--" + (line.hasOption("heap") ? "heap" : "top") + " goes with --pid (the heap "
+                        + "of a running program, on its page)");
+            }
+            if (line.hasOption("top") && !line.hasOption("heap")) {
+                throw new UsageError("--top N goes with --heap");
+            }
+            int heap = line.hasOption("heap") ? org.dyper.cli.heap.LiveHeap.top(line.getOptionValue("top")) : 0;
             int wanted = diff ? 2 : pid || all ? 0 : 1;
             if (args.size() != wanted) {
                 throw new UsageError(diff ? "--diff takes two reports, BEFORE.xml AFTER.xml; got " + args.size()
@@ -118,7 +127,7 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
             return new Parsed(List.copyOf(args), pid ? parsePid(line.getOptionValue("pid")) : 0,
                     line.getOptionValue("dir"), diff, collapsed, outFile, line.getOptionValue("title"),
                     line.hasOption("view") ? line.getOptionValue("view") : "CPU", line.getOptionValue("thread"),
-                    all ? AllJvms.of(line) : null);
+                    all ? AllJvms.of(line) : null, heap);
         }
     }
 
@@ -177,6 +186,11 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
                         .desc("the page's title").build())
                 .addOption(Option.builder().longOpt("pid").hasArg().argName("PID")
                         .desc("take the REPORT of this running monitored process (see dyper ctl who)").build())
+                .addOption(Option.builder().longOpt("heap")
+                        .desc("with --pid: add the program's heap (per class, largest retainers; docs/cli.md)")
+                        .build())
+                .addOption(Option.builder().longOpt("top").hasArg().argName("N")
+                        .desc("with --heap: how many classes and retainers (default 20)").build())
                 .addOption(Option.builder().longOpt("dir").hasArg().argName("DIR")
                         .desc("with --pid or --all: registry folder (default: dyper.monitor.dir, else ~/.dyper/run)")
                         .build())
@@ -223,7 +237,7 @@ public final class ReportCommand implements CliCommand<ReportCommand.Parsed> {
             err.println("dyper: warning: " + p.all().carrier().warning());
         }
         Live.Merged merged = p.all() == null ? null : Live.fleet(p.all());
-        Report report = merged != null ? merged.report() : p.pid() != 0 ? Live.report(p.pid(), p.dir())
+        Report report = merged != null ? merged.report() : p.pid() != 0 ? Live.report(p.pid(), p.dir(), p.heap())
                 : read(args.get(p.diff() ? 1 : 0));
         if (merged != null) {
             merged.missing().forEach(m -> err.println("dyper: warning: " + m));

@@ -20,10 +20,11 @@ import org.dyper.runtime.instrument.PatchRefused;
 import org.dyper.runtime.instrument.PatchSet;
 
 /**
- * Inserts and removes patch sets in this JVM with {@link Instrumentation#redefineClasses}: every check first (one
- * model at a time, the JVM can redefine, each loaded class is the one the patch was made for, its class loader sees
- * the runtimes), then the aspects beside the classes, then one redefinition of all classes, which the JVM applies
- * to all or none. Calls that are running while a class is redefined finish in the code they started in (JVM
+ * Inserts and removes patch sets in this JVM: the checks first (one model at a time, the JVM can redefine, each
+ * class an earlier version patched is the one this version was made for, its class loader sees the runtimes), then
+ * the aspects beside the classes, then the classes: those patched for the first time checked against ORIG and
+ * patched in one retransformation ({@link Keeper}), the others in one {@link Instrumentation#redefineClasses}, which
+ * the JVM applies to all or none (a failure of the second puts the first back). Calls that are running while a class is redefined finish in the code they started in (JVM
  * semantics), so an invocation never sees half a patch. One instance per JVM, behind
  * {@link org.dyper.runtime.instrument.RuntimePatcher}.
  */
@@ -40,6 +41,8 @@ public final class Patcher {
     private final boolean rehearsal;
     private final LoaderAspects aspects;
     private final PendingLoads pending;
+    /** Checks and patches classes no earlier version patched in one retransformation, and keeps those patches. */
+    private final Keeper keeper;
     private final List<InsertedPatchSet> history = new ArrayList<>();
     private InsertedPatchSet active;
     private ExecutorService worker;
@@ -63,6 +66,7 @@ public final class Patcher {
         this.rehearsal = rehearsal;
         this.aspects = new LoaderAspects(inst);
         this.pending = new PendingLoads(aspects, this::patchLater);
+        this.keeper = new Keeper(inst);
     }
 
     /**
@@ -123,7 +127,7 @@ public final class Patcher {
                 targets.add(new Target(c, p));
             }
         }
-        checkOriginals(targets, old);
+        List<Target> unknown = checkKnown(targets, old);
         List<Path> jars = runtimeJars(set);
         Map<ClassLoader, Class<?>> homes = new IdentityHashMap<>();
         for (Target t : targets) {
@@ -143,11 +147,17 @@ public final class Patcher {
             base = Math.max(base, LoaderAspects.base(h.getKey(), prefixes.get(h.getKey())));
         }
         List<ClassDefinition> definitions = new ArrayList<>();
+        List<Keeper.Entry> firstTime = new ArrayList<>();
         Map<Class<?>, byte[]> patchedBytes = new IdentityHashMap<>();
         for (Target t : targets) {
-            if (t.patch().patched() != null) {
-                byte[] bytes = rename(t.patch().patched(), set, prefixes.get(t.type().getClassLoader()));
+            byte[] bytes = t.patch().patched() == null ? null
+                    : rename(t.patch().patched(), set, prefixes.get(t.type().getClassLoader()));
+            if (bytes != null) {
                 patchedBytes.put(t.type(), bytes);
+            }
+            if (unknown.contains(t)) {
+                firstTime.add(new Keeper.Entry(t.type(), t.patch().name(), t.patch().original(), bytes));
+            } else if (bytes != null) {
                 definitions.add(new ClassDefinition(t.type(), bytes));
             }
         }
@@ -162,7 +172,13 @@ public final class Patcher {
             }
         }
         long redefineStart = System.nanoTime();
-        redefine(definitions, "inserting model '" + set.model() + "'");
+        keeper.install(firstTime);
+        try {
+            redefine(definitions, "inserting model '" + set.model() + "'");
+        } catch (PatchRefused e) {
+            keeper.undo(firstTime);
+            throw e;
+        }
         long redefineNanos = System.nanoTime() - redefineStart;
         long now = System.currentTimeMillis();
         InsertedPatchSet g = new InsertedPatchSet(set, now);
@@ -179,8 +195,8 @@ public final class Patcher {
         for (Target t : targets) {
             byte[] bytes = patchedBytes.get(t.type());
             if (bytes != null) {
-                g.install(t.patch().name(), t.type().getClassLoader(), t.type(), t.patch().original(), bytes, now,
-                        InsertedPatchSet.State.PATCHED);
+                keeper.attach(t.type(), g.install(t.patch().name(), t.type().getClassLoader(), t.type(),
+                        t.patch().original(), bytes, now, InsertedPatchSet.State.PATCHED));
             }
         }
         // every patched class is waited for, loaded or not: a class loader that loads one more class of that name
@@ -208,30 +224,21 @@ public final class Patcher {
     }
 
     /**
-     * Each loaded class must be the class file the patch was made for: the one this set's earlier version patched
-     * (compared with what that version recorded), else what the JVM holds now (read back by retransformation).
+     * Each loaded class must be the class file the patch was made for. A class this set's earlier version patched is
+     * compared here with what that version recorded; the others (returned) are compared with what the JVM holds now
+     * in the retransformation that patches them ({@link Keeper}), one pass of the JVM instead of two.
      */
-    private void checkOriginals(List<Target> targets, InsertedPatchSet old) throws PatchRefused {
-        List<Class<?>> unknown = new ArrayList<>();
+    private static List<Target> checkKnown(List<Target> targets, InsertedPatchSet old) throws PatchRefused {
+        List<Target> unknown = new ArrayList<>();
         for (Target t : targets) {
             InsertedPatchSet.Install mine = old == null ? null : old.patchedInstall(t.type());
             if (mine != null) {
                 requireSame(t, mine.original);
             } else {
-                unknown.add(t.type());
+                unknown.add(t);
             }
         }
-        Map<Class<?>, byte[]> now = LoadedClasses.currentClassFiles(inst, unknown);
-        for (Target t : targets) {
-            if (unknown.contains(t.type())) {
-                byte[] current = now.get(t.type());
-                if (current == null) {
-                    throw new PatchRefused(t.patch().name() + ": the JVM did not hand back its class file, so it cannot"
-                            + " be checked against ORIG");
-                }
-                requireSame(t, current);
-            }
-        }
+        return unknown;
     }
 
     private static void requireSame(Target t, byte[] current) throws PatchRefused {
@@ -384,6 +391,9 @@ public final class Patcher {
         if (definitions.isEmpty()) {
             return;
         }
+        List<Class<?>> types = new ArrayList<>();
+        definitions.forEach(d -> types.add(d.getDefinitionClass()));
+        keeper.release(types);  // what is redefined now is the class's own from here on
         try {
             inst.redefineClasses(definitions.toArray(ClassDefinition[]::new));
         } catch (Exception | LinkageError e) {

@@ -19,7 +19,7 @@ import org.dyper.runtime.instrument.PatchSet;
 /**
  * Warms run-time patching once, after the monitor started, so that a JVM's first INSTRUMENT costs what later ones
  * do (without it, the first loads and links the patcher's classes, spins the method handles of its string
- * concatenations and lambdas, and reads a class back and redefines one for the first time). It inserts and removes a
+ * concatenations and lambdas, and retransforms a class and redefines one for the first time). It inserts and removes a
  * patch set with the patcher's own code, in rehearsal ({@link Patcher}), on a dummy class ({@code dummy.Target}) that
  * it defines from its class file in a class loader of its own: no class of the program is redefined, and no class
  * loader of the program gets a class, a jar or a transformer. The runtime classes that patched code uses are loaded

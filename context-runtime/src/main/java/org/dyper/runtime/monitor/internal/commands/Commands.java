@@ -87,6 +87,7 @@ public final class Commands {
                 case "USETHREAD" -> useThread(first);
                 case "EVENTS" -> TelemetryCommands.events(m, first);
                 case "JFR" -> TelemetryCommands.jfr(m, first);
+                case "HEAPDUMP" -> HeapDumpCommand.dump(m);
                 case "WHATIF" -> m.reply(org.dyper.runtime.whatif.WhatIfControl.answer(first));
                 default -> m.error("unknown command '" + command + "'");
             };

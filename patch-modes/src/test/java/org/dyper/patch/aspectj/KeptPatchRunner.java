@@ -1,0 +1,66 @@
+package org.dyper.patch.aspectj;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.nio.file.Path;
+import java.security.ProtectionDomain;
+import java.util.List;
+import org.dyper.patch.gentest.InFlight;
+import org.dyper.patch.runtime.PatchFiles;
+import org.dyper.runtime.instrument.PatchSet;
+import org.dyper.runtime.instrument.RuntimePatcher;
+import org.example.inflight.Busy;
+
+/**
+ * A patch put in at run time, then {@link Busy} retransformed by another agent ({@link ForeignAgent}, with a
+ * transformer that changes nothing), then the patch taken out and the class retransformed again. Prints the ENTERs one
+ * call of {@code Busy.outer} counts at each step ({@code PATCHED n}, {@code RETRANSFORMED n}, {@code REMOVED n},
+ * {@code REMOVED_RETRANSFORMED n}) and {@code WRONG n}, the calls whose result differs from the unpatched one.
+ *
+ * <p>Argument: the patch folder.
+ */
+public final class KeptPatchRunner {
+    private KeptPatchRunner() {}
+
+    public static void main(String[] args) throws Exception {
+        PatchSet set = PatchFiles.toPatchSet(PatchFiles.read(Path.of(args[0])), List.of());
+        long expected = new Busy(5).outer(40);
+        int[] wrong = {0};
+        Runnable call = () -> {
+            if (new Busy(5).outer(40) != expected) {
+                wrong[0]++;
+            }
+        };
+        RuntimePatcher.get().insert(set);
+        System.out.println("PATCHED " + enters(call));
+        retransform();
+        System.out.println("RETRANSFORMED " + enters(call));
+        RuntimePatcher.get().remove(null);
+        System.out.println("REMOVED " + enters(call));
+        retransform();
+        System.out.println("REMOVED_RETRANSFORMED " + enters(call));
+        System.out.println("WRONG " + wrong[0]);
+    }
+
+    private static long enters(Runnable call) {
+        long before = InFlight.ENTERS.get();
+        call.run();
+        return InFlight.ENTERS.get() - before;
+    }
+
+    /** What another agent does: retransforms the class, with a transformer of its own that changes nothing. */
+    private static void retransform() throws Exception {
+        ClassFileTransformer looking = new ClassFileTransformer() {
+            @Override
+            public byte[] transform(ClassLoader loader, String name, Class<?> type, ProtectionDomain domain,
+                                    byte[] bytes) {
+                return null;
+            }
+        };
+        ForeignAgent.inst.addTransformer(looking, true);
+        try {
+            ForeignAgent.inst.retransformClasses(Busy.class);
+        } finally {
+            ForeignAgent.inst.removeTransformer(looking);
+        }
+    }
+}
