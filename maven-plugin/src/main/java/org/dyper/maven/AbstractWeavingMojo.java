@@ -53,12 +53,23 @@ abstract class AbstractWeavingMojo extends AbstractDyperMojo {
         return WeaveState.hash(in, out);
     }
 
-    /** True when {@code weave} wove these classes with these models and nothing changed since. */
+    /**
+     * True when {@code weave} wove these classes with these models and nothing changed since. Classes that another
+     * build of Dyper wove (an older plugin, or Dyper built again since) fail the build: they carry that Dyper's
+     * generated code, which need not run with this one's runtime, and weaving them again would weave woven code.
+     */
     protected boolean alreadyWoven(Map<Artifact, Path> deps) throws IOException, MojoFailureException {
-        return WeaveState.matches(stateFile(), state(deps));
+        WeaveState.Verdict verdict = WeaveState.check(stateFile(), state(deps), WeaveState.dyper());
+        if (verdict == WeaveState.Verdict.OTHER_DYPER) {
+            throw new MojoFailureException("dyper: " + classes() + " was woven by another build of Dyper (an older "
+                    + "dyper-maven-plugin, or Dyper built again since; " + stateFile() + "), and still holds that "
+                    + "Dyper's generated code: run 'mvn clean' (or delete " + classes() + ") so that the classes are "
+                    + "compiled and woven again by this one");
+        }
+        return verdict == WeaveState.Verdict.WOVEN;
     }
 
     protected void recordWoven(Map<Artifact, Path> deps) throws IOException, MojoFailureException {
-        WeaveState.write(stateFile(), state(deps));
+        WeaveState.write(stateFile(), state(deps), WeaveState.dyper());
     }
 }

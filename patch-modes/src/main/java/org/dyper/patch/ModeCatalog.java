@@ -39,9 +39,11 @@ public final class ModeCatalog {
     private final Map<String, String> descriptions;
     private final List<Entry> library;
     private final List<Problem> warnings;
+    private final String fingerprint;
 
     private ModeCatalog(Map<String, Mode> modes, Map<String, ExternalMode> externals, Map<String, String> descriptions,
-                        List<Entry> library, List<Problem> warnings) {
+                        List<Entry> library, List<Problem> warnings, String fingerprint) {
+        this.fingerprint = fingerprint;
         this.modes = Map.copyOf(modes);
         this.externals = Map.copyOf(externals);
         this.descriptions = Map.copyOf(descriptions);
@@ -90,10 +92,19 @@ public final class ModeCatalog {
         List<Problem> errors = new ArrayList<>();
         List<Problem> warnings = new ArrayList<>();
         Map<String, Location> userAt = new HashMap<>();
+        org.dyper.patch.build.Sha256 read = new org.dyper.patch.build.Sha256().addItem("dyper-modes-1");
         for (Path file : userFiles) {
             ModeFile user;
             try {
-                user = ModeReader.readFile(file);
+                byte[] bytes;
+                try {
+                    bytes = java.nio.file.Files.readAllBytes(file);
+                } catch (java.io.IOException e) {
+                    throw new InvalidInputException(List.of(Problem.error(new Location(file.toString(), 0, 0), "FILE",
+                            "cannot read: " + e.getClass().getSimpleName() + ": " + e.getMessage())));
+                }
+                read.addItem(file.toAbsolutePath().toString()).add(bytes);
+                user = ModeReader.readFile(file.toString(), new java.io.ByteArrayInputStream(bytes));
             } catch (InvalidInputException e) {
                 errors.addAll(e.problems());
                 continue;
@@ -128,7 +139,17 @@ public final class ModeCatalog {
             all.addAll(warnings);
             throw new InvalidInputException(all);
         }
-        return new ModeCatalog(modes, externals, descriptions, library, warnings);
+        for (ExternalMode e : new java.util.TreeMap<>(externals).values()) {
+            read.addItem("external " + e.name() + " " + e.className() + " " + e.jar());
+            if (e.jar() != null) {
+                try {
+                    org.dyper.patch.build.TreeFingerprint.describe(Path.of(e.jar()), read::addItem);
+                } catch (java.io.IOException | RuntimeException x) {
+                    read.addItem("unreadable " + x);
+                }
+            }
+        }
+        return new ModeCatalog(modes, externals, descriptions, library, warnings, read.hex(32));
     }
 
     private record Definition(String name, Location at, String element, Mode mode, ExternalMode external) {}
@@ -182,6 +203,14 @@ public final class ModeCatalog {
     /** The library's modes in file order, with their descriptions, for {@code --help}. */
     public List<Entry> libraryModes() {
         return library;
+    }
+
+    /**
+     * What tells this catalog from another, for caches: the user mode files by path and the bytes that were read, and
+     * each external mode's jar by its {@code TreeFingerprint}. The library's modes are Dyper's own code (its jar).
+     */
+    public String fingerprint() {
+        return fingerprint;
     }
 
     /** Warnings found while loading: user modes that replace library modes, each at the user's definition. */

@@ -70,6 +70,18 @@ class ModeCatalogTest {
         assertEquals(List.of(), catalog.warnings());
     }
 
+    /** The patch cache's key takes the catalog's fingerprint (PatchServiceInputsTest): the bytes that were read. */
+    @Test
+    void theFingerprintChangesWithTheUserFilesBytesOnly() throws Exception {
+        Path file = write("user.xml", "<DYPATCH>\n" + mode("HIT", "hit") + "\n</DYPATCH>");
+        String first = ModeCatalog.load(List.of(file)).fingerprint();
+        assertEquals(first, ModeCatalog.load(List.of(file)).fingerprint(), "the same bytes");
+        assertEquals(ModeCatalog.library().fingerprint(), ModeCatalog.load(List.of()).fingerprint());
+        assertFalse(first.equals(ModeCatalog.library().fingerprint()), "a user file counts");
+        write("user.xml", "<DYPATCH>\n" + mode("HIT", "hits") + "\n</DYPATCH>");
+        assertFalse(first.equals(ModeCatalog.load(List.of(file)).fingerprint()), "another method called");
+    }
+
     @Test
     void userModeReplacesLibraryModeWithAWarning() throws Exception {
         Path file = write("user.xml", "<DYPATCH>\n  " + mode("COUNT", "mine") + "\n</DYPATCH>");

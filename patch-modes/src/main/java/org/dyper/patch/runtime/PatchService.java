@@ -3,6 +3,7 @@ package org.dyper.patch.runtime;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,7 +24,10 @@ import org.dyper.patch.model.Problem;
 import org.dyper.patch.model.Update;
 import org.dyper.patch.scan.ClassIndex;
 import org.dyper.patch.scan.ClassScanner;
+import org.dyper.patch.build.Sha256;
+import org.dyper.patch.build.TreeFingerprint;
 import org.dyper.patch.build.WeaveException;
+import org.dyper.patch.build.Weaver;
 import org.dyper.patch.xml.ModelReader;
 import org.dyper.runtime.instrument.PatchSetFiles;
 
@@ -39,6 +43,8 @@ public final class PatchService {
     private Path directory;
     private TargetClasses targets;
     private ClassIndex index;
+    /** How often the target's class path was scanned (for tests: a PATCH known by its inputs scans nothing). */
+    int scans;
 
     /**
      * The classes a model may patch: {@code roots} are the jars and folders to read them from, in class path order
@@ -163,6 +169,11 @@ public final class PatchService {
             throw usage("PATCH names no class: set ALL='TRUE' or list <CLASS NAME/>");
         }
         Set<String> wanted = new LinkedHashSet<>(classes);
+        String inputs = inputKey(model, fors, all, wanted);
+        Patched known = known(inputs, wanted);
+        if (known != null) {
+            return known;
+        }
         ClassIndex restricted = restricted(all, wanted);
         // generated twice: the first time to learn the patch's id (a hash of what was generated and the classes), the
         // second time in the package org.dyper.generated.r<id>, whose name is also the key of its site ids in a JVM
@@ -190,11 +201,150 @@ public final class PatchService {
                 unpatched.add(c);
             }
         }
+        List<String> generated = new ArrayList<>();
+        code.warnings().forEach(w -> generated.add(w.toString()));
+        remember(inputs, id, generated);
+        return patched(woven.patch(), woven.dir(), woven.cached(), generated, unpatched);
+    }
+
+    private Patched patched(RuntimePatch patch, Path dir, boolean cached, List<String> generated,
+                            List<String> unpatched) {
         List<String> warnings = new ArrayList<>();
         catalog.warnings().forEach(w -> warnings.add(w.toString()));
-        code.warnings().forEach(w -> warnings.add(w.toString()));
-        warnings.addAll(RuntimeWeaving.warnings(woven.patch()));
-        return new Patched(woven.patch(), woven.dir(), woven.cached(), warnings, unpatched);
+        warnings.addAll(generated);
+        warnings.addAll(RuntimeWeaving.warnings(patch));
+        return new Patched(patch, dir, cached, warnings, unpatched);
+    }
+
+    /** Where the patch ids of earlier PATCHes are kept by the key of their inputs ({@link #inputKey}). */
+    private Path inputsFolder() {
+        return directory.resolve("inputs");
+    }
+
+    /**
+     * The key of everything a PATCH depends on, known before the target's classes are scanned or anything is
+     * generated: Dyper's own generator and weaver, the AspectJ compiler and the runtime jars, the modes (their files'
+     * bytes), the model's FORs (with where each was written: the generator's warnings say it), which classes are asked for, and every root of the target's class path by its {@link TreeFingerprint}
+     * (path, and each file's size and modification time). A warm PATCH then reads its patch from the cache without
+     * scanning the class path or generating twice (the round trip of {@code dyper ctl instrument}). Null when it
+     * cannot be computed.
+     */
+    private String inputKey(String model, List<ForSpec> fors, boolean all, Set<String> wanted) {
+        try {
+            Sha256 d = new Sha256().addItem("dyper-patch-inputs-1").addItem(RuntimeWeaving.FORMAT);
+            for (Path p : OWN_CODE) {
+                TreeFingerprint.describe(p, d::addItem);
+            }
+            for (Path p : Weaver.runtimeClasspath()) {
+                TreeFingerprint.describe(p, d::addItem);
+            }
+            d.addItem(catalog.fingerprint()).addItem(model);
+            for (ForSpec f : fors) {
+                // spelled out, not the records' toString: that bootstraps method handles per record class, which
+                // costs a short-lived CLI more than the whole key
+                d.addItem("FOR " + f.className() + " " + f.method() + " " + f.update() + " " + at(f.at()));
+                for (Patch p : f.patches()) {
+                    d.addItem("PATCH " + p.what() + " " + p.mode() + " " + at(p.at()));
+                    for (org.dyper.patch.model.When w : p.whens()) {
+                        d.addItem("WHEN " + w.kind() + " " + w.arg() + " " + at(w.at()));
+                    }
+                }
+            }
+            d.addItem(all ? "all classes" : "classes " + String.join(" ", new java.util.TreeSet<>(wanted)));
+            for (Path p : targets.roots()) {
+                TreeFingerprint.describe(p, d::addItem);
+            }
+            return d.hex(32);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static String at(Location at) {
+        return at == null ? "-" : at.file() + ":" + at.line() + ":" + at.column();
+    }
+
+    /** Dyper's own code: the generator's and weaver's jar (or class folder) and the AspectJ compiler's. */
+    private static final List<Path> OWN_CODE = ownCode();
+
+    private static List<Path> ownCode() {
+        List<Path> own = new ArrayList<>();
+        for (Class<?> c : List.of(PatchService.class, org.aspectj.tools.ajc.Main.class)) {
+            try {
+                java.security.CodeSource cs = c.getProtectionDomain().getCodeSource();
+                if (cs != null) {
+                    own.add(Path.of(cs.getLocation().toURI()));
+                }
+            } catch (java.net.URISyntaxException | RuntimeException e) {
+                own.add(Path.of("unknown " + c.getName()));  // then no two runs share a key: no shortcut
+            }
+        }
+        return own;
+    }
+
+    /** The patch an earlier PATCH with the same inputs made, from the cache, or null. */
+    private Patched known(String inputs, Set<String> wanted) {
+        if (inputs == null) {
+            return null;
+        }
+        try {
+            Path file = inputsFolder().resolve(inputs);
+            if (!Files.isRegularFile(file)) {
+                return null;
+            }
+            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            if (lines.isEmpty() || !lines.get(0).matches("id\t[0-9a-f]+")) {
+                return null;
+            }
+            Path dir = PatchFiles.find(directory, lines.get(0).substring(3));
+            if (dir == null) {
+                return null;
+            }
+            List<String> generated = new ArrayList<>();
+            for (String line : lines.subList(1, lines.size())) {
+                if (line.startsWith("warning\t")) {
+                    generated.add(unescape(line.substring(8)));
+                }
+            }
+            RuntimePatch patch = PatchFiles.read(dir);
+            List<String> unpatched = new ArrayList<>();
+            wanted.stream().filter(c -> !patch.patched().containsKey(c)).forEach(unpatched::add);
+            return patched(patch, dir, true, generated, unpatched);
+        } catch (IOException | RuntimeException e) {
+            return null;  // an unreadable entry: the PATCH is made as if it were not there
+        }
+    }
+
+    /** A warning as {@link #remember} wrote it: {@code \\n} is a line break, {@code \\\\} a backslash. */
+    private static String unescape(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 1 < s.length()) {
+                char next = s.charAt(++i);
+                out.append(next == 'n' ? '\n' : next);
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /** Keeps {@code id} under the key of its inputs, with the generator's warnings; a failure only costs speed. */
+    private void remember(String inputs, String id, List<String> generated) {
+        if (inputs == null) {
+            return;
+        }
+        StringBuilder text = new StringBuilder("id\t").append(id).append('\n');
+        for (String w : generated) {
+            text.append("warning\t").append(w.replace("\\", "\\\\").replace("\n", "\\n")).append('\n');
+        }
+        try {
+            org.dyper.runtime.wire.RegistryFiles.createPrivateDirectories(inputsFolder());
+            org.dyper.runtime.io.AtomicWrite.write(inputsFolder().resolve(inputs), text.toString());
+        } catch (IOException | RuntimeException e) {
+            // the next PATCH of the same inputs scans and generates again
+        }
     }
 
     private static Map<String, byte[]> originals(GeneratedCode code, ClassIndex classes) throws IOException {
@@ -209,6 +359,7 @@ public final class PatchService {
     private ClassIndex restricted(boolean all, Set<String> wanted) throws IOException {
         if (index == null) {
             index = ClassScanner.scan(targets.roots()).restrict(PatchService::mayPatch);
+            scans++;
         }
         return all ? index : index.restrict(wanted::contains);
     }

@@ -1,7 +1,6 @@
 package org.dyper.samples.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,8 +40,9 @@ class HeapEndToEndTest {
                 HeapApp.class.getName()), null);
         try {
             assertEquals("ready", t.line(0, LINE), t::stderr);
+            // every class (a JVM has about 1,000), so that the 16 bytes of Holder are listed too
             Run heap = E2e.dyper("ctl", "--dir", dir.toString(), "--xml", Long.toString(t.pid()), "heap", "--top",
-                    "50");
+                    "5000");
             assertEquals(0, heap.exit(), heap.err());
             try (Stream<Path> left = Files.list(tmp)) {
                 assertEquals(List.of(), left.filter(p -> p.getFileName().toString().startsWith("dyper-heap-"))
@@ -73,8 +73,15 @@ class HeapEndToEndTest {
                     held.getAttribute("RETAINED_BYTES"), heap.out());
             assertEquals(Long.toString(holder), held.getAttribute("SHALLOW_BYTES"));
             assertEquals("class " + HeapApp.class.getName(), held.getAttribute("DOMINATOR"));
-            assertTrue(XmlReports.children(root, "RETAINER").size() == 50 && XmlReports.children(root, "CLASS")
-                    .size() == 50, "--top 50");
+            // a third route: the JVM's own class histogram (instances and bytes as HotSpot counts them)
+            for (Class<?> planted : List.of(Node.class, Holder.class)) {
+                Element row = byName(root, "CLASS", "NAME", planted.getName());
+                assertEquals(histogram(jdk, t.pid(), planted.getName()), row.getAttribute("INSTANCES") + " "
+                        + row.getAttribute("SHALLOW_BYTES"));
+            }
+            assertEquals(5000, XmlReports.children(root, "RETAINER").size(), "--top 5000");
+            assertEquals(root.getAttribute("CLASSES"), Integer.toString(XmlReports.children(root, "CLASS").size()),
+                    "every class: fewer than 5000");
 
             // the HTML page of the running program with its heap, read in a browser (on one JDK: the page is the CLI's)
             if (jdk == Jdk.JDK17) {
@@ -104,6 +111,20 @@ class HeapEndToEndTest {
         } finally {
             t.close();
         }
+    }
+
+    /** {@code INSTANCES BYTES} of class {@code name} in {@code jcmd PID GC.class_histogram}. */
+    private static String histogram(Jdk jdk, long pid, String name) throws Exception {
+        org.dyper.testsupport.Processes.Result r = org.dyper.testsupport.Processes.run(List.of(
+                jdk.home().resolve("bin/jcmd").toString(), Long.toString(pid), "GC.class_histogram"), LINE);
+        assertEquals(0, r.exit(), r.err());
+        for (String line : r.out().split("\\R")) {
+            String[] cols = line.trim().split("\\s+");
+            if (cols.length >= 4 && cols[3].equals(name)) {
+                return cols[1] + " " + cols[2];
+            }
+        }
+        throw new AssertionError("no " + name + " in the class histogram:\n" + r.out());
     }
 
     /** The cells of the row of table {@code table} whose first cell is {@code first}. */

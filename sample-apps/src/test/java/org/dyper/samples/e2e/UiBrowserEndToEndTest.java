@@ -49,6 +49,21 @@ class UiBrowserEndToEndTest {
                 StandardCopyOption.REPLACE_EXISTING);
     }
 
+    /**
+     * Clicks the button {@code by} finds in a part of the page that is drawn again on its own (the JVM list every 3 s,
+     * the exact table every second): a button found just before may be gone when clicked, so it is found again.
+     */
+    private void clickRedrawn(By by, String what) throws Exception {
+        Await.until(what + " clicked (" + by + ")", () -> {
+            try {
+                browser.driver.findElement(by).click();
+                return true;
+            } catch (org.openqa.selenium.StaleElementReferenceException e) {
+                return false;
+            }
+        }, Await.MINUTE);
+    }
+
     private String data(String key) {
         Object v = browser.js("return document.body.dataset[arguments[0]] || ''", key);
         return v == null ? "" : v.toString();
@@ -107,7 +122,7 @@ class UiBrowserEndToEndTest {
             Await.until("process " + pid + " listed", () -> !browser.driver.findElements(
                     By.cssSelector("button[data-open='" + pid + "']")).isEmpty(), Await.MINUTE);
             screenshot("ui-jvms.png");
-            browser.driver.findElement(By.cssSelector("button[data-open='" + pid + "']")).click();
+            clickRedrawn(By.cssSelector("button[data-open='" + pid + "']"), "Open");
             Await.until("the flame graph", () -> "true".equals(data("ready")), Await.MINUTE);
             assertEquals("events", data("live"), "live updates by the event stream, not by polling");
             browser.driver.findElement(By.cssSelector("#window option[value='start']")).click();
@@ -146,15 +161,7 @@ class UiBrowserEndToEndTest {
             assertEquals(1000, barCalls, "the histogram's bars hold every call");
             screenshot("ui-measured.png");
 
-            // the exact table is drawn again every second: a button found just before may be gone when clicked
-            Await.until("Stop clicked", () -> {
-                try {
-                    browser.driver.findElement(By.cssSelector("button[data-stop='" + HotspotFacts.HOT + "']")).click();
-                    return true;
-                } catch (org.openqa.selenium.StaleElementReferenceException e) {
-                    return false;
-                }
-            }, Await.MINUTE);
+            clickRedrawn(By.cssSelector("button[data-stop='" + HotspotFacts.HOT + "']"), "Stop");
             Await.until("Stop taken", () -> browser.driver.findElements(
                     By.cssSelector("button[data-stop='" + HotspotFacts.HOT + "']")).isEmpty(), Await.MINUTE);
             assertFalse(E2e.dyper("ctl", "--dir", registry.toString(), Long.toString(pid), "instrumented").out()
@@ -234,21 +241,13 @@ class UiBrowserEndToEndTest {
             browser.driver.findElement(By.id("back")).click();
             Await.until("process " + other + " offered for attaching", () -> !browser.driver.findElements(
                     By.cssSelector("button[data-attach='" + other + "']")).isEmpty(), Await.MINUTE);
-            browser.driver.findElement(By.cssSelector("button[data-attach='" + other + "']")).click();
+            clickRedrawn(By.cssSelector("button[data-attach='" + other + "']"), "Attach");
             Await.until("process " + other + " listed as monitored", () -> !browser.driver.findElements(
                     By.cssSelector("button[data-open='" + other + "']")).isEmpty(), Await.MINUTE);
             screenshot("ui-attached.png");
             assertTrue(Files.isRegularFile(registry.resolve(other + ".monitor")));
             // opened, then ended: the event stream says so and the page shows it
-            // the list is drawn again every 3 s: a button found just before may be gone when clicked
-            Await.until("Open clicked", () -> {
-                try {
-                    browser.driver.findElement(By.cssSelector("button[data-open='" + other + "']")).click();
-                    return true;
-                } catch (org.openqa.selenium.StaleElementReferenceException e) {
-                    return false;
-                }
-            }, Await.MINUTE);
+            clickRedrawn(By.cssSelector("button[data-open='" + other + "']"), "Open");
             Await.until("process " + other + " open and live", () -> data("pid").equals(Long.toString(other))
                     && "events".equals(data("live")), Await.MINUTE);
             plain.send("quit");

@@ -11,13 +11,13 @@ import java.util.Set;
 final class LoadedClasses {
     private LoadedClasses() {}
 
-    /** The loaded classes with the given binary names (one name may be loaded by several class loaders). */
-    static Map<String, List<Class<?>>> byName(Instrumentation inst, Set<String> names) {
+    /** Those of {@code loaded} with the given binary names (one name may be loaded by several class loaders). */
+    static Map<String, List<Class<?>>> byName(Class<?>[] loaded, Set<String> names) {
         Map<String, List<Class<?>>> found = new LinkedHashMap<>();
         if (names.isEmpty()) {
             return found;
         }
-        for (Class<?> c : inst.getAllLoadedClasses()) {
+        for (Class<?> c : loaded) {
             if (!c.isArray() && !c.isPrimitive() && names.contains(c.getName()) && !c.isHidden()) {
                 found.computeIfAbsent(c.getName(), k -> new ArrayList<>()).add(c);
             }

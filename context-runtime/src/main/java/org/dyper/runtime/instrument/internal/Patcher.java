@@ -107,7 +107,9 @@ public final class Patcher {
         }
         Set<String> names = new LinkedHashSet<>();
         set.classes().forEach(c -> names.add(c.name()));
-        Map<String, List<Class<?>>> loaded = LoadedClasses.byName(inst, names);
+        // one walk over the loaded classes serves both finding the set's classes and preparing their loaders
+        Class<?>[] all = inst.getAllLoadedClasses();
+        Map<String, List<Class<?>>> loaded = LoadedClasses.byName(all, names);
         List<Target> targets = new ArrayList<>();
         List<ClassPatch> later = new ArrayList<>();
         for (ClassPatch p : set.classes()) {
@@ -210,7 +212,7 @@ public final class Patcher {
                 patchedClasses.add(p);
             }
         }
-        prepareLoaders(set, g, patchedClasses, jars);
+        prepareLoaders(set, g, patchedClasses, jars, all);
         int count = PatchStatus.siteCount(set.siteTable());
         boolean known = g.base != Integer.MIN_VALUE && count > 0;
         waitFor(waiting);
@@ -347,7 +349,8 @@ public final class Patcher {
      * class loader, and every loader that already loaded a class of the same package as one of them. Classes that
      * load there later are patched as they load; in other loaders, right after.
      */
-    private void prepareLoaders(PatchSet set, InsertedPatchSet g, List<ClassPatch> classes, List<Path> jars) {
+    private void prepareLoaders(PatchSet set, InsertedPatchSet g, List<ClassPatch> classes, List<Path> jars,
+                                Class<?>[] all) {
         if (rehearsal) {
             return;
         }
@@ -356,7 +359,7 @@ public final class Patcher {
                 : ""));
         Map<ClassLoader, Class<?>> homes = new IdentityHashMap<>();
         ClassLoader app = ClassLoader.getSystemClassLoader();
-        for (Class<?> c : inst.getAllLoadedClasses()) {
+        for (Class<?> c : all) {
             ClassLoader l = c.getClassLoader();
             if (l != null && !c.isArray() && !c.isHidden() && !c.isPrimitive()
                     && (l == app || packages.contains(c.getPackageName()))) {
