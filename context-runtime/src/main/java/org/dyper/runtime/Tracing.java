@@ -93,6 +93,16 @@ public final class Tracing {
         }
     }
 
+    /**
+     * Records a {@code dyper.ReferenceWriteTrace} of reference field {@code fieldId} (TRACE_FIELD_WRITE_REF): the
+     * owner and both values by class and identity hash, without calling any of their methods.
+     */
+    public static void referenceWrite(int id, int fieldId, Object owner, Object oldValue, Object newValue) {
+        if (JFR) {
+            Traces.referenceWrite(id, fieldId, owner, oldValue, newValue);
+        }
+    }
+
     /** Records a {@code dyper.UserEvent} whose message is the site's name (the EVENT mode). */
     public static void event(int id) {
         if (JFR) {

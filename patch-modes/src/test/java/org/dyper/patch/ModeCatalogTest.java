@@ -21,7 +21,7 @@ class ModeCatalogTest {
             "SAMPLE_EXIT", "RECORD_RETURN", "RECORD_RETURN_REF", "RECORD_ARG1",
             "LOCK_TEST", "LOCK_ENTER", "LOCK_EXIT", "ALLOC", "ALLOC_ARRAY", "FIELD_WATCH", "FIELD_WATCH_REF",
             "BLOCK_COUNT", "TRACE_ENTER", "TRACE_ENTER_ARG1", "TRACE_EXIT", "TRACE_EXIT_RETURN", "TRACE_CALL", "TRACE_CALL_END", "TRACE_ALLOC",
-            "TRACE_ALLOC_ARRAY", "TRACE_FIELD_WRITE", "EVENT");
+            "TRACE_ALLOC_ARRAY", "TRACE_FIELD_WRITE", "TRACE_FIELD_WRITE_REF", "EVENT");
 
     @TempDir
     Path dir;
@@ -43,7 +43,7 @@ class ModeCatalogTest {
                         "RECORD_RETURN", "RECORD_RETURN_REF", "RECORD_ARG1", "LOCK_TEST", "LOCK_ENTER", "LOCK_EXIT", "ALLOC",
                         "ALLOC_ARRAY", "FIELD_WATCH", "FIELD_WATCH_REF", "BLOCK_COUNT", "TRACE_ENTER",
                         "TRACE_ENTER_ARG1", "TRACE_EXIT", "TRACE_EXIT_RETURN", "TRACE_CALL", "TRACE_CALL_END",
-                        "TRACE_ALLOC", "TRACE_ALLOC_ARRAY", "TRACE_FIELD_WRITE", "EVENT"),
+                        "TRACE_ALLOC", "TRACE_ALLOC_ARRAY", "TRACE_FIELD_WRITE", "TRACE_FIELD_WRITE_REF", "EVENT"),
                 catalog.libraryModes().stream().map(ModeCatalog.Entry::name).toList());
         for (ModeCatalog.Entry entry : catalog.libraryModes()) {
             assertFalse(entry.description().isBlank(), entry.name());

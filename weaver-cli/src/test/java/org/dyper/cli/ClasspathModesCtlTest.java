@@ -36,7 +36,8 @@ class ClasspathModesCtlTest extends CliFixture {
         List<String> names = lines.subList(1, lines.size()).stream().map(l -> l.strip().split(" ")[0]).toList();
         assertTrue(names.containsAll(List.of("COUNT", "TIME_ENTER", "TIME_EXIT", "SAMPLE_ENTER", "SAMPLE_EXIT",
                 "RECORD_RETURN")), names.toString());
-        assertTrue(lines.contains("  COUNT              count executions, one counter per patched method"),
+        // names padded to the longest one (TRACE_FIELD_WRITE_REF), descriptions in one column
+        assertTrue(lines.contains("  COUNT                  count executions, one counter per patched method"),
                 r.out());
     }
 

@@ -60,8 +60,8 @@ class EventsCommandTest extends CliFixture {
     void everyDyperTypeWithoutAKindTheVersionFirst() {
         Result all = dyper("events", recording.toString());
         assertEquals(0, all.code(), all.err());
-        assertTrue(all.out().lines().findFirst().orElseThrow().contains("  dyper.Version  thread=main  version=1.0.1  "
-                + "major=1  median=0  minor=1"), all.out());
+        assertTrue(all.out().lines().findFirst().orElseThrow().contains("  dyper.Version  thread=main  version=1.0.2  "
+                + "major=1  median=0  minor=2"), all.out());
     }
 
     /** A dyper.Version of a major this Dyper does not know, as a newer Dyper would write it. */
@@ -84,7 +84,7 @@ class EventsCommandTest extends CliFixture {
             r.dump(future);
         }
         assertEquals(new Result(ExitCode.INVALID_INPUT, "", "dyper: error: " + future + ": Dyper events of version "
-                + "2.0.0, which this Dyper (1.0.1) cannot read\n"), dyper("events", future.toString()));
+                + "2.0.0, which this Dyper (1.0.2) cannot read\n"), dyper("events", future.toString()));
     }
 
     static Stream<Arguments> failures() {

@@ -38,11 +38,14 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3, time = 1)
 public class TraceCalls {
     /**
-     * off, below, on: Dyper's trace as above; jdk-below, jdk-on (JDK 25 only): no Dyper recording, JDK 25's own
-     * {@code jdk.MethodTrace} instruments {@link #work} through its {@code filter} setting, with a 1 s threshold or 0,
-     * so {@code noPatch} then measures the JDK's method tracing of the same method.
+     * off, below, on: Dyper's trace as above; was-on: a Dyper recording traced calls, then the {@code method} kind was
+     * switched off ({@code dyper ctl PID events method=off}): disabled again, but JFR has instrumented the event class,
+     * so its {@code isEnabled()} is no longer the constant false of a type never enabled; jdk-below, jdk-on (JDK 25
+     * only): no Dyper recording, JDK 25's own {@code jdk.MethodTrace} instruments {@link #work} through its
+     * {@code filter} setting, with a 1 s threshold or 0, so {@code noPatch} then measures the JDK's method tracing of
+     * the same method.
      */
-    @Param({"off", "below", "on", "jdk-below", "jdk-on"})
+    @Param({"off", "below", "on", "jdk-below", "jdk-on", "was-on"})
     public String state;
 
     private jdk.jfr.Recording jdkRecording;
@@ -80,6 +83,12 @@ public class TraceCalls {
             Telemetry.set("method.threshold=" + (state.equals("below") ? "1s" : "0"));
             dir = Files.createTempDirectory("dyper-trace-bench");
             Telemetry.startRecording(dir.resolve("bench.jfr").toString(), null);
+            if (state.equals("was-on")) {
+                for (int i = 0; i < 1000; i++) {
+                    Tracing.exit(site, Tracing.enter(site));
+                }
+                Telemetry.set("method=off");
+            }
         }
     }
 
@@ -129,6 +138,25 @@ public class TraceCalls {
                 } catch (Throwable t) {
                     Dyper.hookFailed(site, t);
                 }
+            }
+        }
+    }
+
+    /**
+     * Only the {@code Dyper.on()} guard every mode's advice starts with, nothing of JFR: the floor of a disabled trace
+     * (run with {@code state=off}).
+     */
+    @Benchmark
+    public int guardOnly() {
+        Object context = null;
+        if (Dyper.on()) {
+            context = x == Integer.MIN_VALUE ? this : null; // never: keeps the branch without a call
+        }
+        try {
+            return work(x);
+        } finally {
+            if (context != null && Dyper.on()) {
+                Tracing.exit(site, context);
             }
         }
     }

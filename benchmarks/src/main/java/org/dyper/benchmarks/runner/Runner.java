@@ -189,12 +189,15 @@ public final class Runner {
                 ? System.getenv().getOrDefault("JDK25_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64")
                 : System.getProperty("dyper.jdk25");
         Path jdk25 = Path.of(home, "bin", "java");
-        page.append("### JMH: TRACE_ENTER/TRACE_EXIT per call (state: off = type disabled, below = under the "
-                + "threshold, on = recorded; jdk-below / jdk-on = JDK 25's jdk.MethodTrace on the same method, "
-                + "read noPatch)\n\n| JDK | benchmark (state) | ns/op | B/op |\n|---|---|---:|---:|\n");
-        traceRun(System.getProperty("java.specification.version"), java, "off,below,on", "TraceCalls\\.");
+        page.append("### JMH: TRACE_ENTER/TRACE_EXIT per call (state: off = type disabled, was-on = switched off "
+                + "after tracing, below = under the threshold, on = recorded; guardOnly = Dyper.on() alone; jdk-below "
+                + "/ jdk-on = JDK 25's jdk.MethodTrace on the same method, read noPatch)\n\n| JDK | benchmark (state) | ns/op | B/op |\n|---|---|---:|---:|\n");
+        String own = "TraceCalls\\.(noPatch|traced)$";
+        traceRun(System.getProperty("java.specification.version"), java, "off,was-on,below,on", own);
+        traceRun(System.getProperty("java.specification.version"), java, "off", "TraceCalls\\.guardOnly$");
         if (Files.isExecutable(jdk25)) {
-            traceRun("25", jdk25, "off,below,on", "TraceCalls\\.");
+            traceRun("25", jdk25, "off,was-on,below,on", own);
+            traceRun("25", jdk25, "off", "TraceCalls\\.guardOnly$");
             traceRun("25", jdk25, "jdk-below,jdk-on", "TraceCalls\\.noPatch$");
         } else {
             problems.add("trace on JDK 25 and jdk.MethodTrace left out: no JDK 25 at " + home

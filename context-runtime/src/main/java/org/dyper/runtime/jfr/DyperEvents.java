@@ -18,13 +18,13 @@ public final class DyperEvents {
     /** Changes when an existing type changes its fields or meaning (a reader must refuse a median it does not know). */
     public static final int MEDIAN = 0;
     /** Changes when a type is added (a reader may read a newer minor, skipping types it does not know). */
-    public static final int MINOR = 1;
+    public static final int MINOR = 2;
     /** {@code major.median.minor}. */
     public static final String VERSION = MAJOR + "." + MEDIAN + "." + MINOR;
 
     /** Every event class, in the order of the table in docs/events.md. */
     public static final List<Class<? extends jdk.jfr.Event>> TYPES = List.of(VersionEvent.class, MethodTrace.class,
-            CallTrace.class, AllocationTrace.class, FieldWriteTrace.class, UserEvent.class, TimingFigures.class,
+            CallTrace.class, AllocationTrace.class, FieldWriteTrace.class, ReferenceWriteTrace.class, UserEvent.class, TimingFigures.class,
             CountFigures.class, ValueFigures.class, LockFigures.class, AllocationFigures.class);
 
     /**
@@ -38,7 +38,7 @@ public final class DyperEvents {
         k.put("method", List.of(PREFIX + "MethodTrace"));
         k.put("call", List.of(PREFIX + "CallTrace"));
         k.put("allocation", List.of(PREFIX + "AllocationTrace"));
-        k.put("field", List.of(PREFIX + "FieldWriteTrace"));
+        k.put("field", List.of(PREFIX + "FieldWriteTrace", PREFIX + "ReferenceWriteTrace"));
         k.put("user", List.of(PREFIX + "UserEvent"));
         k.put("figures", List.of(PREFIX + "Timing", PREFIX + "Count", PREFIX + "Values", PREFIX + "Lock",
                 PREFIX + "Allocation"));

@@ -15,6 +15,7 @@ public final class Traces {
     private static final CallTrace CALL = new CallTrace();
     private static final AllocationTrace ALLOCATION = new AllocationTrace();
     private static final FieldWriteTrace FIELD = new FieldWriteTrace();
+    private static final ReferenceWriteTrace REFERENCE = new ReferenceWriteTrace();
     /** Depth among traced calls, per thread; read and written only when tracing is on. */
     private static final ThreadLocal<int[]> DEPTH = ThreadLocal.withInitial(() -> new int[1]);
     private static final AtomicLong SEQUENCE = new AtomicLong();
@@ -142,6 +143,38 @@ public final class Traces {
             e.oldValue = oldValue;
             e.newValue = newValue;
             e.locked = owner != null && Thread.holdsLock(owner);
+            e.commit();
+        } catch (Throwable t) {
+            Dyper.hookFailed(id, t);
+        }
+    }
+
+    /**
+     * A write of reference field {@code fieldId} of {@code owner} (null: static) at site {@code id}: objects named by
+     * class and identity hash, never by a method of theirs.
+     */
+    public static void referenceWrite(int id, int fieldId, Object owner, Object oldValue, Object newValue) {
+        if (!REFERENCE.isEnabled()) {
+            return;
+        }
+        try {
+            ReferenceWriteTrace e = new ReferenceWriteTrace();
+            e.site = Sites.name(id);
+            e.siteId = id;
+            e.field = Sites.name(fieldId);
+            if (owner != null) {
+                e.ownerClass = owner.getClass().getName();
+                e.ownerIdentity = System.identityHashCode(owner);
+                e.locked = Thread.holdsLock(owner);
+            }
+            if (oldValue != null) {
+                e.oldClass = oldValue.getClass().getName();
+                e.oldIdentity = System.identityHashCode(oldValue);
+            }
+            if (newValue != null) {
+                e.newClass = newValue.getClass().getName();
+                e.newIdentity = System.identityHashCode(newValue);
+            }
             e.commit();
         } catch (Throwable t) {
             Dyper.hookFailed(id, t);

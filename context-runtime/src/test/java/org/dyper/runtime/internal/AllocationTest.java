@@ -12,6 +12,7 @@ import org.dyper.runtime.Fields;
 import org.dyper.runtime.Locks;
 import org.dyper.runtime.SampledTiming;
 import org.dyper.runtime.Timing;
+import org.dyper.runtime.Tracing;
 import org.dyper.runtime.Values;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -49,7 +50,14 @@ class AllocationTest {
             Fields.write(id, id + 200, null, id, -id);
         }),
         FIELD_WRITE_REF(id -> Fields.writeRef(id, id + 100, AllocationTest.LOCK_OBJECT, (id & 1) == 0 ? null : Call.class,
-                AllocationTest.LOCK_OBJECT));
+                AllocationTest.LOCK_OBJECT)),
+        /** The trace modes with no recording that enables the dyper.* types: one test each. */
+        TRACE_DISABLED(id -> {
+            Tracing.exit(id, Tracing.enter(id));
+            Tracing.fieldWrite(id, id + 100, AllocationTest.LOCK_OBJECT, id, id + 1);
+            Tracing.referenceWrite(id, id + 200, AllocationTest.LOCK_OBJECT, (id & 1) == 0 ? null : Call.class,
+                    AllocationTest.LOCK_OBJECT);
+        });
 
         static final Object LOCK_OBJECT = new Object();
 

@@ -33,7 +33,7 @@ class GeneratorProblemsTest {
                                 + "(known: ALLOC, ALLOC_ARRAY, BLOCK_COUNT, COUNT, COUNT_CALLS, EVENT, FIELD_WATCH, FIELD_WATCH_REF, LOCK_ENTER, "
                                 + "LOCK_EXIT, LOCK_TEST, M, RECORD_ARG1, RECORD_RETURN, RECORD_RETURN_REF, "
                                 + "SAMPLE_ENTER, SAMPLE_EXIT, TIME_ENTER, TIME_EXIT, TRACE_ALLOC, TRACE_ALLOC_ARRAY, TRACE_CALL, TRACE_CALL_END, TRACE_ENTER, TRACE_ENTER_ARG1, TRACE_EXIT, "
-                                + "TRACE_EXIT_RETURN, TRACE_FIELD_WRITE)"),
+                                + "TRACE_EXIT_RETURN, TRACE_FIELD_WRITE, TRACE_FIELD_WRITE_REF)"),
                 e("RETURN at ENTER", forMethod("add", "<PATCH WHAT='ENTER' MODE='M'/>"),
                         mode("M", null, "value", "(int,long)", "<ARG TYPE='METHODID'/>\n<ARG TYPE='RETURN'/>"),
                         "modes.xml:5:1: ARG: TYPE='RETURN' has no value at WHAT='ENTER' (use it at EXIT or CALL) "
@@ -118,7 +118,7 @@ class GeneratorProblemsTest {
                                 + "(known: ALLOC, ALLOC_ARRAY, BLOCK_COUNT, COUNT, COUNT_CALLS, EVENT, FIELD_WATCH, FIELD_WATCH_REF, LOCK_ENTER, "
                                 + "LOCK_EXIT, LOCK_TEST, M, RECORD_ARG1, RECORD_RETURN, RECORD_RETURN_REF, "
                                 + "SAMPLE_ENTER, SAMPLE_EXIT, TIME_ENTER, TIME_EXIT, TRACE_ALLOC, TRACE_ALLOC_ARRAY, TRACE_CALL, TRACE_CALL_END, TRACE_ENTER, TRACE_ENTER_ARG1, TRACE_EXIT, "
-                                + "TRACE_EXIT_RETURN, TRACE_FIELD_WRITE)",
+                                + "TRACE_EXIT_RETURN, TRACE_FIELD_WRITE, TRACE_FIELD_WRITE_REF)",
                         "model.xml:4:1: WHEN: CASE='BLOCK' ARG='1': instruction 1 of " + T + ".add(int,int) does not "
                                 + "start a basic block (blocks start at instructions 0)"));
     }
@@ -149,7 +149,7 @@ class GeneratorProblemsTest {
                                 + "(known: ALLOC, ALLOC_ARRAY, BLOCK_COUNT, COUNT, COUNT_CALLS, EVENT, FIELD_WATCH, "
                                 + "FIELD_WATCH_REF, LOCK_ENTER, LOCK_EXIT, LOCK_TEST, M, RECORD_ARG1, RECORD_RETURN, "
                                 + "RECORD_RETURN_REF, SAMPLE_ENTER, SAMPLE_EXIT, TIME_ENTER, TIME_EXIT, TRACE_ALLOC, TRACE_ALLOC_ARRAY, TRACE_CALL, TRACE_CALL_END, TRACE_ENTER, TRACE_ENTER_ARG1, "
-                                + "TRACE_EXIT, TRACE_EXIT_RETURN, TRACE_FIELD_WRITE)",
+                                + "TRACE_EXIT, TRACE_EXIT_RETURN, TRACE_FIELD_WRITE, TRACE_FIELD_WRITE_REF)",
                         "model.xml:4:1: warning: PATCH: WHAT='SYNC_ENTER' MODE='M' matches no join point in the 1 "
                                 + "method(s) its FOR selects (" + T + ".add(int,int)): none of them is synchronized or "
                                 + "has a synchronized block"));

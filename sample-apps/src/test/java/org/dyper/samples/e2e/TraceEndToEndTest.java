@@ -109,6 +109,9 @@ class TraceEndToEndTest {
                     + 10 * i + " false");
         }
         assertEquals(expectedWrites, writes);
+        assertReferenceWrites(events);
+        assertEquals("0", XmlReports.section(XmlReports.parse(xml), "FAILURES").getAttribute("TOTAL"),
+                "no hook failed: Work.Item's planted hashCode and toString were never called");
         assertEquals(TraceFacts.PHASES, named(events, "dyper.UserEvent").stream().map(e -> e.getString("message"))
                 .toList());
 
@@ -132,6 +135,42 @@ class TraceEndToEndTest {
         for (int i = 0; i < 3; i++) {
             assertTrue(lines.get(i).contains("  dyper.UserEvent  thread=main  message=" + TraceFacts.PHASES.get(i)
                     + "  siteId="), lines.get(i));
+        }
+    }
+
+    /**
+     * TRACE_FIELD_WRITE_REF: item i's {@code next = item i-1} (null for the first) and {@code Work.last = item i}, each
+     * object named by class and identity hash, so the writes chain: the owner of link write i is the new value of
+     * static write i and of link write i+1, and the old value of static write i+1.
+     */
+    private static void assertReferenceWrites(List<RecordedEvent> events) {
+        String item = "org.dyper.samples.trace.Work$Item";
+        List<RecordedEvent> refs = named(events, "dyper.ReferenceWriteTrace");
+        List<RecordedEvent> links = refs.stream().filter(e -> e.getString("field").equals(item + ".next")).toList();
+        List<RecordedEvent> lasts = refs.stream().filter(e -> e.getString("field").equals(
+                "org.dyper.samples.trace.Work.last")).toList();
+        assertEquals(2 * TraceFacts.ITEMS, refs.size(), "one write of next and one of last per item: " + refs);
+        assertEquals(TraceFacts.ITEMS, links.size());
+        assertEquals(TraceFacts.ITEMS, lasts.size());
+        for (int i = 0; i < TraceFacts.ITEMS; i++) {
+            RecordedEvent link = links.get(i);
+            RecordedEvent last = lasts.get(i);
+            assertEquals(item + ".link(" + item + ")", link.getString("site"));
+            assertEquals(TraceFacts.ITEMS_METHOD, last.getString("site"));
+            assertEquals(item, link.getString("ownerClass"));
+            assertTrue(link.getInt("ownerIdentity") != 0);
+            assertEquals(null, last.getString("ownerClass"), "a static field has no owner");
+            assertEquals(0, last.getInt("ownerIdentity"));
+            assertEquals(null, link.getString("oldClass"), "a new item's next");
+            assertEquals(0, link.getInt("oldIdentity"));
+            assertEquals(item, last.getString("newClass"));
+            assertEquals(link.getInt("ownerIdentity"), last.getInt("newIdentity"), "Work.last = this item");
+            int previous = i == 0 ? 0 : links.get(i - 1).getInt("ownerIdentity");
+            assertEquals(i == 0 ? null : item, link.getString("newClass"));
+            assertEquals(previous, link.getInt("newIdentity"), "next = the item before");
+            assertEquals(i == 0 ? null : item, last.getString("oldClass"));
+            assertEquals(previous, last.getInt("oldIdentity"), "Work.last replaced the item before");
+            assertEquals(false, link.getBoolean("locked"));
         }
     }
 
