@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A PATCH whose inputs an earlier PATCH had (the same Dyper, modes, model and class path files) reads its patch from
- * the cache without scanning the class path or generating (docs/runtime-patching.md, "The patch cache"); any change of
+ * the cache without scanning the class path or generating (docs/runtime-patching.md, the patch cache's `inputs/` folder); any change of
  * an input makes it again.
  */
 class PatchServiceInputsTest {
