@@ -48,8 +48,8 @@ public final class WeaveState {
      */
     public static String dyper() throws IOException {
         List<Path> own = new ArrayList<>();
-        own.add(codeOf(WeaveState.class));
-        own.add(codeOf(Weaver.class));
+        own.add(Weaver.codeOf(WeaveState.class));
+        own.add(Weaver.codeOf(Weaver.class));
         own.addAll(Weaver.runtimeClasspath());
         return dyper(own);
     }
@@ -62,15 +62,6 @@ public final class WeaveState {
             }
         }
         return digest.hex(32);
-    }
-
-    private static Path codeOf(Class<?> type) {
-        try {
-            java.security.CodeSource cs = type.getProtectionDomain().getCodeSource();
-            return cs == null ? null : Path.of(cs.getLocation().toURI());
-        } catch (java.net.URISyntaxException | RuntimeException e) {
-            return null;
-        }
     }
 
     /**

@@ -247,10 +247,20 @@ public final class Weaver {
                 return p.toAbsolutePath();
             }
         }
+        Path found = codeOf(type);
+        if (found == null) {
+            throw new IllegalStateException("cannot find the " + artifact + " jar on the class path");
+        }
+        return found;
+    }
+
+    /** The jar or class folder {@code type} was loaded from, or null when the JVM does not say. */
+    public static Path codeOf(Class<?> type) {
         try {
-            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath();
-        } catch (URISyntaxException | NullPointerException e) {
-            throw new IllegalStateException("cannot find the " + artifact + " jar on the class path", e);
+            java.security.CodeSource cs = type.getProtectionDomain().getCodeSource();
+            return cs == null || cs.getLocation() == null ? null : Path.of(cs.getLocation().toURI()).toAbsolutePath();
+        } catch (URISyntaxException | RuntimeException e) {
+            return null;
         }
     }
 

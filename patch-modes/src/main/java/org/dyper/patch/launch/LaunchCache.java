@@ -120,12 +120,8 @@ public final class LaunchCache {
     private static final List<Path> OWN_CODE = ownCode();
 
     private static List<Path> ownCode() {
-        try {
-            java.security.CodeSource cs = LaunchCache.class.getProtectionDomain().getCodeSource();
-            return cs == null ? List.of() : List.of(Path.of(cs.getLocation().toURI()));
-        } catch (java.net.URISyntaxException | RuntimeException e) {
-            return List.of();
-        }
+        Path own = Weaver.codeOf(LaunchCache.class);
+        return own == null ? List.of() : List.of(own);
     }
 
     /** The key, with {@code own} as Dyper's own code. */

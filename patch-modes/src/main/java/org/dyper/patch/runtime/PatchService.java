@@ -232,6 +232,9 @@ public final class PatchService {
     private String inputKey(String model, List<ForSpec> fors, boolean all, Set<String> wanted) {
         try {
             Sha256 d = new Sha256().addItem("dyper-patch-inputs-1").addItem(RuntimeWeaving.FORMAT);
+            if (OWN_CODE == null) {
+                return null;  // Dyper's own code cannot be told apart from another build's: no shortcut
+            }
             for (Path p : OWN_CODE) {
                 TreeFingerprint.describe(p, d::addItem);
             }
@@ -264,22 +267,16 @@ public final class PatchService {
         return at == null ? "-" : at.file() + ":" + at.line() + ":" + at.column();
     }
 
-    /** Dyper's own code: the generator's and weaver's jar (or class folder) and the AspectJ compiler's. */
+    /**
+     * Dyper's own code: the generator's and weaver's jar (or class folder) and the AspectJ compiler's; null when the
+     * JVM does not say where one of them came from.
+     */
     private static final List<Path> OWN_CODE = ownCode();
 
     private static List<Path> ownCode() {
-        List<Path> own = new ArrayList<>();
-        for (Class<?> c : List.of(PatchService.class, org.aspectj.tools.ajc.Main.class)) {
-            try {
-                java.security.CodeSource cs = c.getProtectionDomain().getCodeSource();
-                if (cs != null) {
-                    own.add(Path.of(cs.getLocation().toURI()));
-                }
-            } catch (java.net.URISyntaxException | RuntimeException e) {
-                own.add(Path.of("unknown " + c.getName()));  // then no two runs share a key: no shortcut
-            }
-        }
-        return own;
+        Path generator = Weaver.codeOf(PatchService.class);
+        Path ajc = Weaver.codeOf(org.aspectj.tools.ajc.Main.class);
+        return generator == null || ajc == null ? null : List.of(generator, ajc);
     }
 
     /** The patch an earlier PATCH with the same inputs made, from the cache, or null. */

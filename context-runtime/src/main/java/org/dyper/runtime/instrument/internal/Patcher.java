@@ -129,7 +129,7 @@ public final class Patcher {
                 targets.add(new Target(c, p));
             }
         }
-        List<Target> unknown = checkKnown(targets, old);
+        Set<Target> unknown = checkKnown(targets, old);
         List<Path> jars = runtimeJars(set);
         Map<ClassLoader, Class<?>> homes = new IdentityHashMap<>();
         for (Target t : targets) {
@@ -230,8 +230,8 @@ public final class Patcher {
      * compared here with what that version recorded; the others (returned) are compared with what the JVM holds now
      * in the retransformation that patches them ({@link Keeper}), one pass of the JVM instead of two.
      */
-    private static List<Target> checkKnown(List<Target> targets, InsertedPatchSet old) throws PatchRefused {
-        List<Target> unknown = new ArrayList<>();
+    private static Set<Target> checkKnown(List<Target> targets, InsertedPatchSet old) throws PatchRefused {
+        Set<Target> unknown = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         for (Target t : targets) {
             InsertedPatchSet.Install mine = old == null ? null : old.patchedInstall(t.type());
             if (mine != null) {
