@@ -93,6 +93,14 @@ public final class CpuAgent implements DyperAgent {
     private long dyperSamples;
     private long monitorSamples;
     private long monitorNs;
+    /**
+     * CPU time the threads' clocks showed before the flight recorder's first samples of them, and after their last,
+     * that the weighing put on those samples (JDK 17 to 24; 0 with thread dumps and {@code jdk.CPUTimeSample}).
+     */
+    private long beforeFirstNs;
+    private long afterLastNs;
+    /** CPU time of threads the recorder never sampled: no stack to put it on, so not in the figures. */
+    private long unsampledNs;
 
     public CpuAgent(Settings settings, ClassTypes types) {
         this(settings, types, monotonicMs());
@@ -170,6 +178,17 @@ public final class CpuAgent implements DyperAgent {
         ThreadStat ts = threads.computeIfAbsent(id, k -> new ThreadStat());
         ts.name = name;
         return ts;
+    }
+
+    /** Of the CPU time just recorded, what a thread used before its first sample and after its last (see fields). */
+    public synchronized void spread(long beforeFirst, long afterLast) {
+        beforeFirstNs += beforeFirst;
+        afterLastNs += afterLast;
+    }
+
+    /** CPU time of a thread that ended (or was running at the JVM's exit) without a sample of the recorder. */
+    public synchronized void unsampled(long ns) {
+        unsampledNs += ns;
     }
 
     /** A sample of the monitor's own threads: counted apart, as what measuring costs. */
@@ -284,6 +303,7 @@ public final class CpuAgent implements DyperAgent {
         hotClasses.clear();
         hotMethods.clear();
         samples = sampleNs = ticks = systemOnly = ioSamples = ioNs = dyperSamples = monitorSamples = monitorNs = 0;
+        beforeFirstNs = afterLastNs = unsampledNs = 0;
         recentAll.clear();
     }
 
@@ -299,6 +319,7 @@ public final class CpuAgent implements DyperAgent {
         packages.clear();
         threads.values().forEach(t -> t.running = 0);
         samples = sampleNs = systemOnly = ioSamples = ioNs = dyperSamples = monitorSamples = monitorNs = 0;
+        beforeFirstNs = afterLastNs = unsampledNs = 0;
         recentAll.clear();
     }
 
@@ -433,7 +454,9 @@ public final class CpuAgent implements DyperAgent {
                 .append("' SYSTEM_ONLY='").append(systemOnly).append("' IO_SAMPLES='").append(ioSamples)
                 .append("' IO_NS='").append(ioNs).append("' DYPER_SAMPLES='").append(dyperSamples)
                 .append("' MONITOR_SAMPLES='").append(monitorSamples).append("' MONITOR_NS='").append(monitorNs)
-                .append("' MONITOR_CPU_NS='").append(monitorCpuNs).append("'>");
+                .append("' MONITOR_CPU_NS='").append(monitorCpuNs).append("' BEFORE_FIRST_NS='").append(beforeFirstNs)
+                .append("' AFTER_LAST_NS='").append(afterLastNs).append("' UNSAMPLED_NS='").append(unsampledNs)
+                .append("'>");
         x.append("<THREADS>");
         for (Map.Entry<Long, ThreadStat> e : threads.entrySet()) {
             ThreadStat t = e.getValue();

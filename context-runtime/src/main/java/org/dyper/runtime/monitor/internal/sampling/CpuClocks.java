@@ -14,6 +14,7 @@ import java.util.Set;
 final class CpuClocks {
     /** Readings kept per thread: 64 at the default DUMPTIME of 100 ms are 6.4 s. */
     static final int KEPT = 64;
+    private static final int MAX_GONE = 4096;
 
     /**
      * A thread's readings, a ring: times, CPU clocks, and the recorder's execution samples of the thread in the time
@@ -59,6 +60,8 @@ final class CpuClocks {
     }
 
     private final Map<Long, Ring> threads = new HashMap<>();
+    /** Threads gone since {@link #takeGone}: their CPU clock at their last reading. */
+    private final Map<Long, Long> gone = new HashMap<>();
     private final Ring natives = new Ring();
     private final Ring javas = new Ring();
 
@@ -141,12 +144,31 @@ final class CpuClocks {
         return count(javas, epochNs);
     }
 
+    /** Forgets the threads not present; each one's last reading waits in {@link #takeGone}. */
     synchronized void retain(Set<Long> present) {
-        threads.keySet().retainAll(present);
+        threads.entrySet().removeIf(e -> {
+            Ring r = e.getValue();
+            if (present.contains(e.getKey())) {
+                return false;
+            }
+            // bounded: only the recorder's batches take them (thread dumps alone never do)
+            if (r.size > 0 && gone.size() < MAX_GONE) {
+                gone.put(e.getKey(), r.cpu(r.size - 1));
+            }
+            return true;
+        });
+    }
+
+    /** Per thread gone since the last call: its CPU clock at its last reading. */
+    synchronized Map<Long, Long> takeGone() {
+        Map<Long, Long> out = new HashMap<>(gone);
+        gone.clear();
+        return out;
     }
 
     synchronized void clear() {
         threads.clear();
+        gone.clear();
         natives.size = 0;
         javas.size = 0;
     }

@@ -55,6 +55,20 @@ public final class Sampler implements Events {
     private final Map<Long, Long> cpuTaken = new java.util.HashMap<>();
     /** Per thread, CPU time its clock moved and no sample stands for yet. */
     private final Map<Long, Long> cpuPool = new java.util.HashMap<>();
+    /**
+     * Where a thread's pool starts when the CPU view began before its first reading: per thread then alive, its CPU
+     * clock when the view began (the monitor's start for the recorder's first samples, which replace the thread
+     * dumps' since then; a later restart of the recorder reads them again); a thread with an id above
+     * {@link #baseMaxId} started later, and its pool starts at 0, its own start.
+     */
+    private final Map<Long, Long> cpuBase = new java.util.HashMap<>();
+    private long baseMaxId = Long.MAX_VALUE;
+    /** Whether the recorder's samples were shown before: a later switch to them reads {@link #cpuBase} anew. */
+    private boolean recorderShown;
+    /** Per thread, its last sample: where the CPU time after it goes when the thread ends or the JVM exits. */
+    private final Map<Long, LastSample> lastSample = new java.util.HashMap<>();
+    /** Threads gone at the last flush: their pools wait one more batch for samples taken before they ended. */
+    private final java.util.Set<Long> gone = new java.util.HashSet<>();
     /** CPU time of monitor threads that have ended. */
     public final AtomicLong endedOwnCpuNs = new AtomicLong();
     /**
@@ -71,6 +85,9 @@ public final class Sampler implements Events {
     }
 
     public void start() {
+        synchronized (nativeCarry) {
+            readBase();
+        }
         m.daemon("dyper-monitor-sampler", this::loop).start();
     }
 
@@ -101,6 +118,14 @@ public final class Sampler implements Events {
                 pendingJava.clear();
                 cpuTaken.clear();
                 cpuPool.clear();
+                lastSample.clear();
+                gone.clear();
+                if (source.equals(JFR)) {
+                    if (recorderShown) {
+                        readBase();
+                    }
+                    recorderShown = true;
+                }
             }
             m.stacks.restart(StackStore.View.CPU, source);
             m.stacks.restart(StackStore.View.LOCK, source);
@@ -202,6 +227,33 @@ public final class Sampler implements Events {
         JfrSource j = lastJfr;
         if (j != null) {
             j.awaitFlush(millis);
+            if (cpuSource.equals(JFR)) {
+                flushed();
+                lastOfAll();
+            }
+        }
+    }
+
+    /** The threads' CPU clocks now: where their pools start ({@link #cpuBase}). Holds {@link #nativeCarry}. */
+    private void readBase() {
+        cpuBase.clear();
+        baseMaxId = Long.MAX_VALUE;
+        try {
+            if (!mx.isThreadCpuTimeSupported() || !mx.isThreadCpuTimeEnabled()) {
+                return;
+            }
+            long max = 0;
+            for (long id : mx.getAllThreadIds()) {
+                long cpu = mx.getThreadCpuTime(id);
+                if (cpu >= 0) {
+                    cpuBase.put(id, cpu);
+                }
+                max = Math.max(max, id);
+            }
+            baseMaxId = max;
+        } catch (RuntimeException e) {
+            cpuBase.clear();
+            baseMaxId = Long.MAX_VALUE;
         }
     }
 
@@ -471,6 +523,14 @@ public final class Sampler implements Events {
     private record JavaSample(long threadId, String name, List<Frame> topFirst) {
     }
 
+    /** A thread's last sample, its frames cleaned. */
+    private record LastSample(String name, List<Frame> clean) {
+    }
+
+    /** CPU time a thread's clock showed after its last sample, when it ended (or at the JVM's exit). */
+    private record Leftover(long threadId, LastSample last, long ns) {
+    }
+
     /**
      * An execution sample: weighed at the next flush by its thread's CPU clock ({@link #flushed}); without thread CPU
      * clocks (CPUTIME false), or past a bound of pending samples, it stands for one period at once.
@@ -512,13 +572,14 @@ public final class Sampler implements Events {
         long period = j == null ? 0 : j.periodNs();
         List<NativeSample> ready = new ArrayList<>();
         List<JavaSample> java;
+        List<Long> ending = List.of();
         CpuClocks clocks = states.clocks;
         synchronized (nativeCarry) {
             pendingNative.removeIf(n -> clocks.known(n.epochNs()) && ready.add(n));
             java = new ArrayList<>(pendingJava);
             pendingJava.clear();
             if (period > 0) {
-                fillPools(clocks);
+                ending = fillPools(clocks);
             }
         }
         if (period <= 0) {
@@ -538,43 +599,147 @@ public final class Sampler implements Events {
                     cpuPool.put(n.threadId(), pool - ns);
                 }
             }
-            attribute(n.threadId(), n.name(), FrameNames.named(n.topFirst()), ns, period);
+            List<Frame> clean = FrameNames.named(n.topFirst());
+            attribute(n.threadId(), n.name(), clean, ns, period);
+            synchronized (nativeCarry) {
+                lastSample.put(n.threadId(), new LastSample(n.name(), clean));
+            }
         }
         Map<Long, Integer> perThread = new java.util.HashMap<>();
         for (JavaSample s : java) {
             perThread.merge(s.threadId(), 1, Integer::sum);
         }
         Map<Long, Long> share = new java.util.HashMap<>();
+        long beforeFirst = 0;
         synchronized (nativeCarry) {
             for (Map.Entry<Long, Integer> e : perThread.entrySet()) {
                 Long pool = cpuPool.get(e.getKey());
                 if (pool != null) {
                     share.put(e.getKey(), pool / e.getValue());
                     cpuPool.put(e.getKey(), pool % e.getValue());
+                    if (!lastSample.containsKey(e.getKey())) {
+                        beforeFirst += pool - pool % e.getValue();
+                    }
                 }
             }
         }
         for (JavaSample s : java) {
             List<Frame> clean = FrameNames.named(s.topFirst());
             attribute(s.threadId(), s.name(), clean, share.getOrDefault(s.threadId(), period), period);
+            synchronized (nativeCarry) {
+                lastSample.put(s.threadId(), new LastSample(s.name(), clean));
+            }
+        }
+        m.cpu.spread(beforeFirst, 0);
+        ended(ending, period);
+    }
+
+    /** At the JVM's exit, after the last batch: each thread's CPU time after its last sample goes on that sample. */
+    private void lastOfAll() {
+        JfrSource j = lastJfr;
+        long period = j == null ? 0 : j.periodNs();
+        List<Leftover> left = new ArrayList<>();
+        long unsampled = 0;
+        synchronized (nativeCarry) {
+            for (Map.Entry<Long, Long> e : cpuPool.entrySet()) {
+                LastSample last = lastSample.get(e.getKey());
+                if (last != null && e.getValue() > 0) {
+                    left.add(new Leftover(e.getKey(), last, e.getValue()));
+                } else {
+                    unsampled += e.getValue();
+                }
+                e.setValue(0L);
+            }
+        }
+        m.cpu.unsampled(unsampled);
+        if (period > 0) {
+            leftovers(left, period);
+        }
+    }
+
+    private void leftovers(List<Leftover> left, long period) {
+        long ns = 0;
+        for (Leftover l : left) {
+            attribute(l.threadId(), l.last().name(), l.last().clean(), l.ns(), period);
+            ns += l.ns();
+        }
+        if (ns > 0) {
+            m.cpu.spread(0, ns);
         }
     }
 
     /**
-     * Adds each thread's CPU time since the last flush, up to its latest reading, to its pool; forgets threads that
-     * are gone. Holds {@link #nativeCarry}.
+     * Adds each thread's CPU time since the last flush, up to its latest reading, to its pool (at a thread's first
+     * flush, since the CPU view began or since the thread started: {@link #cpuBase}); forgets threads that are gone,
+     * and returns what their clocks showed after their last samples. Holds {@link #nativeCarry}.
      */
-    private void fillPools(CpuClocks clocks) {
+    private List<Long> fillPools(CpuClocks clocks) {
+        // threads gone at the previous flush: once this batch (their last samples, the recorder lags) is weighed,
+        // the rest of their CPU time goes on their last sample
+        List<Long> ending = new ArrayList<>(gone);
+        gone.clear();
+        for (Map.Entry<Long, Long> e : clocks.takeGone().entrySet()) {
+            long id = e.getKey();
+            Long before = cpuTaken.remove(id);
+            if (before == null) {
+                before = base(id);
+            }
+            if (before != null) {
+                cpuPool.merge(id, Math.max(0, e.getValue() - before), Long::sum);
+            }
+            gone.add(id);
+        }
         Map<Long, Long> latest = clocks.latest();
+        java.util.Set<Long> kept = new java.util.HashSet<>(latest.keySet());
+        kept.addAll(gone);
+        kept.addAll(ending);
         cpuTaken.keySet().retainAll(latest.keySet());
-        cpuPool.keySet().retainAll(latest.keySet());
-        nativeCarry.keySet().retainAll(latest.keySet());
+        cpuPool.keySet().retainAll(kept);
+        nativeCarry.keySet().retainAll(kept);
+        lastSample.keySet().retainAll(kept);
         for (Map.Entry<Long, Long> e : latest.entrySet()) {
             Long before = cpuTaken.put(e.getKey(), e.getValue());
+            if (before != null && before.equals(e.getValue()) && cpuPool.getOrDefault(e.getKey(), 0L) > 0) {
+                // its clock stood still since the last flush: it stopped running (waits, sleeps), and no sample comes
+                // for the time after its last one; that goes on its last sample once this batch is weighed
+                ending.add(e.getKey());
+            } else if (before == null) {
+                before = base(e.getKey());
+            }
             if (before != null) {
                 cpuPool.merge(e.getKey(), Math.max(0, e.getValue() - before), Long::sum);
             }
         }
+        return ending;
+    }
+
+    /**
+     * The threads' CPU time after their last samples goes on those: they ended, or stopped running
+     * ({@link #fillPools}); a thread never sampled has no stack for it, and its time is counted as unsampled.
+     */
+    private void ended(List<Long> ids, long period) {
+        List<Leftover> left = new ArrayList<>();
+        long unsampled = 0;
+        synchronized (nativeCarry) {
+            for (long id : ids) {
+                Long pool = cpuPool.remove(id);
+                // a thread still alive keeps its last sample: its next samples are not its first
+                LastSample last = cpuTaken.containsKey(id) ? lastSample.get(id) : lastSample.remove(id);
+                if (last != null && pool != null && pool > 0) {
+                    left.add(new Leftover(id, last, pool));
+                } else if (pool != null) {
+                    unsampled += pool;
+                }
+            }
+        }
+        m.cpu.unsampled(unsampled);
+        leftovers(left, period);
+    }
+
+    /** Where a thread's pool starts at its first flush: {@link #cpuBase}; null: at that flush's reading. */
+    private Long base(long threadId) {
+        Long base = cpuBase.remove(threadId);
+        return base != null ? base : threadId > baseMaxId ? Long.valueOf(0) : null;
     }
 
     /** {@code ns} of CPU time on these frames: whole periods become samples, the rest goes to the thread's next. */
