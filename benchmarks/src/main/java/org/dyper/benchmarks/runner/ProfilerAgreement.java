@@ -38,8 +38,24 @@ final class ProfilerAgreement {
     private final Path appJar;
     private final Path work;
     private final int seconds;
+    private final List<String> workloads;
+    /** JDK-SAMPLER pairs to run ({@code 17-JFR}, {@code 17-THREAD_DUMP}, {@code 25-JFR}); empty: all three. */
+    private final List<String> runs;
 
-    ProfilerAgreement(Path java, Path lib, Path appJar, Path work, boolean quick) {
+    ProfilerAgreement(Path java, Path lib, Path appJar, Path work, boolean quick, List<String> workloads,
+            List<String> runs) {
+        for (String w : workloads) {
+            if (!WORKLOADS.contains(w)) {
+                throw new IllegalArgumentException("--workloads: no workload " + w + " (" + WORKLOADS + ")");
+            }
+        }
+        for (String r : runs) {
+            if (!List.of("17-JFR", "17-THREAD_DUMP", "25-JFR").contains(r)) {
+                throw new IllegalArgumentException("--runs: " + r + " is not one of 17-JFR, 17-THREAD_DUMP, 25-JFR");
+            }
+        }
+        this.workloads = workloads.isEmpty() ? WORKLOADS : workloads;
+        this.runs = runs;
         this.java = java;
         this.lib = lib;
         this.appJar = appJar;
@@ -58,15 +74,19 @@ final class ProfilerAgreement {
         StringBuilder page = new StringBuilder();
         page.append(String.format(Locale.ROOT, "### Agreement with async-profiler 4.2: the CPU view's top %d self"
                 + " methods (each workload %d s, both profilers in the same JVM)%n%n", TOP, seconds));
-        for (String w : WORKLOADS) {
+        for (String w : workloads) {
             Map<String, Map<String, Long>> byProfiler = new LinkedHashMap<>();
+            StringBuilder weighing = new StringBuilder();
             List<String[]> runs = new ArrayList<>();
-            runs.add(new String[] {"17", "JFR"});
-            runs.add(new String[] {"17", "THREAD_DUMP"});
-            if (jdk25 != null) {
-                runs.add(new String[] {"25", "JFR"});
-            } else {
-                problems.add("agreement on JDK 25 left out: no JDK 25 (-Ddyper.jdk25, JDK25_HOME)");
+            for (String r : List.of("17-JFR", "17-THREAD_DUMP", "25-JFR")) {
+                if (!this.runs.isEmpty() && !this.runs.contains(r)) {
+                    continue;
+                }
+                if (r.startsWith("25") && jdk25 == null) {
+                    problems.add("agreement on JDK 25 left out: no JDK 25 (-Ddyper.jdk25, JDK25_HOME)");
+                    continue;
+                }
+                runs.add(r.split("-", 2));
             }
             for (String[] jdkAndSampler : runs) {
                 String jdk = jdkAndSampler[0];
@@ -90,12 +110,30 @@ final class ProfilerAgreement {
                 String suffix = " ".repeat(byProfiler.size() / 2);
                 byProfiler.put("JDK " + jdk + " monitor, " + source + " (" + cpuEvent(Files.readString(xml)) + ")",
                         dyperSelf(Files.readString(xml)));
+                weighing.append(weighing(jdk, source, Files.readString(xml)));
                 byProfiler.put("JDK " + jdk + " async-profiler " + event + " (same run)" + suffix,
                         asyncProfilerSelf(Files.readAllLines(ap)));
             }
-            page.append(table(w, byProfiler));
+            page.append(table(w, byProfiler)).append(weighing);
         }
         return page.toString();
+    }
+
+    /**
+     * How the monitor's CPU section was weighed (JDK 17's execution samples by the threads' CPU clocks): the CPU time
+     * from before the threads' first samples and after their last that is on those samples, and that of threads never
+     * sampled (not in the view); empty where the report has none of it.
+     */
+    static String weighing(String jdk, String source, String xml) {
+        Matcher m = Pattern.compile("<CPU [^>]*ESTIMATED_NS='(\\d+)'[^>]*BEFORE_FIRST_NS='(\\d+)' AFTER_LAST_NS='(\\d+)'"
+                + " UNSAMPLED_NS='(\\d+)'").matcher(xml);
+        if (!m.find() || Long.parseLong(m.group(2)) + Long.parseLong(m.group(3)) + Long.parseLong(m.group(4)) == 0) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "JDK %s monitor, %s: CPU section %.1f s, of which %.1f s from before the"
+                + " threads' first samples and %.1f s after their last; %.1f s of threads never sampled left out.%n%n",
+                jdk, source, Long.parseLong(m.group(1)) / 1e9, Long.parseLong(m.group(2)) / 1e9,
+                Long.parseLong(m.group(3)) / 1e9, Long.parseLong(m.group(4)) / 1e9);
     }
 
     /** The CPU section's source and event, as the monitor named them in its exit report. */

@@ -35,6 +35,9 @@ public final class Runner {
     final boolean quick;
     /** --monitor-long: the monitor's overhead over a 15 s timed run, no agent against the defaults only. */
     boolean monitorLong;
+    /** --workloads, --runs: the agreement's workloads and (JDK, sampler) runs; empty: all. */
+    List<String> workloads = List.of();
+    List<String> agreementRuns = List.of();
     final StringBuilder page = new StringBuilder();
     String dyperClasspath;
     double nanoTimeNs = Double.NaN;
@@ -57,21 +60,28 @@ public final class Runner {
         boolean quick = false;
         boolean monitorLong = false;
         List<String> only = new ArrayList<>();
+        List<String> workloads = new ArrayList<>();
+        List<String> runs = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--root" -> root = Path.of(args[++i]).toAbsolutePath().normalize();
                 case "--quick" -> quick = true;
                 case "--monitor-long" -> monitorLong = true;
                 case "--only" -> only.addAll(Arrays.asList(args[++i].split(",")));
+                case "--workloads" -> workloads.addAll(Arrays.asList(args[++i].split(",")));
+                case "--runs" -> runs.addAll(Arrays.asList(args[++i].split(",")));
                 default -> {
                     System.err.println("usage: Runner [--root DIR] [--quick] [--monitor-long]"
-                            + " [--only jmh,trace,moo,startup,weave,monitor,agreement]");
+                            + " [--only jmh,trace,moo,startup,weave,monitor,agreement]"
+                            + " [--workloads H2Workload,...] [--runs 17-JFR,17-THREAD_DUMP,25-JFR]");
                     System.exit(2);
                 }
             }
         }
         Runner runner = new Runner(root, quick);
         runner.monitorLong = monitorLong;
+        runner.workloads = workloads;
+        runner.agreementRuns = runs;
         runner.run(only.isEmpty() ? List.of("jmh", "moo", "startup", "weave", "monitor", "agreement")
                 : only);
     }
@@ -110,7 +120,8 @@ public final class Runner {
             page.append(new MonitorOverhead(java, lib, appJar, work, quick, monitorLong).run(problems, Runner::progress));
         }
         if (parts.contains("agreement")) {
-            page.append(new ProfilerAgreement(java, lib, harnessJar, work, quick).run(problems, Runner::progress));
+            page.append(new ProfilerAgreement(java, lib, harnessJar, work, quick, workloads, agreementRuns)
+                    .run(problems, Runner::progress));
         }
         page.append(String.format(Locale.ROOT, "Whole run: %.1f min.%n", (System.nanoTime() - t0) / 60e9));
         if (!problems.isEmpty()) {

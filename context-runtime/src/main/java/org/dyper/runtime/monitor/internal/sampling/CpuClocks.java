@@ -134,6 +134,23 @@ final class CpuClocks {
         return out;
     }
 
+    /**
+     * How long the thread's CPU clock has stood still up to its latest reading (ns between the first reading with that
+     * value and the latest); 0 when it moved at the latest one or fewer than two readings are kept.
+     */
+    synchronized long stillNs(long threadId) {
+        Ring r = threads.get(threadId);
+        if (r == null || r.size < 2) {
+            return 0;
+        }
+        int k = r.size - 1;
+        long cpu = r.cpu(k);
+        while (k > 0 && r.cpu(k - 1) == cpu) {
+            k--;
+        }
+        return r.at(r.size - 1) - r.at(k);
+    }
+
     /** The readings of the window around {@code epochNs} exist (the moment is not after the last reading). */
     synchronized boolean known(long epochNs) {
         return natives.size >= 2 && natives.at(natives.size - 1) >= epochNs;

@@ -67,6 +67,8 @@ public final class Sampler implements Events {
     private boolean recorderShown;
     /** Per thread, its last sample: where the CPU time after it goes when the thread ends or the JVM exits. */
     private final Map<Long, LastSample> lastSample = new java.util.HashMap<>();
+    /** How long a thread's CPU clock stands still before the time after its last sample goes on it. */
+    private static final long STILL_NS = 1_000_000_000L;
     /** Threads gone at the last flush: their pools wait one more batch for samples taken before they ended. */
     private final java.util.Set<Long> gone = new java.util.HashSet<>();
     /** CPU time of monitor threads that have ended. */
@@ -699,9 +701,10 @@ public final class Sampler implements Events {
         lastSample.keySet().retainAll(kept);
         for (Map.Entry<Long, Long> e : latest.entrySet()) {
             Long before = cpuTaken.put(e.getKey(), e.getValue());
-            if (before != null && before.equals(e.getValue()) && cpuPool.getOrDefault(e.getKey(), 0L) > 0) {
-                // its clock stood still since the last flush: it stopped running (waits, sleeps), and no sample comes
-                // for the time after its last one; that goes on its last sample once this batch is weighed
+            if (before != null && cpuPool.getOrDefault(e.getKey(), 0L) > 0 && clocks.stillNs(e.getKey()) >= STILL_NS) {
+                // its clock stood still for a second: it stopped running (waits, sleeps; a thread waiting for a core
+                // gets one well within that), and no sample comes for the time after its last one; that goes on its
+                // last sample once this batch is weighed
                 ending.add(e.getKey());
             } else if (before == null) {
                 before = base(e.getKey());
