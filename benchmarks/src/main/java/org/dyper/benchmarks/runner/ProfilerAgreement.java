@@ -125,8 +125,8 @@ final class ProfilerAgreement {
      * sampled (not in the view); empty where the report has none of it.
      */
     static String weighing(String jdk, String source, String xml) {
-        Matcher m = Pattern.compile("<CPU [^>]*ESTIMATED_NS='(\\d+)'[^>]*BEFORE_FIRST_NS='(\\d+)' AFTER_LAST_NS='(\\d+)'"
-                + " UNSAMPLED_NS='(\\d+)'").matcher(xml);
+        Matcher m = Pattern.compile("<CPU [^>]*ESTIMATED_NS='(\\d+)'[^>]*BEFORE_FIRST_NS='(\\d+)'"
+                + " AFTER_LAST_NS='(\\d+)' UNSAMPLED_NS='(\\d+)'").matcher(xml);
         if (!m.find() || Long.parseLong(m.group(2)) + Long.parseLong(m.group(3)) + Long.parseLong(m.group(4)) == 0) {
             return "";
         }

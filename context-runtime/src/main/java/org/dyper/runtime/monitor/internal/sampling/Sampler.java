@@ -59,10 +59,12 @@ public final class Sampler implements Events {
      * Where a thread's pool starts when the CPU view began before its first reading: per thread then alive, its CPU
      * clock when the view began (the monitor's start for the recorder's first samples, which replace the thread
      * dumps' since then; a later restart of the recorder reads them again); a thread with an id above
-     * {@link #baseMaxId} started later, and its pool starts at 0, its own start.
+     * {@link #baseMaxId} started later, and its pool starts at its own start ({@link #base}).
      */
     private final Map<Long, Long> cpuBase = new java.util.HashMap<>();
     private long baseMaxId = Long.MAX_VALUE;
+    /** Per thread, the CPU time its pool got at its first flush (from {@link #base}) and no sample took yet. */
+    private final Map<Long, Long> firstPool = new java.util.HashMap<>();
     /** Whether the recorder's samples were shown before: a later switch to them reads {@link #cpuBase} anew. */
     private boolean recorderShown;
     /** Per thread, its last sample: where the CPU time after it goes when the thread ends or the JVM exits. */
@@ -122,6 +124,7 @@ public final class Sampler implements Events {
                 cpuPool.clear();
                 lastSample.clear();
                 gone.clear();
+                firstPool.clear();
                 if (source.equals(JFR)) {
                     if (recorderShown) {
                         readBase();
@@ -619,8 +622,9 @@ public final class Sampler implements Events {
                 if (pool != null) {
                     share.put(e.getKey(), pool / e.getValue());
                     cpuPool.put(e.getKey(), pool % e.getValue());
-                    if (!lastSample.containsKey(e.getKey())) {
-                        beforeFirst += pool - pool % e.getValue();
+                    Long first = firstPool.remove(e.getKey());
+                    if (first != null) {
+                        beforeFirst += Math.min(first, pool - pool % e.getValue());
                     }
                 }
             }
@@ -699,15 +703,20 @@ public final class Sampler implements Events {
         cpuPool.keySet().retainAll(kept);
         nativeCarry.keySet().retainAll(kept);
         lastSample.keySet().retainAll(kept);
+        firstPool.keySet().retainAll(kept);
         for (Map.Entry<Long, Long> e : latest.entrySet()) {
-            Long before = cpuTaken.put(e.getKey(), e.getValue());
-            if (before != null && cpuPool.getOrDefault(e.getKey(), 0L) > 0 && clocks.stillNs(e.getKey()) >= STILL_NS) {
+            long id = e.getKey();
+            Long before = cpuTaken.put(id, e.getValue());
+            if (before != null && cpuPool.getOrDefault(id, 0L) > 0 && clocks.stillNs(id) >= STILL_NS) {
                 // its clock stood still for a second: it stopped running (waits, sleeps; a thread waiting for a core
                 // gets one well within that), and no sample comes for the time after its last one; that goes on its
                 // last sample once this batch is weighed
-                ending.add(e.getKey());
+                ending.add(id);
             } else if (before == null) {
-                before = base(e.getKey());
+                before = base(id);
+                if (before != null) {
+                    firstPool.put(id, Math.max(0, e.getValue() - before));
+                }
             }
             if (before != null) {
                 cpuPool.merge(e.getKey(), Math.max(0, e.getValue() - before), Long::sum);
@@ -726,6 +735,7 @@ public final class Sampler implements Events {
         synchronized (nativeCarry) {
             for (long id : ids) {
                 Long pool = cpuPool.remove(id);
+                firstPool.remove(id);
                 // a thread still alive keeps its last sample: its next samples are not its first
                 LastSample last = cpuTaken.containsKey(id) ? lastSample.get(id) : lastSample.remove(id);
                 if (last != null && pool != null && pool > 0) {
@@ -739,10 +749,13 @@ public final class Sampler implements Events {
         leftovers(left, period);
     }
 
-    /** Where a thread's pool starts at its first flush: {@link #cpuBase}; null: at that flush's reading. */
+    /**
+     * Where a thread's pool starts at its first flush: {@link #cpuBase}; for a thread started later, where its clock
+     * started ({@link ThreadStates#origin}); null: at that flush's reading.
+     */
     private Long base(long threadId) {
         Long base = cpuBase.remove(threadId);
-        return base != null ? base : threadId > baseMaxId ? Long.valueOf(0) : null;
+        return base != null ? base : threadId > baseMaxId ? states.origin(threadId) : null;
     }
 
     /** {@code ns} of CPU time on these frames: whole periods become samples, the rest goes to the thread's next. */

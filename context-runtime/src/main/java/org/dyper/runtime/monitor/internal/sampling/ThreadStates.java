@@ -36,6 +36,16 @@ public final class ThreadStates {
     private final Map<Long, Seen> seen = new HashMap<>();
     private Map<Long, Activity> last = Map.of();
     final CpuClocks clocks = new CpuClocks();
+    /**
+     * Per thread that appeared after the first look: where its CPU clock started, as far as the monitor can tell. 0
+     * when its clock, at the look that first saw it, showed no more than the time since the previous look (it started
+     * in between); else that reading: its clock predates the Java thread (the launcher's main thread becomes
+     * {@code DestroyJavaVM} under a new id when {@code main} returns, with all of main's CPU time on its clock).
+     */
+    private final Map<Long, Long> origins = new HashMap<>();
+    /** The threads of the previous look, and when it was taken (before the first: when the monitor was made). */
+    private Set<Long> previous;
+    private long previousNs = System.nanoTime();
 
     /** Classifies every thread of one thread dump (with stacks) taken at {@code nowNs}. */
     Map<Long, Activity> update(ThreadInfo[] infos, long nowNs, boolean cpuClock) {
@@ -82,8 +92,28 @@ public final class ThreadStates {
         clocks.javas(epochNs, inJava);
         seen.keySet().retainAll(present);
         clocks.retain(present);
+        for (ThreadInfo i : infos) {
+            long id = i.getThreadId();
+            if (cpuClock && (previous == null ? !origins.containsKey(id) : !previous.contains(id))) {
+                long cpu = cpu(id);
+                if (cpu >= 0) {
+                    origins.put(id, cpu <= nowNs - previousNs ? 0 : cpu);
+                }
+            }
+        }
+        origins.keySet().retainAll(present);
+        previous = present;
+        previousNs = nowNs;
         last = out;
         return out;
+    }
+
+    /**
+     * Where the thread's CPU clock started as far as the looks tell ({@link #origins}): 0, or its clock when first
+     * seen; null for a thread the first look saw (it may have run long before) or one not seen yet.
+     */
+    synchronized Long origin(long threadId) {
+        return origins.get(threadId);
     }
 
     /** One thread's activity for a stack dump, with what the last update learnt of its CPU clock. */
