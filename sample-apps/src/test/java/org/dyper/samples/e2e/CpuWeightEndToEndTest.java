@@ -86,6 +86,10 @@ class CpuWeightEndToEndTest {
                         Duration.ofSeconds(30));
                 assertTrue(estimated <= busyNs * 13 / 10, "at most 30 % more than the threads' CPU time: "
                         + estimated + " ns against " + busyNs);
+                // each sample stands for its own CPU time: nothing is spread, and no thread's time is left out
+                Element cpu = cpu(pid);
+                assertEquals(List.of(0L, 0L, 0L), List.of(number(cpu, "BEFORE_FIRST_NS"), number(cpu, "AFTER_LAST_NS"),
+                        number(cpu, "UNSAMPLED_NS")), "BEFORE_FIRST_NS, AFTER_LAST_NS, UNSAMPLED_NS on JDK 25");
             }
             t.closeStdin();
             assertEquals(0, t.stop(LINE));

@@ -232,7 +232,7 @@ public final class Sampler implements Events {
         JfrSource j = lastJfr;
         if (j != null) {
             j.awaitFlush(millis);
-            if (cpuSource.equals(JFR)) {
+            if (cpuSource.equals(JFR) && j.cpuEvent().equals(JfrSource.EXECUTION)) {
                 flushed();
                 lastOfAll();
             }
@@ -583,7 +583,8 @@ public final class Sampler implements Events {
             pendingNative.removeIf(n -> clocks.known(n.epochNs()) && ready.add(n));
             java = new ArrayList<>(pendingJava);
             pendingJava.clear();
-            if (period > 0) {
+            // jdk.CPUTimeSample's samples stand for their own CPU time: no pools there
+            if (period > 0 && j.cpuEvent().equals(JfrSource.EXECUTION)) {
                 ending = fillPools(clocks);
             }
         }
