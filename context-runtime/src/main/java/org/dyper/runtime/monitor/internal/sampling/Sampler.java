@@ -525,7 +525,7 @@ public final class Sampler implements Events {
     }
 
     /** An execution sample waiting for its weight (at the next flush). */
-    private record JavaSample(long threadId, String name, List<Frame> topFirst) {
+    private record JavaSample(long threadId, String name, List<Frame> topFirst, long epochNs) {
     }
 
     /** A thread's last sample, its frames cleaned. */
@@ -546,7 +546,7 @@ public final class Sampler implements Events {
         if (m.settings.bool("CPUTIME")) {
             synchronized (nativeCarry) {
                 if (pendingJava.size() < MAX_PENDING_JAVA) {
-                    pendingJava.add(new JavaSample(threadId, name, topFirst));
+                    pendingJava.add(new JavaSample(threadId, name, topFirst, epochNs));
                     return;
                 }
             }
@@ -591,19 +591,75 @@ public final class Sampler implements Events {
         if (period <= 0) {
             return;
         }
-        for (NativeSample n : ready) {
-            long javaNs = Math.round(period * Math.max(1.0, clocks.javaThreads(n.epochNs()) / 5.0));
+        // a thread's first batch with samples: all its pool (from the monitor's start, or its own) is split over
+        // them in proportion to what each stands for, native samples by their thread's CPU rate then, execution
+        // samples as the recorder takes them (a thread in socket I/O has few execution samples)
+        java.util.Set<Long> sampled = new java.util.HashSet<>();
+        ready.forEach(n -> sampled.add(n.threadId()));
+        java.forEach(s -> sampled.add(s.threadId()));
+        Map<Long, Long> first = new java.util.HashMap<>();
+        synchronized (nativeCarry) {
+            for (long id : sampled) {
+                Long pool = cpuPool.get(id);
+                if (firstPool.containsKey(id) && pool != null && pool > 0) {
+                    first.put(id, pool);
+                }
+            }
+        }
+        long[] nativeNs = new long[ready.size()];
+        Map<Long, Long> stands = new java.util.HashMap<>();
+        for (int k = 0; k < ready.size(); k++) {
+            NativeSample n = ready.get(k);
+            long javaNs = javaNs(period, n.epochNs());
             double rate = clocks.nativeRate(n.threadId(), n.epochNs(), javaNs);
             if (rate <= 0) {
                 continue;
             }
             long ns = Math.round(period * (double) clocks.nativeThreads(n.epochNs()) * rate);
-            synchronized (nativeCarry) {
-                Long pool = cpuPool.get(n.threadId());
-                if (pool != null) {
-                    ns = Math.min(ns, pool);
-                    cpuPool.put(n.threadId(), pool - ns);
+            if (first.containsKey(n.threadId())) {
+                stands.merge(n.threadId(), ns, Long::sum);
+            } else {
+                synchronized (nativeCarry) {
+                    Long pool = cpuPool.get(n.threadId());
+                    if (pool != null) {
+                        ns = Math.min(ns, pool);
+                        cpuPool.put(n.threadId(), pool - ns);
+                    }
                 }
+            }
+            nativeNs[k] = ns;
+        }
+        Map<Long, Integer> perThread = new java.util.HashMap<>();
+        for (JavaSample s : java) {
+            perThread.merge(s.threadId(), 1, Integer::sum);
+            if (first.containsKey(s.threadId())) {
+                stands.merge(s.threadId(), javaNs(period, s.epochNs()), Long::sum);
+            }
+        }
+        Map<Long, Long> share = new java.util.HashMap<>();
+        long beforeFirst = 0;
+        synchronized (nativeCarry) {
+            for (Map.Entry<Long, Long> e : first.entrySet()) {
+                if (stands.getOrDefault(e.getKey(), 0L) > 0) {
+                    cpuPool.put(e.getKey(), 0L);
+                    firstPool.remove(e.getKey());
+                    beforeFirst += e.getValue();
+                }
+            }
+            for (Map.Entry<Long, Integer> e : perThread.entrySet()) {
+                Long pool = cpuPool.get(e.getKey());
+                if (pool != null && !first.containsKey(e.getKey())) {
+                    share.put(e.getKey(), pool / e.getValue());
+                    cpuPool.put(e.getKey(), pool % e.getValue());
+                }
+            }
+        }
+        for (int k = 0; k < ready.size(); k++) {
+            NativeSample n = ready.get(k);
+            long ns = first.containsKey(n.threadId())
+                    ? scaled(nativeNs[k], first.get(n.threadId()), stands.get(n.threadId())) : nativeNs[k];
+            if (ns <= 0) {
+                continue;
             }
             List<Frame> clean = FrameNames.named(n.topFirst());
             attribute(n.threadId(), n.name(), clean, ns, period);
@@ -611,34 +667,28 @@ public final class Sampler implements Events {
                 lastSample.put(n.threadId(), new LastSample(n.name(), clean));
             }
         }
-        Map<Long, Integer> perThread = new java.util.HashMap<>();
-        for (JavaSample s : java) {
-            perThread.merge(s.threadId(), 1, Integer::sum);
-        }
-        Map<Long, Long> share = new java.util.HashMap<>();
-        long beforeFirst = 0;
-        synchronized (nativeCarry) {
-            for (Map.Entry<Long, Integer> e : perThread.entrySet()) {
-                Long pool = cpuPool.get(e.getKey());
-                if (pool != null) {
-                    share.put(e.getKey(), pool / e.getValue());
-                    cpuPool.put(e.getKey(), pool % e.getValue());
-                    Long first = firstPool.remove(e.getKey());
-                    if (first != null) {
-                        beforeFirst += Math.min(first, pool - pool % e.getValue());
-                    }
-                }
-            }
-        }
         for (JavaSample s : java) {
             List<Frame> clean = FrameNames.named(s.topFirst());
-            attribute(s.threadId(), s.name(), clean, share.getOrDefault(s.threadId(), period), period);
+            long ns = first.containsKey(s.threadId())
+                    ? scaled(javaNs(period, s.epochNs()), first.get(s.threadId()), stands.get(s.threadId()))
+                    : share.getOrDefault(s.threadId(), period);
+            attribute(s.threadId(), s.name(), clean, ns, period);
             synchronized (nativeCarry) {
                 lastSample.put(s.threadId(), new LastSample(s.name(), clean));
             }
         }
         m.cpu.spread(beforeFirst, 0);
         ended(ending, period);
+    }
+
+    /** A sample's part of its thread's pool at its first batch: {@code ns} of the {@code all} its samples stand for. */
+    private static long scaled(long ns, Long pool, Long all) {
+        return pool == null || all == null || all <= 0 ? 0 : Math.round((double) pool * ns / all);
+    }
+
+    /** What an execution sample stands for: the period × the threads then in Java code / 5 (it takes at most 5). */
+    private long javaNs(long period, long epochNs) {
+        return Math.round(period * Math.max(1.0, states.clocks.javaThreads(epochNs) / 5.0));
     }
 
     /** At the JVM's exit, after the last batch: each thread's CPU time after its last sample goes on that sample. */
