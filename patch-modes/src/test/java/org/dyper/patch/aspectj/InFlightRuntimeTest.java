@@ -144,7 +144,7 @@ class InFlightRuntimeTest {
                 () -> assertEquals(first, loadedBetween(lines, "FirstStarts", "FirstEnded"), "the first insert"),
                 () -> assertEquals(List.of("org.example.inflight.Busy"), loadedBetween(lines, "SecondStarts",
                         "SecondEnded"), "the second insert"),
-                () -> assertEquals("find jars runtimes aspects rename patch record loaders finish",
+                () -> assertEquals("find check jars runtimes aspects rename patch record loaders finish",
                         out.get("FIRST").replaceAll("=[0-9/]+", ""), "the phases measured"));
     }
 

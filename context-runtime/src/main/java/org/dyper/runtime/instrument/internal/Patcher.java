@@ -136,6 +136,7 @@ public final class Patcher {
         }
         phases.mark("find");
         Set<Target> unknown = checkKnown(targets, old);
+        phases.mark("check");
         List<Path> jars = runtimeJars(set);
         phases.mark("jars");
         Map<ClassLoader, Class<?>> homes = new IdentityHashMap<>();
