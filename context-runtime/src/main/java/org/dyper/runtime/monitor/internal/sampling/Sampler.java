@@ -69,6 +69,8 @@ public final class Sampler implements Events {
     private boolean recorderShown;
     /** Per thread, its last sample: where the CPU time after it goes when the thread ends or the JVM exits. */
     private final Map<Long, LastSample> lastSample = new java.util.HashMap<>();
+    /** How long an execution sample waits for its thread's pool before it stands for one period. */
+    private static final long WAIT_FOR_POOL_NS = 5_000_000_000L;
     /** How long a thread's CPU clock stands still before the time after its last sample goes on it. */
     private static final long STILL_NS = 1_000_000_000L;
     /** Threads gone at the last flush: their pools wait one more batch for samples taken before they ended. */
@@ -667,7 +669,19 @@ public final class Sampler implements Events {
                 lastSample.put(n.threadId(), new LastSample(n.name(), clean));
             }
         }
+        long now = CpuClocks.epochNanos();
         for (JavaSample s : java) {
+            if (!first.containsKey(s.threadId()) && !share.containsKey(s.threadId()) && j.cpuEvent().equals(
+                    JfrSource.EXECUTION) && now - s.epochNs() < WAIT_FOR_POOL_NS) {
+                // its thread has no pool yet (the monitor reads every thread's clock only once the recorder's
+                // samples are shown): it waits for the next batch, where its pool takes in this time too
+                synchronized (nativeCarry) {
+                    if (pendingJava.size() < MAX_PENDING_JAVA) {
+                        pendingJava.add(s);
+                        continue;
+                    }
+                }
+            }
             List<Frame> clean = FrameNames.named(s.topFirst());
             long ns = first.containsKey(s.threadId())
                     ? scaled(javaNs(period, s.epochNs()), first.get(s.threadId()), stands.get(s.threadId()))
