@@ -798,7 +798,16 @@ public final class Sampler implements Events {
         List<Leftover> left = new ArrayList<>();
         long unsampled = 0;
         synchronized (nativeCarry) {
+            java.util.Set<Long> waiting = new java.util.HashSet<>();
+            pendingJava.forEach(s -> waiting.add(s.threadId()));
             for (long id : ids) {
+                if (waiting.contains(id)) {
+                    // its samples wait for its pool: it is finished at a later batch
+                    if (!cpuTaken.containsKey(id)) {
+                        gone.add(id);
+                    }
+                    continue;
+                }
                 Long pool = cpuPool.remove(id);
                 firstPool.remove(id);
                 // a thread still alive keeps its last sample: its next samples are not its first
