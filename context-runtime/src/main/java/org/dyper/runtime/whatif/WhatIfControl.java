@@ -14,7 +14,7 @@ import org.w3c.dom.Element;
  * }</pre>
  *
  * The reply, {@code <WHATIF NOW DELAY EPOCH RUNNING CANDIDATE PERMILLE PARKS PARKED_NS CREDITED_NS SKIPPED_CLINIT
- * SKIPPED_INTERRUPTED CANDIDATE_CALLS CREDITING PROGRESS_LOST LOOP_PARKS><PROGRESS ID COUNT LATENCY_COUNT
+ * SKIPPED_INTERRUPTED CANDIDATE_CALLS WAKEUPS PROGRESS_LOST LOOP_PARKS><PROGRESS ID COUNT LATENCY_COUNT
  * LATENCY_NS/>...</WHATIF>}, holds the figures as
  * they were just before the switch: {@code NOW} is {@code System.nanoTime()} in the program, {@code DELAY} the global
  * delay in nanoseconds, {@code CANDIDATE}, {@code PERMILLE} and {@code EPOCH} the experiment that ran until then.
@@ -69,7 +69,7 @@ public final class WhatIfControl {
                 + "' PARKS='" + WhatIf.PARKS.get() + "' PARKED_NS='" + WhatIf.PARKED_NS.get() + "' CREDITED_NS='"
                 + WhatIf.CREDITED_NS.get() + "' SKIPPED_CLINIT='" + WhatIf.SKIPPED_CLINIT.get()
                 + "' SKIPPED_INTERRUPTED='" + WhatIf.SKIPPED_INTERRUPTED.get() + "' CANDIDATE_CALLS='"
-                + WhatIf.CANDIDATE_CALLS.get() + "' CREDITING='" + Slot.crediting() + "' PROGRESS_LOST='"
+                + WhatIf.CANDIDATE_CALLS.get() + "' WAKEUPS='" + WhatIf.WAKEUPS.get() + "' PROGRESS_LOST='"
                 + WhatIf.PROGRESS_LOST.get() + "' LOOP_PARKS='" + WhatIf.LOOP_PARKS.get() + "'>" + x + "</WHATIF>";
     }
 

@@ -84,10 +84,7 @@ class WhatIfEndToEndTest {
         return Long.parseLong(line.replaceAll(".*" + key + "=(\\d+).*", "$1"));
     }
 
-    /**
-     * The pipeline, whose ranking is asserted, on both JDKs; the counter, whose ranking is not (see below), once: it
-     * checks only that both its candidates ran and that everything came out, which 6 s show as well as 12.
-     */
+    /** The pipeline on both JDKs; the lock-bound counter once (what it adds is the runtime's crediting rule). */
     static Stream<Arguments> cases() {
         return Stream.of(Arguments.of(Jdk.JDK17, Planted.PIPELINE), Arguments.of(Jdk.JDK25, Planted.PIPELINE),
                 Arguments.of(Jdk.JDK17, Planted.COUNTER));
@@ -142,20 +139,35 @@ class WhatIfEndToEndTest {
         try {
             long pid = t.pid();
             Path xml = dir.resolve("profile.xml");
-            Run run = E2e.dyper(whatif(pid, p, "--duration", p == Planted.PIPELINE ? "12s" : "6s", "--window", "200ms", "--xml", xml.toString())
-                    .toArray(String[]::new));
+            List<String> args = whatif(pid, p, "--duration", p == Planted.PIPELINE ? "12s" : "8s", "--window",
+                    "200ms", "--xml", xml.toString());
+            if (p == Planted.COUNTER) {
+                args.set(args.indexOf("0,50"), "0,100");
+            }
+            Run run = E2e.dyper(args.toArray(String[]::new));
             assertEquals(0, run.exit(), run.out() + run.err());
+            System.out.println(run.out());
             assertTrue(run.out().contains("dyper: whatif: experiments stopped; model 'dyper-whatif' removed from "
                     + "process " + pid), run.out());
             Element profile = Xml.parse(Files.readString(xml));
             List<Element> candidates = Xml.children(profile, "CANDIDATE");
             assertEquals(2, candidates.size(), run.out());
-            if (p == Planted.PIPELINE) {
-                assertTrue(candidates.get(0).getAttribute("NAME").startsWith(p.critical + "("), run.out());
-                assertTrue(candidates.get(1).getAttribute("NAME").startsWith(p.offPath + "("), run.out());
+            // the method on the critical path ranks first (in the counter: the one inside the lock)
+            assertTrue(candidates.get(0).getAttribute("NAME").startsWith(p.critical + "("), run.out());
+            assertTrue(candidates.get(1).getAttribute("NAME").startsWith(p.offPath + "("), run.out());
+            if (p == Planted.COUNTER) {
+                // Coz's rule: a thread is credited only with a delay that accrued while it was blocked and that its
+                // waker had paid. prepare's delay accrues while the other thread holds the lock (running, not
+                // blocked), so the holder pays it in the lock and nothing is credited, except when the thread that
+                // just released barges back into the (unfair) monitor after its own prepare: 4-10 % of the delay in
+                // a simulation at load 12. The crediting by time off the CPU that this replaced credited 62 %
+                // (460 of 740 ms) in this test at that load, and prepare was predicted at +22 % at s = 100 %.
+                Element prepare = candidates.get(1);
+                long inserted = Long.parseLong(prepare.getAttribute("DELAY_NS"));
+                long credited = Long.parseLong(prepare.getAttribute("CREDITED_NS"));
+                assertTrue(inserted > 0 && credited < inserted / 4, "credited " + credited + " of " + inserted
+                        + " ns in prepare's windows\n" + run.out());
             }
-            // the lock-bound counter's ranking is not asserted: in 12 s on the busy 2-core machine its intervals
-            // spanned 60-80 points and the order came out both ways (docs/whatif.md); both candidates did run
             for (Element c : candidates) {
                 assertEquals("true", c.getAttribute("DELAYED"), run.out());
             }

@@ -78,6 +78,15 @@ final class ProfileText {
     }
 
     static String xml(long pid, Progress progress, Session.Result r, Profile.Baseline base, List<Profile.Row> rows) {
+        return xml(pid, progress, r, base, rows, List.of());
+    }
+
+    /**
+     * The profile as XML; {@code names}: the candidates in the order of {@link Session.Result#byCandidate}, whose
+     * delay inserted and credited in their windows become the CANDIDATE's DELAY_NS and CREDITED_NS.
+     */
+    static String xml(long pid, Progress progress, Session.Result r, Profile.Baseline base, List<Profile.Row> rows,
+            List<String> names) {
         StringBuilder x = new StringBuilder(4096);
         x.append("<?xml version='1.0' encoding='UTF-8'?>\n<WHATIF_PROFILE PID='").append(pid).append("' PROGRESS='")
                 .append(Xml.esc(progress.name())).append("' METRIC='")
@@ -100,7 +109,13 @@ final class ProfileText {
             x.append("  <CANDIDATE RANK='").append(rank++).append("' NAME='").append(Xml.esc(row.candidate()))
                     .append("' CPU_SELF='").append(row.cpuSelf() < 0 ? "" : num(row.cpuSelf())).append("' CPU_TOTAL='")
                     .append(row.cpuTotal() < 0 ? "" : num(row.cpuTotal())).append("' DELAYED='").append(row.delayed())
-                    .append("'>\n");
+                    .append('\'');
+            int i = names.indexOf(row.candidate());
+            if (i >= 0 && r.byCandidate() != null) {
+                x.append(" DELAY_NS='").append(r.byCandidate()[i][0]).append("' CREDITED_NS='")
+                        .append(r.byCandidate()[i][1]).append('\'');
+            }
+            x.append(">\n");
             for (Profile.Point p : row.points()) {
                 x.append("    <POINT SPEEDUP='").append(p.speedup()).append("' PREDICTED='").append(num(p.predicted()))
                         .append("' LOW='").append(num(p.low())).append("' HIGH='").append(num(p.high()))

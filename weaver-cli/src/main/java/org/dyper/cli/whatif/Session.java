@@ -42,10 +42,19 @@ final class Session {
     /** The run-time model's name; one model at a time, so a hand-instrumented model must go first. */
     static final String MODEL = "dyper-whatif";
     static final String MODES_RESOURCE = "org/dyper/cli/whatif/whatif-modes.xml";
-    /** Calls that may wake another thread: a thread pays what it owes before it makes one (as Coz does). */
+    /**
+     * Calls that may wake another thread without blocking: a thread pays what it owes before it makes one (as Coz
+     * does) and leaves what it paid on the object called (WHATIF_RELEASE).
+     */
     static final List<String> WAKERS = List.of("unlock", "signal", "signalAll", "notify", "notifyAll", "countDown",
-            "release", "put", "offer", "transfer", "await", "arrive", "arriveAndAwaitAdvance", "exchange", "complete",
-            "unpark", "execute", "submit");
+            "release", "offer", "arrive", "complete", "unpark", "execute", "submit");
+    /**
+     * Calls that may block (and may wake another thread too: a {@code put} a taker, a barrier's last {@code await} the
+     * others): a release before, and after it the thread is credited by Coz's rule (WHATIF_BLOCK, WHATIF_WOKEN).
+     */
+    static final List<String> BLOCKERS = List.of("take", "put", "poll", "transfer", "await", "awaitAdvance",
+            "awaitAdvanceInterruptibly", "arriveAndAwaitAdvance", "exchange", "acquire", "lock", "lockInterruptibly",
+            "wait", "join", "park", "parkNanos", "parkUntil");
     private static final int MILLIS = 120_000;
 
     private final WhatIfCommand.Parsed o;
@@ -175,10 +184,17 @@ final class Session {
         };
         for (Method m : delayPoints) {
             StringBuilder p = new StringBuilder("    <PATCH WHAT='ENTER' MODE='WHATIF_ENTER'/>\n    <PATCH WHAT='EXIT' "
-                    + "MODE='WHATIF_EXIT'/>\n    <PATCH WHAT='SYNC_EXIT' MODE='WHATIF_DELAY'/>\n");
+                    + "MODE='WHATIF_EXIT'/>\n    <PATCH WHAT='SYNC_TEST' MODE='WHATIF_BLOCK_MONITOR'/>\n"
+                    + "    <PATCH WHAT='SYNC_ENTER' MODE='WHATIF_WOKEN_MONITOR'/>\n"
+                    + "    <PATCH WHAT='SYNC_EXIT' MODE='WHATIF_RELEASE_MONITOR'/>\n");
             for (String w : WAKERS) {
-                p.append("    <PATCH WHAT='CALL' MODE='WHATIF_DELAY'><WHEN CASE='METHOD' ARG='").append(w)
+                p.append("    <PATCH WHAT='CALL' MODE='WHATIF_RELEASE'><WHEN CASE='METHOD' ARG='").append(w)
                         .append("'/></PATCH>\n");
+            }
+            for (String w : BLOCKERS) {
+                p.append("    <PATCH WHAT='CALL' MODE='WHATIF_BLOCK'><WHEN CASE='METHOD' ARG='").append(w)
+                        .append("'/></PATCH>\n    <PATCH WHAT='CALL' MODE='WHATIF_WOKEN'><WHEN CASE='METHOD' ARG='")
+                        .append(w).append("'/></PATCH>\n");
             }
             add.accept(m, p.toString());
         }
@@ -352,9 +368,16 @@ final class Session {
         }
     }
 
-    /** What the experiments gave: the windows, and the delays' totals. */
+    /**
+     * What the experiments gave: the windows, and the delays' totals; {@code byCandidate[i]} the delay inserted and
+     * the delay credited to blocked threads in candidate i's windows with s &gt; 0 (null: not kept).
+     */
     record Result(List<Profile.Window> windows, long millis, long delayNs, long parks, long parkedNs,
-            long creditedNs, long loopParks, boolean interrupted) {
+            long creditedNs, long loopParks, boolean interrupted, long[][] byCandidate) {
+        Result(List<Profile.Window> windows, long millis, long delayNs, long parks, long parkedNs, long creditedNs,
+                long loopParks, boolean interrupted) {
+            this(windows, millis, delayNs, parks, parkedNs, creditedNs, loopParks, interrupted, null);
+        }
     }
 
     /**
@@ -364,6 +387,7 @@ final class Session {
     Result experiments(List<Integer> candidateIds, String progressIds) throws IOException, CommandFailure {
         Random random = new Random(o.seed());
         List<Profile.Window> windows = new ArrayList<>();
+        long[][] byCandidate = new long[candidateIds.size()][2];
         List<Integer> speedups = o.speedups().stream().filter(s -> s > 0).toList();
         long start = System.nanoTime();
         long deadline = start + o.durationMillis() * 1_000_000L;
@@ -405,6 +429,10 @@ final class Session {
                     windows.add(new Profile.Window(e[0], e[1], after.visits() - before.visits(), after.now()
                             - before.now(), after.delay() - before.delay(), after.units() - before.units(),
                             after.unitNanos() - before.unitNanos()));
+                    if (e[1] > 0) {
+                        byCandidate[e[0]][0] += after.delay() - before.delay();
+                        byCandidate[e[0]][1] += after.creditedNs() - before.creditedNs();
+                    }
                     last = after;
                 }
                 round++;
@@ -419,7 +447,8 @@ final class Session {
         }
         return new Result(windows, (System.nanoTime() - start) / 1_000_000, last.delay() - first.delay(),
                 last.parks() - first.parks(), last.parkedNs() - first.parkedNs(),
-                last.creditedNs() - first.creditedNs(), last.loopParks() - first.loopParks(), cleaned.get());
+                last.creditedNs() - first.creditedNs(), last.loopParks() - first.loopParks(), cleaned.get(),
+                byCandidate);
     }
 
     private void sleepWindow() {

@@ -100,7 +100,8 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
                         Each experiment picks a candidate and a speed-up s for one window: while a thread runs the
                         candidate, s x its time is added to a global delay, and every other thread sleeps what it owes
                         at its next delay point (the entry or a loop head of a patched method, a lock release, a
-                        hand-off to another thread); a thread that was waiting is credited. The progress rate,
+                        hand-off to another thread); a thread that was blocked is credited with what the thread that
+                        woke it had paid (Coz's rule). The progress rate,
                         corrected for the inserted delay, predicts the program's speed-up if the candidate really were
                         s % faster; for a latency point, each unit's duration less the delay inserted while it ran
                         predicts the change of the mean latency. The process
@@ -398,7 +399,8 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
             out.println("dyper: whatif: experiments stopped; model '" + Session.MODEL + "' removed from process "
                     + o.pid() + " (" + restored + " class(es) restored)");
             if (o.xml() != null) {
-                AtomicWrite.write(o.xml(), ProfileText.xml(o.pid(), progressName, result, base, rows));
+                AtomicWrite.write(o.xml(), ProfileText.xml(o.pid(), progressName, result, base, rows,
+                        names));
                 out.println("dyper: whatif: profile written to " + o.xml());
             }
             if (o.html() != null) {
