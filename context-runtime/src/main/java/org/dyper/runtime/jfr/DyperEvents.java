@@ -22,10 +22,16 @@ public final class DyperEvents {
     /** {@code major.median.minor}. */
     public static final String VERSION = MAJOR + "." + MEDIAN + "." + MINOR;
 
-    /** Every event class, in the order of the table in docs/events.md. */
-    public static final List<Class<? extends jdk.jfr.Event>> TYPES = List.of(VersionEvent.class, MethodTrace.class,
-            CallTrace.class, AllocationTrace.class, FieldWriteTrace.class, ReferenceWriteTrace.class, UserEvent.class, TimingFigures.class,
-            CountFigures.class, ValueFigures.class, LockFigures.class, AllocationFigures.class);
+    /**
+     * Every event class, in the order of the table in docs/events.md. A method, not a constant: the CLI reads
+     * {@link #KINDS} and the version on every command, and a list of class literals would load all the event
+     * classes (and JFR's {@code Event}) each time.
+     */
+    public static List<Class<? extends jdk.jfr.Event>> types() {
+        return List.of(VersionEvent.class, MethodTrace.class, CallTrace.class, AllocationTrace.class,
+                FieldWriteTrace.class, ReferenceWriteTrace.class, UserEvent.class, TimingFigures.class,
+                CountFigures.class, ValueFigures.class, LockFigures.class, AllocationFigures.class);
+    }
 
     /**
      * The coarse kinds (seed 003's kinds) and the event types each switches; the version event belongs to none, it is

@@ -56,7 +56,7 @@ final class Recorder {
     }
 
     private static void register() {
-        for (Class<? extends jdk.jfr.Event> type : DyperEvents.TYPES) {
+        for (Class<? extends jdk.jfr.Event> type : DyperEvents.types()) {
             FlightRecorder.register(type);
         }
         // the version hook also emits the figures, so they are in every chunk's end even when their own period is

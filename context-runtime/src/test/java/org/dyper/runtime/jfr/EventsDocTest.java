@@ -24,7 +24,7 @@ class EventsDocTest {
     /** The table's rows as the classes say they must be. */
     static List<String> expectedRows() {
         List<String> rows = new ArrayList<>();
-        for (Class<? extends jdk.jfr.Event> type : DyperEvents.TYPES) {
+        for (Class<? extends jdk.jfr.Event> type : DyperEvents.types()) {
             String name = type.getAnnotation(Name.class).value();
             String kind = "(always on)";
             for (Map.Entry<String, List<String>> k : DyperEvents.KINDS.entrySet()) {

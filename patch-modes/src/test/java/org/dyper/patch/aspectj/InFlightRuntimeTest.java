@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.objectweb.asm.ClassReader;
 
 /**
  * Calls in flight while a patch goes in and out: three threads call nested patched methods (contexts in locals),
@@ -65,7 +66,8 @@ class InFlightRuntimeTest {
     /**
      * A class patched for the first time is patched by retransformation (docs/runtime-patching.md, "Refusals"): the
      * patch must survive another agent's retransformation of the class, and must not come back after it was taken
-     * out. On JDK 17 only: the retransformation is the JVM's own, the same code on both.
+     * out; when the other agent redefines the class with code of its own, its version wins and the status says
+     * UNPATCHED. On JDK 17 only: the retransformation is the JVM's own, the same code on both.
      */
     @Test
     void anotherAgentsRetransformationKeepsThePatchAndDoesNotBringItBack() throws Exception {
@@ -75,6 +77,7 @@ class InFlightRuntimeTest {
         m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         m.getMainAttributes().putValue("Premain-Class", ForeignAgent.class.getName());
         m.getMainAttributes().putValue("Can-Retransform-Classes", "true");
+        m.getMainAttributes().putValue("Can-Redefine-Classes", "true");
         try (OutputStream file = Files.newOutputStream(foreign); JarOutputStream out = new JarOutputStream(file, m)) {
             out.flush();
         }
@@ -84,6 +87,7 @@ class InFlightRuntimeTest {
                 Duration.ofSeconds(120));
         Map<String, Long> seen = new HashMap<>();
         run.outLines().forEach(l -> seen.put(l.split(" ")[0], Long.parseLong(l.split(" ")[1])));
+        String status = run.outLines().stream().filter(l -> l.startsWith("UNPATCHED ")).findFirst().orElse("");
         // Busy(5).outer(40): the constructor, outer, inner 40 times (ENTER, and CALL from outer), fails 6 times
         long perCall = seen.getOrDefault("PATCHED", -1L);
         assertAll("stdout: " + run.out() + "\nstderr: " + run.err(),
@@ -92,6 +96,10 @@ class InFlightRuntimeTest {
                 () -> assertEquals(perCall, seen.get("RETRANSFORMED"), "after another agent's retransformation"),
                 () -> assertEquals(0L, seen.get("REMOVED")),
                 () -> assertEquals(0L, seen.get("REMOVED_RETRANSFORMED"), "the patch came back"),
+                () -> assertEquals(perCall, seen.get("PATCHED_AGAIN"), "ENTERs after the patch went in again"),
+                () -> assertEquals(0L, seen.get("REDEFINED"), "the other agent's redefinition wins"),
+                () -> assertEquals(2L, seen.get("UNPATCHED"), "one class UNPATCHED in the status: " + status),
+                () -> assertEquals(0L, seen.get("REDEFINED_RETRANSFORMED"), "the patch came back over it"),
                 () -> assertEquals(0L, seen.get("WRONG")),
                 () -> assertEquals("", run.err()));
     }
@@ -117,7 +125,7 @@ class InFlightRuntimeTest {
 
     private static String classpath() throws Exception {
         List<String> cp = new ArrayList<>(List.of(Woven.TEST_CLASSES.toString(),
-                Woven.classesOf(PatchFiles.class).toString()));
+                Woven.classesOf(PatchFiles.class).toString(), Woven.classesOf(ClassReader.class).toString()));
         Weaver.runtimeClasspath().forEach(p -> cp.add(p.toString()));
         return String.join(File.pathSeparator, cp);
     }
