@@ -67,6 +67,21 @@ public final class WhatIf {
     static final AtomicLongArray RELEASED = new AtomicLongArray(RELEASE_BUCKETS);
     /** Blocks seen (a thread went on after a blocking call or a monitor entry) during experiments. */
     static final AtomicLong WAKEUPS = new AtomicLong();
+    /** The origin of the flow's virtual times below (the sums stay small; their differences are what counts). */
+    static final long BASE = System.nanoTime();
+    /**
+     * The flow through a latency pair, for Little's law when begin and end happen on different threads: the begins
+     * (arrivals) and ends (departures) and the sums of their times on the virtual clock (less {@link #BASE}), the
+     * units in flight and their minimum since the last experiment started; counted between experiments too, so that
+     * the number in flight stays exact. {@link #WRITERS}: hooks updating them now (for a consistent {@link #flow}).
+     */
+    static final AtomicLong ARRIVALS = new AtomicLong();
+    static final AtomicLong ARRIVAL_NS = new AtomicLong();
+    static final AtomicLong DEPARTURES = new AtomicLong();
+    static final AtomicLong DEPARTURE_NS = new AtomicLong();
+    static final AtomicLong IN_FLIGHT = new AtomicLong();
+    static final AtomicLong MIN_IN_FLIGHT = new AtomicLong();
+    private static final AtomicLong WRITERS = new AtomicLong();
 
     private WhatIf() {
     }
@@ -277,14 +292,14 @@ public final class WhatIf {
      * kept in the thread's state until {@link #pairEnd} on the same thread (a second begin restarts it). Never throws.
      */
     public static void pairBegin(int id) {
-        if (!running) {
-            return;
-        }
         try {
-            Slot t = joined();
-            t.delayPoint();
-            long v = virtualNow();
-            t.unitStart = v == 0 ? 1 : v;
+            if (running) {
+                Slot t = joined();
+                t.delayPoint();
+                long v = virtualNow();
+                t.unitStart = v == 0 ? 1 : v;
+            }
+            arrival();
         } catch (Throwable x) {
             Dyper.hookFailed(id, x);
         }
@@ -292,10 +307,11 @@ public final class WhatIf {
 
     /** The end of a latency pair (WHATIF_PAIR_END, at the EXIT of the end method), counted at {@code id}. */
     public static void pairEnd(int id) {
-        if (!running) {
-            return;
-        }
         try {
+            departure();
+            if (!running) {
+                return;
+            }
             Slot t = Slot.current();
             long start = t.unitStart;
             if (start != 0) {
@@ -304,6 +320,51 @@ public final class WhatIf {
             }
         } catch (Throwable x) {
             Dyper.hookFailed(id, x);
+        }
+    }
+
+    /** One unit begins (its begin on any thread), for Little's law. */
+    private static void arrival() {
+        WRITERS.incrementAndGet();
+        ARRIVAL_NS.addAndGet(virtualNow() - BASE);
+        ARRIVALS.incrementAndGet();
+        IN_FLIGHT.incrementAndGet();
+        WRITERS.decrementAndGet();
+    }
+
+    /** One unit ends (on any thread), for Little's law. */
+    private static void departure() {
+        WRITERS.incrementAndGet();
+        DEPARTURE_NS.addAndGet(virtualNow() - BASE);
+        DEPARTURES.incrementAndGet();
+        long n = IN_FLIGHT.decrementAndGet();
+        WRITERS.decrementAndGet();
+        long min;
+        while (n < (min = MIN_IN_FLIGHT.get()) && !MIN_IN_FLIGHT.compareAndSet(min, n)) {
+            // another end lowered it meanwhile: look again
+        }
+    }
+
+    /**
+     * The flow through the latency pair now, consistent (no hook half-way through its update): arrivals, their summed
+     * virtual times, departures, theirs, units in flight, the minimum in flight since the last {@link #start}, and the
+     * virtual time now (times less {@link #BASE}). For the monitor's WHATIF reply.
+     */
+    static long[] flow() {
+        for (int tries = 0;; tries++) {
+            long busy = WRITERS.get();
+            long a = ARRIVALS.get();
+            long an = ARRIVAL_NS.get();
+            long d = DEPARTURES.get();
+            long dn = DEPARTURE_NS.get();
+            long n = IN_FLIGHT.get();
+            long min = MIN_IN_FLIGHT.get();
+            long v = virtualNow() - BASE;
+            // a hook that updated meanwhile changed a count, or was still busy at one of the two looks
+            if (busy == 0 && WRITERS.get() == 0 && a == ARRIVALS.get() && d == DEPARTURES.get() || tries >= 10_000) {
+                return new long[] {a, an, d, dn, n, Math.min(min, n), v};
+            }
+            Thread.onSpinWait();
         }
     }
 
@@ -376,6 +437,7 @@ public final class WhatIf {
         selected = candidate;
         permille = speedupPercent * 10;
         epoch = epoch + 1;
+        MIN_IN_FLIGHT.set(IN_FLIGHT.get());
         running = true;
     }
 

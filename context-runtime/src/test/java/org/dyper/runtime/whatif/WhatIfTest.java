@@ -321,6 +321,33 @@ class WhatIfTest {
         assertEquals(0, WhatIf.begin(unit), "no experiment: not measured");
     }
 
+    /**
+     * The flow through a pair for Little's law: a begin on one thread and an end on another count, between
+     * experiments too, with their virtual times; the minimum in flight restarts with each experiment.
+     */
+    @Test
+    void aPairCountsArrivalsAndDeparturesOnAnyThread() throws Exception {
+        long[] f0 = WhatIf.flow();
+        WhatIf.pairBegin(OTHER); // no experiment running: counted all the same
+        long[] f1 = WhatIf.flow();
+        assertEquals(f0[0] + 1, f1[0]);
+        assertEquals(f0[4] + 1, f1[4]);
+        assertTrue(f1[1] - f0[1] <= f1[6] && f1[1] - f0[1] >= f0[6], "the begin's time is between the two looks");
+        Thread other = new Thread(() -> WhatIf.pairEnd(OTHER + 1));
+        other.start();
+        other.join();
+        long[] f2 = WhatIf.flow();
+        assertEquals(f1[2] + 1, f2[2]);
+        assertEquals(f0[4], f2[4]);
+        assertEquals(0, WhatIf.latencyCount(OTHER + 1), "not a unit timed on one thread");
+        WhatIf.start(CANDIDATE, 0);
+        assertEquals(f2[4], WhatIf.flow()[5], "the minimum starts again at the count in flight");
+        WhatIf.pairEnd(OTHER + 1); // an end whose begin was before: one less in flight
+        assertEquals(f2[4] - 1, WhatIf.flow()[5]);
+        WhatIf.pairBegin(OTHER);
+        assertEquals(f2[4], WhatIf.flow()[4]);
+    }
+
     /** A thread in one long loop, entering no method, pays at its loop head, and only there. */
     @Test
     void aLoopHeadIsADelayPoint() throws Exception {

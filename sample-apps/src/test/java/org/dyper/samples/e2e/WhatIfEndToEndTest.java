@@ -114,6 +114,11 @@ class WhatIfEndToEndTest {
 
     /** The model is out (every class restored) and no experiment runs. */
     private void nothingLeft(long pid) throws Exception {
+        nothingLeft(pid, 1);
+    }
+
+    /** As {@link #nothingLeft(long)} after {@code runs} runs of dyper whatif (each leaves its model's record). */
+    private void nothingLeft(long pid, int runs) throws Exception {
         Run instrumented = ctl(pid, "INSTRUMENTED");
         assertEquals(0, instrumented.exit(), instrumented.err());
         Element patches = Xml.child(Xml.parse(instrumented.out()), "PATCHES");
@@ -126,7 +131,7 @@ class WhatIfEndToEndTest {
             }
             models++;
         }
-        assertEquals(1, models, instrumented.out());
+        assertEquals(runs, models, instrumented.out());
         Run state = ctl(pid, "WHATIF", "<WHATIF/>");
         assertEquals(0, state.exit(), state.err());
         assertEquals("false", Xml.child(Xml.parse(state.out()), "WHATIF").getAttribute("RUNNING"), state.out());
@@ -222,6 +227,25 @@ class WhatIfEndToEndTest {
             // the spin thread, in one long call that enters no method, was held back at its loop head
             assertTrue(Long.parseLong(profile.getAttribute("LOOP_PARKS")) > 0, run.out());
             nothingLeft(pid);
+            // the same JVM, a unit that begins on one thread and ends on another: from handle's entry (the handler)
+            // to serve's exit (the worker); no unit is timed on one thread, so Little's law estimates the latency
+            Path little = dir.resolve("little.xml");
+            Run cross = E2e.dyper("whatif", Long.toString(pid), "--dir", dir.resolve("registry").toString(),
+                    "--cache", shared.resolve("cache").toString(), "--progress", "begin=" + r + "handle,end=" + r
+                    + "serve", "--candidates", r + "c," + r + "d", "--delay-points", r + "a," + r + "b," + r + "serve",
+                    "--speedups", "0,100", "--duration", "8s", "--window", "200ms", "--xml", little.toString());
+            assertEquals(0, cross.exit(), cross.out() + cross.err());
+            assertTrue(cross.out().contains("latency from the entry of " + r + "handle(long) to the exit of " + r
+                    + "serve() (begin and end on different threads: by Little's law"), cross.out());
+            Element byLittle = Xml.parse(Files.readString(little));
+            assertEquals("LITTLE", byLittle.getAttribute("ESTIMATOR"), cross.out());
+            assertTrue(Long.parseLong(byLittle.getAttribute("BASELINE_UNITS")) > 0, cross.out());
+            List<String> order = new ArrayList<>();
+            for (Element c : Xml.children(byLittle, "CANDIDATE")) {
+                order.add(c.getAttribute("NAME").replaceAll("\\(.*", ""));
+            }
+            assertEquals(List.of(r + "c", r + "d"), order, cross.out());
+            nothingLeft(pid, 2);
             assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
             String out = t.stdout().trim();
             assertTrue(out.matches("requests items=\\d+ checksum=[0-9a-f]+"), out);

@@ -12,17 +12,25 @@ final class ProfileText {
 
     /**
      * The progress point: its site name (the end method's for latency), the begin method's site name (a latency pair
-     * of two methods; null otherwise), and whether it measures latency.
+     * of two methods; null otherwise), whether it measures latency, and for a pair how its latency was estimated
+     * ({@code THREAD}: each unit timed on the thread of its begin and end; {@code LITTLE}: Little's law, begin and end
+     * on different threads; null: not a pair).
      */
-    record Progress(String name, String begin, boolean latency) {
+    record Progress(String name, String begin, boolean latency, String estimator) {
+        Progress(String name, String begin, boolean latency) {
+            this(name, begin, latency, null);
+        }
+
         static Progress throughput(String name) {
             return new Progress(name, null, false);
         }
 
-        /** How the profile names it: the method, or the latency unit. */
+        /** How the profile names it: the method, or the latency unit (and how it was estimated). */
         String describe() {
             return !latency ? "progress point " + name : begin == null ? "latency of each call of " + name
-                    : "latency from the entry of " + begin + " to the exit of " + name;
+                    : "latency from the entry of " + begin + " to the exit of " + name + ("LITTLE".equals(estimator)
+                            ? " (begin and end on different threads: by Little's law, mean units in flight / throughput)"
+                            : "THREAD".equals(estimator) ? " (each unit timed on its thread)" : "");
         }
     }
 
@@ -93,6 +101,9 @@ final class ProfileText {
                 .append(progress.latency() ? "LATENCY" : "THROUGHPUT").append('\'');
         if (progress.begin() != null) {
             x.append(" BEGIN='").append(Xml.esc(progress.begin())).append('\'');
+        }
+        if (progress.estimator() != null) {
+            x.append(" ESTIMATOR='").append(progress.estimator()).append('\'');
         }
         if (progress.latency()) {
             x.append(" BASELINE_LATENCY_NS='").append(num(base.meanLatency())).append("' BASELINE_UNITS='")
