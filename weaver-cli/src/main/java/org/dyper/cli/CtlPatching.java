@@ -200,6 +200,10 @@ record CtlPatching(PrintStream out, PrintStream err, Path dir) {
                 Long.parseLong(reply.getAttribute("NANOS")) / 1e6,
                 Long.parseLong(reply.getAttribute("REDEFINE_NANOS")) / 1e6, total,
                 in.cached() ? "reused from" : "woven into", in.dir());
+        if (reply.hasAttribute("PHASES")) {  // the JVM runs with -Ddyper.instrument.phases=true
+            out.println("dyper: INSTRUMENT's phases in the JVM (wall µs/CPU µs/classes loaded): "
+                    + reply.getAttribute("PHASES"));
+        }
         return ExitCode.OK;
     }
 

@@ -30,6 +30,9 @@ public final class RuntimePatchingBench {
     private static final Pattern TOOK = Pattern.compile("INSTRUMENT took ([0-9.]+) ms in the JVM \\(redefinition "
             + "([0-9.]+) ms\\); the whole round trip ([0-9.]+) s");
     private static final Pattern RESTORED = Pattern.compile("restored in ([0-9.]+) ms");
+    private static final Pattern PHASES = Pattern.compile("phases in the JVM \\([^)]*\\): (.*)");
+    /** Rows of the phase table: JDK, round, and INSTRUMENT's phases (10 classes), as the CLI printed them. */
+    private final List<String[]> phaseRows = new ArrayList<>();
     private static final Pattern MOO = Pattern.compile("MOO ns=([0-9.]+) min=([0-9.]+) bytes=([0-9.]+) calls=(\\d+) "
             + "executions=(\\d+)");
 
@@ -56,7 +59,7 @@ public final class RuntimePatchingBench {
     public static void main(String[] args) throws Exception {
         Path root = Path.of(".").toAbsolutePath().normalize();
         boolean quick = false;
-        List<String> only = new ArrayList<>(List.of("instrument", "percall"));
+        List<String> only = new ArrayList<>(List.of("instrument", "bigclass", "percall"));
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--root")) {
                 root = Path.of(args[++i]).toAbsolutePath().normalize();
@@ -65,7 +68,7 @@ public final class RuntimePatchingBench {
             } else if (args[i].equals("--only")) {
                 only = List.of(args[++i].split(","));
             } else {
-                System.err.println("usage: RuntimePatchingBench [--root DIR] [--quick] [--only instrument,percall]");
+                System.err.println("usage: RuntimePatchingBench [--root DIR] [--quick] [--only instrument,bigclass,percall]");
                 System.exit(2);
             }
         }
@@ -84,6 +87,9 @@ public final class RuntimePatchingBench {
                 .append(quick ? "QUICK MODE (numbers not meaningful)" : "full run").append("\n\n");
         if (parts.contains("instrument")) {
             instrumentTimes();
+        }
+        if (parts.contains("bigclass")) {
+            bigClass();
         }
         if (parts.contains("percall")) {
             perCall();
@@ -126,6 +132,40 @@ public final class RuntimePatchingBench {
             }
         }
         page.append('\n');
+        phaseTable();
+    }
+
+    /**
+     * INSTRUMENT's phases for 10 classes (the target runs with -Ddyper.instrument.phases=true): per phase the CPU
+     * time of the inserting thread, its wall time and the classes the JVM loaded meanwhile, in round 1 (the JVM's
+     * first INSTRUMENT) and round 2.
+     */
+    private void phaseTable() {
+        if (phaseRows.isEmpty()) {
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        for (String p : phaseRows.get(0)[2].split(" ")) {
+            names.add(p.substring(0, p.indexOf('=')));
+        }
+        page.append("### INSTRUMENT of 10 classes, phase by phase: CPU ms of the inserting thread / wall ms / classes "
+                + "loaded\n\n| JDK | round |");
+        names.forEach(n -> page.append(' ').append(n).append(" |"));
+        page.append(" sum of CPU |\n|---|---:|");
+        names.forEach(n -> page.append("---:|"));
+        page.append("---:|\n");
+        for (String[] row : phaseRows) {
+            page.append("| ").append(row[0]).append(" | ").append(row[1]).append(" |");
+            double cpu = 0;
+            for (String p : row[2].split(" ")) {
+                String[] f = p.substring(p.indexOf('=') + 1).split("/");
+                cpu += Long.parseLong(f[1]) / 1000.0;
+                page.append(String.format(Locale.ROOT, " %.1f / %.1f / %s |", Long.parseLong(f[1]) / 1000.0,
+                        Long.parseLong(f[0]) / 1000.0, f[2]));
+            }
+            page.append(String.format(Locale.ROOT, " %.1f |%n", cpu));
+        }
+        page.append('\n');
     }
 
     private void instrumentTime(Path home, int n, int rounds) throws Exception {
@@ -138,8 +178,8 @@ public final class RuntimePatchingBench {
                 + "MODE='TIME_ENTER'/><PATCH WHAT='EXIT' MODE='TIME_EXIT'/></FOR></MODEL>");
         Path registry = dir.resolve("registry");
         Interactive p = new Interactive(List.of(home.resolve("bin/java").toString(), "-javaagent:" + runtimeJar
-                + "=dir=" + registry + ",MONITOR=false", "-Ddyper.report=none", "-cp", classes.toString(),
-                "bench.gen.Main"), dir.resolve("app.err"));
+                + "=dir=" + registry + ",MONITOR=false", "-Ddyper.report=none", "-Ddyper.instrument.phases=true",
+                "-cp", classes.toString(), "bench.gen.Main"), dir.resolve("app.err"));
         try {
             p.expect("READY");
             double[] inJvm = new double[rounds];
@@ -155,6 +195,10 @@ public final class RuntimePatchingBench {
                     return;
                 }
                 inJvm[r] = Double.parseDouble(m.group(1));
+                Matcher ph = PHASES.matcher(in);
+                if (n == 10 && r < 2 && ph.find()) {
+                    phaseRows.add(new String[] {jdk, Integer.toString(r + 1), ph.group(1).trim()});
+                }
                 redefine[r] = Double.parseDouble(m.group(2));
                 trip[r] = Double.parseDouble(m.group(3));
                 p.send("call");
@@ -204,6 +248,81 @@ public final class RuntimePatchingBench {
             throw new IllegalStateException("javac failed in " + dir);
         }
         return classes;
+    }
+
+    // ---------------------------------------------------------------- a big, compiled class
+
+    /**
+     * INSTRUMENT of one method of a big library class that is compiled and inlined (Jackson's ObjectMapper,
+     * {@link org.dyper.benchmarks.workloads.BigClassTarget}), per JDK in one JVM: the first time (a retransformation),
+     * again while it is in (a redefinition of the new version), and after an uninstrument (a retransformation again);
+     * the in-JVM time, the redefinition's share and the inserting thread's CPU in it (the JVM parsing, verifying and
+     * merging the new version, and Dyper's check against ORIG), from INSTRUMENT's phases.
+     */
+    private void bigClass() throws Exception {
+        page.append("### INSTRUMENT of a big, compiled class: `ObjectMapper.readValue` (TIME_ENTER/TIME_EXIT)\n\n");
+        page.append("| JDK | step | in the JVM | redefinition (wall) | of it the inserting thread's CPU | removal |\n");
+        page.append("|---|---|---:|---:|---:|---:|\n");
+        List<Path> javas = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"))));
+        if (jdk25 != null) {
+            javas.add(jdk25);
+        }
+        for (Path home : javas) {
+            String jdk = home.equals(jdk25) ? "25" : "17";
+            progress("INSTRUMENT of ObjectMapper, JDK " + jdk);
+            Path dir = work.resolve("bigclass-" + jdk);
+            Files.createDirectories(dir);
+            Path model = dir.resolve("jackson.xml");
+            Files.writeString(model, "<MODEL NAME='jackson'><FOR CLASS='com.fasterxml.jackson.databind.ObjectMapper' "
+                    + "METHOD='readValue'><PATCH WHAT='ENTER' MODE='TIME_ENTER'/><PATCH WHAT='EXIT' "
+                    + "MODE='TIME_EXIT'/></FOR></MODEL>");
+            Path registry = dir.resolve("registry");
+            Interactive p = new Interactive(List.of(home.resolve("bin/java").toString(), "-javaagent:" + runtimeJar
+                    + "=dir=" + registry + ",MONITOR=false", "-Ddyper.report=none", "-Ddyper.instrument.phases=true",
+                    "-cp", System.getProperty("java.class.path"), "org.dyper.benchmarks.workloads.BigClassTarget"),
+                    dir.resolve("app.err"));
+            try {
+                p.expect("READY");
+                List<String> ctl = List.of(dyper(), "ctl", "--dir", registry.toString(), Long.toString(p.pid()));
+                List<String> instrument = new ArrayList<>(ctl);
+                instrument.addAll(List.of("instrument", "--model", model.toString(), "--cache",
+                        dir.resolve("cache").toString()));
+                List<String> uninstrument = new ArrayList<>(ctl);
+                uninstrument.add("uninstrument");
+                String[][] steps = {{"first (retransformation)", "in"}, {"again while in (redefinition)", "in"},
+                    {"removed", "out"}, {"after removal (retransformation)", "in"}, {"removed", "out"}};
+                for (String[] step : steps) {
+                    String out = exec(step[1].equals("in") ? instrument : uninstrument);
+                    if (step[1].equals("out")) {
+                        Matcher rm = RESTORED.matcher(out);
+                        page.append(String.format(Locale.ROOT, "| %s | %s | | | | %s ms |%n", jdk, step[0],
+                                rm.find() ? rm.group(1) : "?"));
+                        continue;
+                    }
+                    Matcher m = TOOK.matcher(out);
+                    Matcher ph = PHASES.matcher(out);
+                    if (!m.find() || !ph.find()) {
+                        problems.add("instrument ObjectMapper: " + out);
+                        break;
+                    }
+                    String cpu = "?";
+                    for (String phase : ph.group(1).trim().split(" ")) {
+                        if (phase.startsWith("patch=")) {
+                            cpu = String.format(Locale.ROOT, "%.1f ms", Long.parseLong(phase.split("[=/]")[2]) / 1e3);
+                        }
+                    }
+                    page.append(String.format(Locale.ROOT, "| %s | %s | %s ms | %s ms | %s | |%n", jdk, step[0],
+                            m.group(1), m.group(2), cpu));
+                    p.send("call");
+                    p.expect("ok");
+                }
+                p.send("exit");
+                p.waitFor();
+            } finally {
+                p.destroy();
+            }
+        }
+        page.append('\n');
     }
 
     // ---------------------------------------------------------------- per call

@@ -42,10 +42,12 @@ public final class RuntimePatcher {
 
     /**
      * What an insert did. {@code nanos} is the whole insert, {@code redefineNanos} the JVM's redefinition alone; the
-     * site ids of the set are {@code firstSiteId..lastSiteId} (0 and -1 when it has none).
+     * site ids of the set are {@code firstSiteId..lastSiteId} (0 and -1 when it has none). {@code phases} is where the
+     * time went, {@code name=wallMicros/cpuMicros/classesLoaded ...}, when the JVM runs with
+     * {@code -Ddyper.instrument.phases=true}, else null.
      */
     public record Inserted(long nanos, long redefineNanos, int classes, int pending, int restored, int firstSiteId,
-                           int lastSiteId, List<String> notes) {}
+                           int lastSiteId, List<String> notes, String phases) {}
 
     /**
      * Inserts {@code set}: its loaded classes are patched now (all or none), those not loaded yet when they load.
@@ -56,7 +58,7 @@ public final class RuntimePatcher {
     public Inserted insert(PatchSet set) throws PatchRefused {
         Patcher.Inserted i = patcher.insert(set);
         return new Inserted(i.nanos(), i.redefineNanos(), i.classes(), i.pending(), i.restored(), i.firstSiteId(),
-                i.lastSiteId(), i.notes());
+                i.lastSiteId(), i.notes(), i.phases());
     }
 
     /** What a removal did. */

@@ -104,6 +104,72 @@ class InFlightRuntimeTest {
                 () -> assertEquals("", run.err()));
     }
 
+    /**
+     * Once the monitor's warm-up ran, a JVM's first insert loads no class but the AspectJ runtime's first (the
+     * program lacks it: INSTRUMENT adds the jar), the set's own aspects and the patched class's new version; a second
+     * insert loads only the patched class's new version (docs/runtime-patching.md, "Cost"). Seen in the JVM's class
+     * loading log, on the inserting thread (the flight recorder starts on other threads meanwhile). The installation's
+     * layout: the AspectJ runtime jar lies beside the dyper-runtime jar. Class names, not times: timing is the
+     * benchmark's. Without the warm-up, or before it looked for the runtime jars only where needed, the first loaded
+     * about 20 more (a folder listed with a stream and a regular expression, lambdas, a jar opened twice).
+     */
+    @Test
+    void aFirstInsertAfterTheWarmUpLoadsOnlyWhatIsNewToTheJvm() throws Exception {
+        Path patches = patch();
+        Path lib = Files.createDirectories(dir.resolve("lib"));
+        Path runtime = Files.copy(Weaver.runtimeClasspath().get(0), lib.resolve("dyper-runtime.jar"));
+        Path aspectj = Files.copy(Weaver.runtimeClasspath().get(1), lib.resolve("aspectjrt-1.jar"));
+        Path log = dir.resolve("class-load.log");
+        String cp = String.join(File.pathSeparator, Woven.TEST_CLASSES.toString(),
+                Woven.classesOf(PatchFiles.class).toString(), runtime.toString());
+        Processes.Result run = Processes.run(List.of(Jdk.JDK17.java().toString(), "-javaagent:" + runtime + "=dir="
+                + dir.resolve("registry") + ",MONITOR=false", "-Ddyper.report=none", "-Ddyper.instrument.phases=true",
+                "-Xlog:class+load=info:file=" + log + ":tid", "-cp", cp, FirstInsertRunner.class.getName(),
+                patches.toString(), aspectj.toString()), Duration.ofSeconds(120));
+        Map<String, String> out = new HashMap<>();
+        run.outLines().forEach(l -> out.put(l.substring(0, l.indexOf(' ')), l.substring(l.indexOf(' ') + 1)));
+        var set = PatchFiles.read(patches);
+        List<String> aspects = new ArrayList<>();
+        set.aspects().keySet().forEach(a -> aspects.add("org.example.inflight.Dyper$" + set.id() + "$"
+                + a.substring(a.lastIndexOf('/') + 1)));
+        List<String> first = new ArrayList<>(List.of("org.aspectj.lang.NoAspectBoundException"));
+        first.addAll(aspects);
+        first.add("org.example.inflight.Busy");
+        List<String> lines = Files.readAllLines(log);
+        assertAll("stdout: " + run.out() + "\nstderr: " + run.err(),
+                () -> assertEquals(0, run.exit()),
+                () -> assertEquals("", run.err()),
+                () -> assertEquals(1 + 1 + 40 + 40 + 6L, Long.parseLong(out.get("PATCHED")), "the patch counts"),
+                () -> assertEquals("0", out.get("WRONG"), "the patch changed the result"),
+                () -> assertEquals(first, loadedBetween(lines, "FirstStarts", "FirstEnded"), "the first insert"),
+                () -> assertEquals(List.of("org.example.inflight.Busy"), loadedBetween(lines, "SecondStarts",
+                        "SecondEnded"), "the second insert"),
+                () -> assertEquals("find check jars runtimes aspects rename patch record loaders finish",
+                        out.get("FIRST").replaceAll("=[0-9/]+", ""), "the phases measured"));
+    }
+
+    /**
+     * The classes the thread that loaded {@code FirstInsertRunner$<from>} loaded after it and before
+     * {@code FirstInsertRunner$<to>}, in order ({@code -Xlog:class+load} lines decorated with the thread id).
+     */
+    private static List<String> loadedBetween(List<String> log, String from, String to) {
+        String runner = FirstInsertRunner.class.getName() + "$";
+        String tid = null;
+        List<String> loaded = new ArrayList<>();
+        for (String line : log) {
+            String thread = line.substring(1, line.indexOf(']'));
+            String name = line.substring(line.indexOf("] ", line.indexOf("[class,load")) + 2).split(" ")[0];
+            if (name.equals(runner + from)) {
+                tid = thread;
+            } else if (name.equals(runner + to) && thread.equals(tid)) {
+                return loaded;
+            } else if (thread.equals(tid)) {
+                loaded.add(name);
+            }
+        }
+        throw new AssertionError("no " + from + " and " + to + " in the class loading log");
+    }
+
     /** The patch of Busy (every method's ENTER and EXIT, and the calls of inner from outer), woven for run time. */
     private Path patch() throws Exception {
         Path modes = Path.of(getClass().getResource("/gen/inflight-modes.xml").toURI());

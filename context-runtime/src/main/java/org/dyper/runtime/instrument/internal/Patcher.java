@@ -52,7 +52,7 @@ public final class Patcher {
      * site ids the set got ({@code firstSiteId..lastSiteId}; 0 and -1 when its classes did not initialise yet).
      */
     public record Inserted(long nanos, long redefineNanos, int classes, int pending, int restored, int firstSiteId,
-                           int lastSiteId, List<String> notes) {}
+                           int lastSiteId, List<String> notes, String phases) {}
 
     /** What a removal did. */
     public record Removed(String model, long nanos, int classes) {}
@@ -90,6 +90,11 @@ public final class Patcher {
     private record Target(Class<?> type, ClassPatch patch) {}
 
     public synchronized Inserted insert(PatchSet set) throws PatchRefused {
+        return insert(set, Phases.start());
+    }
+
+    /** As {@link #insert(PatchSet)}, measuring its phases in {@code phases} ({@link Phases}). */
+    synchronized Inserted insert(PatchSet set, Phases phases) throws PatchRefused {
         long start = System.nanoTime();
         InsertedPatchSet old = active;
         if (old != null && !old.set.model().equals(set.model())) {
@@ -129,8 +134,11 @@ public final class Patcher {
                 targets.add(new Target(c, p));
             }
         }
+        phases.mark("find");
         Set<Target> unknown = checkKnown(targets, old);
+        phases.mark("check");
         List<Path> jars = runtimeJars(set);
+        phases.mark("jars");
         Map<ClassLoader, Class<?>> homes = new IdentityHashMap<>();
         for (Target t : targets) {
             if (t.patch().patched() != null) {
@@ -142,12 +150,14 @@ public final class Patcher {
                 checkSeesRuntimes(h.getKey(), h.getValue().getName(), jars);
             }
         }
+        phases.mark("runtimes");
         Map<ClassLoader, String> prefixes = new IdentityHashMap<>();
         int base = Integer.MIN_VALUE;
         for (Map.Entry<ClassLoader, Class<?>> h : homes.entrySet()) {
             prefixes.put(h.getKey(), aspects.prefixFor(h.getValue(), set));
             base = Math.max(base, LoaderAspects.base(h.getKey(), prefixes.get(h.getKey())));
         }
+        phases.mark("aspects");
         List<ClassDefinition> definitions = new ArrayList<>();
         List<Keeper.Entry> firstTime = new ArrayList<>();
         Map<Class<?>, byte[]> patchedBytes = new IdentityHashMap<>();
@@ -173,6 +183,7 @@ public final class Patcher {
                 }
             }
         }
+        phases.mark("rename");
         long redefineStart = System.nanoTime();
         keeper.install(firstTime);
         try {
@@ -182,6 +193,7 @@ public final class Patcher {
             throw e;
         }
         long redefineNanos = System.nanoTime() - redefineStart;
+        phases.mark("patch");
         long now = System.currentTimeMillis();
         InsertedPatchSet g = new InsertedPatchSet(set, now);
         g.base = base;
@@ -212,7 +224,9 @@ public final class Patcher {
                 patchedClasses.add(p);
             }
         }
+        phases.mark("record");
         prepareLoaders(set, g, patchedClasses, jars, all);
+        phases.mark("loaders");
         int count = PatchStatus.siteCount(set.siteTable());
         boolean known = g.base != Integer.MIN_VALUE && count > 0;
         waitFor(waiting);
@@ -221,8 +235,10 @@ public final class Patcher {
         if (history.size() > HISTORY) {
             history.remove(0);
         }
+        List<String> notes = List.copyOf(g.notes);
+        phases.mark("finish");
         return new Inserted(System.nanoTime() - start, redefineNanos, patchedBytes.size(), later.size(),
-                restore.size(), known ? g.base + 1 : 0, known ? g.base + count : -1, List.copyOf(g.notes));
+                restore.size(), known ? g.base + 1 : 0, known ? g.base + count : -1, notes, phases.text());
     }
 
     /**
@@ -261,28 +277,57 @@ public final class Patcher {
      * search; the jars that could not be found are left out (the check per loader then says what is missing).
      */
     private List<Path> runtimeJars(PatchSet set) throws PatchRefused {
-        List<Path> appended = new ArrayList<>();
-        if (!rehearsal && visible(ClassLoader.getSystemClassLoader(), ASPECTJ_RUNTIME) == null) {
-            List<Path> candidates = new ArrayList<>(set.runtimeJars());
-            candidates.addAll(besideThisRuntime());
-            for (Path jar : candidates) {
-                if (!appended.isEmpty()) {
-                    break;
+        if (rehearsal || visible(ClassLoader.getSystemClassLoader(), ASPECTJ_RUNTIME) != null) {
+            return List.of();
+        }
+        // the set's own jars; those beside this runtime only when none of them is here (each look costs a first
+        // INSTRUMENT some ms: a folder listed, jars opened)
+        JarFile jar = openHolding(set.runtimeJars(), ASPECTJ_RUNTIME);
+        if (jar == null) {
+            jar = openHolding(besideThisRuntime(), ASPECTJ_RUNTIME);
+        }
+        if (jar == null) {
+            return List.of();
+        }
+        Path path = Path.of(jar.getName());
+        try (JarFile j = jar) {
+            // the JVM takes the jar's name, and the class loader opens it itself: while j is open, that shares the
+            // directory j read (the JDK keeps one per open file), so the runtime's first class is loaded now
+            inst.appendToSystemClassLoaderSearch(j);
+            visible(ClassLoader.getSystemClassLoader(), ASPECTJ_RUNTIME);
+        } catch (IOException | RuntimeException e) {
+            throw new PatchRefused("cannot add " + path + " to the class path: " + e.getMessage());
+        }
+        return List.of(path);
+    }
+
+    /** The first of {@code jars} that is a readable jar holding class {@code className}, open; or null. */
+    static JarFile openHolding(List<Path> jars, String className) {
+        for (Path jar : jars) {
+            if (!Files.isRegularFile(jar)) {
+                continue;
+            }
+            JarFile j = null;
+            try {
+                j = new JarFile(jar.toFile());
+                if (j.getEntry(className.replace('.', '/') + ".class") != null) {
+                    return j;
                 }
-                if (Files.isRegularFile(jar) && holds(jar, ASPECTJ_RUNTIME)) {
-                    try {
-                        inst.appendToSystemClassLoaderSearch(new JarFile(jar.toFile()));
-                        appended.add(jar);
-                    } catch (IOException | RuntimeException e) {
-                        throw new PatchRefused("cannot add " + jar + " to the class path: " + e.getMessage());
+                j.close();
+            } catch (IOException e) {
+                try {
+                    if (j != null) {
+                        j.close();
                     }
+                } catch (IOException ignored) {
+                    // it was not of use anyway
                 }
             }
         }
-        return appended;
+        return null;
     }
 
-    private static final String ASPECTJ_RUNTIME = "org.aspectj.lang.NoAspectBoundException";
+    static final String ASPECTJ_RUNTIME = "org.aspectj.lang.NoAspectBoundException";
 
     /**
      * The AspectJ runtime jars beside the jar this runtime was loaded from ({@code aspectjrt-*.jar} in the same
@@ -304,22 +349,20 @@ public final class Patcher {
         if (folder == null || !Files.isDirectory(folder)) {
             return List.of();
         }
-        try {
-            try (java.util.stream.Stream<Path> files = Files.list(folder)) {
-                return files.filter(f -> f.getFileName().toString().matches("aspectjrt-.*\\.jar"))
-                        .sorted().toList();
+        // no regular expression and no stream: either would spin classes in a JVM's first INSTRUMENT
+        List<Path> found = new ArrayList<>();
+        try (java.nio.file.DirectoryStream<Path> files = Files.newDirectoryStream(folder)) {
+            for (Path f : files) {
+                String name = f.getFileName().toString();
+                if (name.startsWith("aspectjrt-") && name.endsWith(".jar")) {
+                    found.add(f);
+                }
             }
         } catch (IOException | RuntimeException e) {
             return List.of();
         }
-    }
-
-    private static boolean holds(Path jar, String className) {
-        try (JarFile j = new JarFile(jar.toFile())) {
-            return j.getEntry(className.replace('.', '/') + ".class") != null;
-        } catch (IOException e) {
-            return false;
-        }
+        java.util.Collections.sort(found);
+        return found;
     }
 
     private static Class<?> visible(ClassLoader loader, String name) {
@@ -351,9 +394,6 @@ public final class Patcher {
      */
     private void prepareLoaders(PatchSet set, InsertedPatchSet g, List<ClassPatch> classes, List<Path> jars,
                                 Class<?>[] all) {
-        if (rehearsal) {
-            return;
-        }
         Set<String> packages = new java.util.HashSet<>();
         classes.forEach(p -> packages.add(p.name().contains(".") ? p.name().substring(0, p.name().lastIndexOf('.'))
                 : ""));
@@ -361,12 +401,18 @@ public final class Patcher {
         ClassLoader app = ClassLoader.getSystemClassLoader();
         for (Class<?> c : all) {
             ClassLoader l = c.getClassLoader();
-            if (l != null && !c.isArray() && !c.isHidden() && !c.isPrimitive()
-                    && (l == app || packages.contains(c.getPackageName()))) {
-                if (l != app || packages.contains(c.getPackageName()) || !homes.containsKey(l)) {
-                    homes.put(l, c);
-                }
+            if (l == null) {
+                continue;
             }
+            // the native checks (isArray, isHidden, isPrimitive) last, for the few classes that would be a home
+            boolean samePackage = packages.contains(c.getPackageName());
+            if ((samePackage || l == app && !homes.containsKey(l)) && !c.isArray() && !c.isHidden()
+                    && !c.isPrimitive()) {
+                homes.put(l, c);
+            }
+        }
+        if (rehearsal) {
+            return;  // a rehearsal walks the loaded classes as INSTRUMENT does, and defines nothing in their loaders
         }
         for (Map.Entry<ClassLoader, Class<?>> h : homes.entrySet()) {
             if (aspects.definedPrefix(h.getKey(), set.id()) != null) {

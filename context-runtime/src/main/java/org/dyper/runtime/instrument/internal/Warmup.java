@@ -23,18 +23,23 @@ import org.dyper.runtime.instrument.PatchSet;
  * patch set with the patcher's own code, in rehearsal ({@link Patcher}), on a dummy class ({@code dummy.Target}) that
  * it defines from its class file in a class loader of its own: no class of the program is redefined, and no class
  * loader of the program gets a class, a jar or a transformer. The runtime classes that patched code uses are loaded
- * and linked, not initialised. It costs the program two redefinitions of a one-method class (two short safepoints)
- * and some tens of ms of CPU on a thread at the lowest priority.
+ * and linked, not initialised. It then does what a first INSTRUMENT does when the program lacks the AspectJ runtime,
+ * on a class loader of its own ({@link #warmClassPath}), and parses a site table that defines nothing. It costs the
+ * program two redefinitions of a one-method class (two short safepoints) and some tens of ms of CPU on a thread at
+ * the lowest priority; with an AspectJ runtime jar beside this runtime's (an installation's {@code lib/}), one open
+ * file for the JVM's life.
  */
 public final class Warmup {
     /** The model name and patch id of the rehearsal. */
     static final String MODEL = "dyper-warmup";
     static final String ID = "warmup";
     private static final String DUMMY = "org/dyper/runtime/instrument/internal/dummy/";
-    /** Runtime classes patched code and generated aspects use; loaded and linked, never initialised here. */
+    /** Runtime classes patched code, generated aspects and INSTRUMENT use; loaded and linked, never initialised here. */
     private static final List<String> RUNTIME = List.of("org.dyper.runtime.Dyper", "org.dyper.runtime.Sites",
             "org.dyper.runtime.internal.SiteTable", "org.dyper.runtime.SiteTableFormat",
-            "org.dyper.runtime.instrument.internal.PendingLoads", "org.dyper.runtime.instrument.internal.PendingLoads$Waiting");
+            "org.dyper.runtime.instrument.internal.PendingLoads", "org.dyper.runtime.instrument.internal.PendingLoads$Waiting",
+            // what RuntimePatcher hands back (the rehearsal calls the patcher under it)
+            "org.dyper.runtime.instrument.RuntimePatcher$Inserted", "org.dyper.runtime.instrument.RuntimePatcher$Removed");
 
     /** Where the warm-up stands. */
     public enum State { NOT_STARTED, RUNNING, DONE, SKIPPED, FAILED }
@@ -58,6 +63,9 @@ public final class Warmup {
         }
     }
 
+    /** The AspectJ runtime jar beside this runtime, held open from the warm-up on (see {@link #warmClassPath}). */
+    private static JarFile held;
+
     private Warmup() {}
 
     /** Runs the warm-up on the calling thread; never throws (a failure is the result). */
@@ -74,6 +82,9 @@ public final class Warmup {
             for (String name : RUNTIME) {
                 Class.forName(name, false, Warmup.class.getClassLoader()).getDeclaredMethods();  // links, no <clinit>
             }
+            // a site table's parser, on a table that defines nothing (no site enters the program's report)
+            org.dyper.runtime.Sites.define(0, org.dyper.runtime.SiteTableFormat.HEADER + "\n");
+            warmClassPath();
         } catch (Throwable t) {
             return new Result(State.FAILED, System.nanoTime() - t0, 0, t.toString());
         }
@@ -103,9 +114,35 @@ public final class Warmup {
         PatchStatus.xml(patcher.history());
     }
 
+    /**
+     * What a first INSTRUMENT does when the program lacks the AspectJ runtime: it looks for the runtime's jar beside
+     * this one, opens a jar to see that it holds a class, and loads a class from a jar new to a class loader. Done
+     * here on that jar (or, without one, this runtime's own jar or folder) with a class loader of the warm-up's own,
+     * closed after: the program's class path is not touched.
+     */
+    private static void warmClassPath() throws IOException, URISyntaxException, ClassNotFoundException {
+        List<Path> beside = Patcher.besideThisRuntime();
+        Path jar = beside.isEmpty() ? home() : beside.get(0);
+        String name = beside.isEmpty() ? DUMMY.replace('/', '.') + "Target" : Patcher.ASPECTJ_RUNTIME;
+        JarFile open = Patcher.openHolding(List.of(jar), name);
+        if (open != null && !beside.isEmpty()) {
+            held = open;  // kept open: INSTRUMENT's own opening of this jar then shares the directory it read
+        } else if (open != null) {
+            open.close();
+        }
+        try (java.net.URLClassLoader loader = new java.net.URLClassLoader("dyper-warmup-jar",
+                new java.net.URL[] {jar.toUri().toURL()}, null)) {
+            Class.forName(name, false, loader);
+        }
+    }
+
+    private static Path home() throws URISyntaxException {
+        return Path.of(Warmup.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
     /** The dummy classes' files, read from the jar or folder that holds this class (no class loader is asked). */
     private static Map<String, byte[]> classFiles(List<String> names) throws IOException, URISyntaxException {
-        Path home = Path.of(Warmup.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path home = home();
         Map<String, byte[]> files = new LinkedHashMap<>();
         if (Files.isDirectory(home)) {
             for (String n : names) {

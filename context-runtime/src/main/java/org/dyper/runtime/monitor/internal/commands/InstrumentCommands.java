@@ -82,6 +82,9 @@ public final class InstrumentCommands {
                     .append(Xml.esc(set.model())).append("' ID='").append(set.id()).append("' CLASSES='")
                     .append(i.classes()).append("' PENDING='").append(i.pending()).append("' RESTORED='")
                     .append(i.restored()).append('\'');
+            if (i.phases() != null) {
+                x.append(" PHASES='").append(Xml.esc(i.phases())).append('\'');
+            }
             if (i.firstSiteId() <= i.lastSiteId()) {
                 x.append(" FIRSTID='").append(i.firstSiteId()).append("' LASTID='").append(i.lastSiteId()).append('\'');
             }
