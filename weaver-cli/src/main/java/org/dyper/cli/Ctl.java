@@ -70,12 +70,22 @@ record Ctl(PrintStream out, PrintStream err, Path dir) {
         return ExitCode.OK;
     }
 
+    /** The JDK attach client's timeout in ms (a system property of the attaching JVM, read at each attach). */
+    static final String ATTACH_TIMEOUT = "sun.tools.attach.attachTimeout";
+
     int attach(long pid, String options, Path agentJar) throws CommandFailure, IOException {
         if (agentJar == null || !Files.isRegularFile(agentJar) || !agentJar.toString().endsWith(".jar")) {
             throw new CommandFailure(ExitCode.ATTACH_FAILED, "the dyper-runtime jar was not found (" + agentJar
                     + "): build with mvn package first");
         }
         String args = "dir=" + dir.toAbsolutePath() + (options == null || options.isBlank() ? "" : "," + options);
+        // The JDK's attach signals the target (SIGQUIT) and, if its attach listener has not answered within half of
+        // this timeout (10 s by default), signals it again; a listener that was only slow to start (a busy machine)
+        // then takes the second signal as a thread dump request and prints a dump into the program's output. A
+        // longer timeout keeps the second signal for a JVM that really does not answer.
+        if (System.getProperty(ATTACH_TIMEOUT) == null) {
+            System.setProperty(ATTACH_TIMEOUT, "60000");
+        }
         try {
             com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(pid));
             try {

@@ -170,10 +170,10 @@ class HelpAndUsageTest extends CliFixture {
                         "whatif: --progress and --latency: one progress point at a time"),
                 Arguments.of("whatif 4242 --progress begin=a.B.c", "whatif: --progress: 'begin=a.B.c' is neither "
                         + "CLASS.METHOD nor begin=CLASS.METHOD,end=CLASS.METHOD (a latency unit from the begin's entry "
-                        + "to the end's exit, on one thread)"),
+                        + "to the end's exit, on any threads)"),
                 Arguments.of("whatif 4242 --progress begin=a.B.c,end=a.B.c,begin=a.B.d", "whatif: --progress: "
                         + "'begin=a.B.c,end=a.B.c,begin=a.B.d' is neither CLASS.METHOD nor begin=CLASS.METHOD,"
-                        + "end=CLASS.METHOD (a latency unit from the begin's entry to the end's exit, on one thread)"),
+                        + "end=CLASS.METHOD (a latency unit from the begin's entry to the end's exit, on any threads)"),
                 Arguments.of("whatif 4242 --progress begin=a.B.c,end=d", "whatif: --progress end: 'd' is not "
                         + "CLASS.METHOD (a class name, a dot, a method name; optionally its parameter types in "
                         + "parentheses)"),

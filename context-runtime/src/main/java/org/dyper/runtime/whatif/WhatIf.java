@@ -11,9 +11,11 @@ import org.dyper.runtime.Dyper;
  * <p>While an experiment runs with candidate {@code c} and speed-up {@code s} %: a thread that returns from {@code c}
  * adds {@code s/100} of the call's time to one global delay and counts it as paid by itself; every thread, at its next
  * delay point (the entry of a patched method), sleeps for the delay it owes (global minus what it has paid). The
- * candidate then runs s % faster relative to everything else. A thread that was off the CPU since it last looked is
- * credited with the share of the delay that accrued meanwhile (it was waiting, probably for a thread that paid), see
- * {@link Slot}. Progress points count completed calls.
+ * candidate then runs s % faster relative to everything else. As in Coz, a thread pays what it owes before it may
+ * wake another ({@link #release}, {@link #block}: a lock release, a signal, a hand-off), and leaves the delay it has
+ * paid on the object it released; a thread that was blocked on an object is credited, when it goes on
+ * ({@link #woken}), with the delay that accrued while it was blocked as far as a thread releasing that object had
+ * paid it, and pays the rest. Progress points count completed calls.
  *
  * <p>With no experiment running every hook is one volatile read. The hooks never throw (a failure is counted by
  * {@link Dyper#hookFailed}), allocate nothing per event (a thread's first event allocates its {@link Slot}), take no
@@ -56,6 +58,30 @@ public final class WhatIf {
     static final AtomicLongArray LATENCY_COUNT = new AtomicLongArray(MAX_PROGRESS_ID);
     /** Sleeps taken at loop heads (a subset of {@link #PARKS}). */
     static final AtomicLong LOOP_PARKS = new AtomicLong();
+    /** Buckets of {@link #RELEASED} (a power of two); objects share a bucket by their identity hash. */
+    static final int RELEASE_BUCKETS = 1 << 10;
+    /**
+     * Per bucket of released objects (locks, monitors, queues, conditions, ...), the most delay a thread had paid when
+     * it released or handed over through one of them (on the global delay's scale, so it never needs resetting).
+     */
+    static final AtomicLongArray RELEASED = new AtomicLongArray(RELEASE_BUCKETS);
+    /** Blocks seen (a thread went on after a blocking call or a monitor entry) during experiments. */
+    static final AtomicLong WAKEUPS = new AtomicLong();
+    /** The origin of the flow's virtual times below (the sums stay small; their differences are what counts). */
+    static final long BASE = System.nanoTime();
+    /**
+     * The flow through a latency pair, for Little's law when begin and end happen on different threads: the begins
+     * (arrivals) and ends (departures) and the sums of their times on the virtual clock (less {@link #BASE}), the
+     * units in flight and their minimum since the last experiment started; counted between experiments too, so that
+     * the number in flight stays exact. {@link #WRITERS}: hooks updating them now (for a consistent {@link #flow}).
+     */
+    static final AtomicLong ARRIVALS = new AtomicLong();
+    static final AtomicLong ARRIVAL_NS = new AtomicLong();
+    static final AtomicLong DEPARTURES = new AtomicLong();
+    static final AtomicLong DEPARTURE_NS = new AtomicLong();
+    static final AtomicLong IN_FLIGHT = new AtomicLong();
+    static final AtomicLong MIN_IN_FLIGHT = new AtomicLong();
+    private static final AtomicLong WRITERS = new AtomicLong();
 
     private WhatIf() {
     }
@@ -117,18 +143,100 @@ public final class WhatIf {
     }
 
     /**
-     * A delay point alone (WHATIF_DELAY): patched before a thread releases a lock or hands work to another thread, so
-     * that it pays what it owes before the thread it wakes goes on. Never throws.
+     * A release (WHATIF_RELEASE at a call that may wake another thread, WHATIF_RELEASE_MONITOR at a lock release): a
+     * delay point, then the delay this thread has paid is left on {@code object}, the lock or queue it releases or
+     * signals through, for the thread it wakes ({@link #woken}). Never throws.
      */
-    public static void delay(int id) {
+    public static void release(int id, Object object) {
         if (!running) {
             return;
         }
         try {
-            joined().delayPoint();
+            Slot t = joined();
+            t.delayPoint();
+            released(object, Math.min(t.paid, GLOBAL.get()));
         } catch (Throwable x) {
             Dyper.hookFailed(id, x);
         }
+    }
+
+    /**
+     * Before a call that may block (WHATIF_BLOCK: a {@code take}, {@code await}, {@code lock}, ...): a release too
+     * (many of these calls also wake a thread: a {@code put} a taker, a {@code take} a putter, a barrier's last
+     * {@code await} the others), then the global delay as the block's start. Returns the context for {@link #woken}
+     * (0: no experiment runs). Never throws.
+     */
+    public static long block(int id, Object object) {
+        return blockOn(id, object, true);
+    }
+
+    /**
+     * Before a monitor entry (WHATIF_BLOCK_MONITOR, SYNC_TEST): as {@link #block}, but not a release: asking for a
+     * monitor wakes nobody, and leaving this thread's paid delay on the monitor would credit the thread already waiting
+     * for it with this thread's own delay. Never throws.
+     */
+    public static long request(int id, Object monitor) {
+        return blockOn(id, monitor, false);
+    }
+
+    private static long blockOn(int id, Object object, boolean releases) {
+        if (!running) {
+            return 0;
+        }
+        try {
+            Slot t = joined();
+            t.delayPoint();
+            long g = GLOBAL.get();
+            if (releases) {
+                released(object, Math.min(t.paid, g));
+            }
+            return g + 1;
+        } catch (Throwable x) {
+            Dyper.hookFailed(id, x);
+            return 0;
+        }
+    }
+
+    /**
+     * After the call that may have blocked (WHATIF_WOKEN) or once the monitor is held (WHATIF_WOKEN_MONITOR,
+     * SYNC_ENTER): Coz's rule. The thread is credited with the delay that accrued since {@link #block} (or since it
+     * joined the experiment, if later) up to what a thread releasing {@code object} had paid: that thread paid it
+     * before waking this one, so this one's wait already holds it up by as much. What no releaser had paid (a timer
+     * ran out, nobody released, or the waker released where Dyper does not see it) is still owed and paid at the next
+     * delay point. Never throws.
+     */
+    public static void woken(int id, Object object, long context) {
+        try {
+            Slot t = Slot.current();
+            if (!running || t.epoch != epoch) {
+                return; // a thread that joins a new experiment owes nothing anyway
+            }
+            long g = GLOBAL.get();
+            long from = Math.max(context - 1, t.joinedAt);
+            long upTo = Math.min(g, RELEASED.get(bucket(object)));
+            long credit = Math.min(upTo - from, g - t.paid);
+            WAKEUPS.incrementAndGet();
+            if (credit > 0) {
+                t.paid += credit;
+                CREDITED_NS.addAndGet(credit);
+            }
+        } catch (Throwable x) {
+            Dyper.hookFailed(id, x);
+        }
+    }
+
+    /** Leaves {@code paid} (what the releasing thread has paid of the global delay so far) on {@code object}. */
+    private static void released(Object object, long paid) {
+        int b = bucket(object);
+        long seen;
+        while ((seen = RELEASED.get(b)) < paid && !RELEASED.compareAndSet(b, seen, paid)) {
+            // another thread raised it meanwhile: look again
+        }
+    }
+
+    /** The bucket of {@code object} (null, a static call's target: bucket 0). */
+    static int bucket(Object object) {
+        return System.identityHashCode(object) & (RELEASE_BUCKETS - 1);
     }
 
     /** The progress hook (WHATIF_PROGRESS, at EXIT): one more completed unit of work at {@code id}. Never throws. */
@@ -184,14 +292,14 @@ public final class WhatIf {
      * kept in the thread's state until {@link #pairEnd} on the same thread (a second begin restarts it). Never throws.
      */
     public static void pairBegin(int id) {
-        if (!running) {
-            return;
-        }
         try {
-            Slot t = joined();
-            t.delayPoint();
-            long v = virtualNow();
-            t.unitStart = v == 0 ? 1 : v;
+            if (running) {
+                Slot t = joined();
+                t.delayPoint();
+                long v = virtualNow();
+                t.unitStart = v == 0 ? 1 : v;
+            }
+            arrival();
         } catch (Throwable x) {
             Dyper.hookFailed(id, x);
         }
@@ -199,10 +307,11 @@ public final class WhatIf {
 
     /** The end of a latency pair (WHATIF_PAIR_END, at the EXIT of the end method), counted at {@code id}. */
     public static void pairEnd(int id) {
-        if (!running) {
-            return;
-        }
         try {
+            departure();
+            if (!running) {
+                return;
+            }
             Slot t = Slot.current();
             long start = t.unitStart;
             if (start != 0) {
@@ -211,6 +320,51 @@ public final class WhatIf {
             }
         } catch (Throwable x) {
             Dyper.hookFailed(id, x);
+        }
+    }
+
+    /** One unit begins (its begin on any thread), for Little's law. */
+    private static void arrival() {
+        WRITERS.incrementAndGet();
+        ARRIVAL_NS.addAndGet(virtualNow() - BASE);
+        ARRIVALS.incrementAndGet();
+        IN_FLIGHT.incrementAndGet();
+        WRITERS.decrementAndGet();
+    }
+
+    /** One unit ends (on any thread), for Little's law. */
+    private static void departure() {
+        WRITERS.incrementAndGet();
+        DEPARTURE_NS.addAndGet(virtualNow() - BASE);
+        DEPARTURES.incrementAndGet();
+        long n = IN_FLIGHT.decrementAndGet();
+        WRITERS.decrementAndGet();
+        long min;
+        while (n < (min = MIN_IN_FLIGHT.get()) && !MIN_IN_FLIGHT.compareAndSet(min, n)) {
+            // another end lowered it meanwhile: look again
+        }
+    }
+
+    /**
+     * The flow through the latency pair now, consistent (no hook half-way through its update): arrivals, their summed
+     * virtual times, departures, theirs, units in flight, the minimum in flight since the last {@link #start}, and the
+     * virtual time now (times less {@link #BASE}). For the monitor's WHATIF reply.
+     */
+    static long[] flow() {
+        for (int tries = 0;; tries++) {
+            long busy = WRITERS.get();
+            long a = ARRIVALS.get();
+            long an = ARRIVAL_NS.get();
+            long d = DEPARTURES.get();
+            long dn = DEPARTURE_NS.get();
+            long n = IN_FLIGHT.get();
+            long min = MIN_IN_FLIGHT.get();
+            long v = virtualNow() - BASE;
+            // a hook that updated meanwhile changed a count, or was still busy at one of the two looks
+            if (busy == 0 && WRITERS.get() == 0 && a == ARRIVALS.get() && d == DEPARTURES.get() || tries >= 10_000) {
+                return new long[] {a, an, d, dn, n, Math.min(min, n), v};
+            }
+            Thread.onSpinWait();
         }
     }
 
@@ -283,6 +437,7 @@ public final class WhatIf {
         selected = candidate;
         permille = speedupPercent * 10;
         epoch = epoch + 1;
+        MIN_IN_FLIGHT.set(IN_FLIGHT.get());
         running = true;
     }
 

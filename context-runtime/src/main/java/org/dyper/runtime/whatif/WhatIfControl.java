@@ -14,8 +14,9 @@ import org.w3c.dom.Element;
  * }</pre>
  *
  * The reply, {@code <WHATIF NOW DELAY EPOCH RUNNING CANDIDATE PERMILLE PARKS PARKED_NS CREDITED_NS SKIPPED_CLINIT
- * SKIPPED_INTERRUPTED CANDIDATE_CALLS CREDITING PROGRESS_LOST LOOP_PARKS><PROGRESS ID COUNT LATENCY_COUNT
- * LATENCY_NS/>...</WHATIF>}, holds the figures as
+ * SKIPPED_INTERRUPTED CANDIDATE_CALLS WAKEUPS PROGRESS_LOST LOOP_PARKS><PROGRESS ID COUNT LATENCY_COUNT
+ * LATENCY_NS/>...<FLOW ARRIVALS ARRIVAL_NS DEPARTURES DEPARTURE_NS IN_FLIGHT MIN_IN_FLIGHT VNOW/></WHATIF>}, holds
+ * the figures as
  * they were just before the switch: {@code NOW} is {@code System.nanoTime()} in the program, {@code DELAY} the global
  * delay in nanoseconds, {@code CANDIDATE}, {@code PERMILLE} and {@code EPOCH} the experiment that ran until then.
  */
@@ -69,8 +70,16 @@ public final class WhatIfControl {
                 + "' PARKS='" + WhatIf.PARKS.get() + "' PARKED_NS='" + WhatIf.PARKED_NS.get() + "' CREDITED_NS='"
                 + WhatIf.CREDITED_NS.get() + "' SKIPPED_CLINIT='" + WhatIf.SKIPPED_CLINIT.get()
                 + "' SKIPPED_INTERRUPTED='" + WhatIf.SKIPPED_INTERRUPTED.get() + "' CANDIDATE_CALLS='"
-                + WhatIf.CANDIDATE_CALLS.get() + "' CREDITING='" + Slot.crediting() + "' PROGRESS_LOST='"
-                + WhatIf.PROGRESS_LOST.get() + "' LOOP_PARKS='" + WhatIf.LOOP_PARKS.get() + "'>" + x + "</WHATIF>";
+                + WhatIf.CANDIDATE_CALLS.get() + "' WAKEUPS='" + WhatIf.WAKEUPS.get() + "' PROGRESS_LOST='"
+                + WhatIf.PROGRESS_LOST.get() + "' LOOP_PARKS='" + WhatIf.LOOP_PARKS.get() + "'>" + x + flow()
+                + "</WHATIF>";
+    }
+
+    /** The flow through a latency pair (Little's law): {@code <FLOW .../>}, see {@link WhatIf#flow}. */
+    private static String flow() {
+        long[] f = WhatIf.flow();
+        return "<FLOW ARRIVALS='" + f[0] + "' ARRIVAL_NS='" + f[1] + "' DEPARTURES='" + f[2] + "' DEPARTURE_NS='"
+                + f[3] + "' IN_FLIGHT='" + f[4] + "' MIN_IN_FLIGHT='" + f[5] + "' VNOW='" + f[6] + "'/>";
     }
 
     private static int[] ids(Element e, String attr) {

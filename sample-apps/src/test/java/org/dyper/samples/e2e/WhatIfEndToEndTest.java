@@ -84,10 +84,7 @@ class WhatIfEndToEndTest {
         return Long.parseLong(line.replaceAll(".*" + key + "=(\\d+).*", "$1"));
     }
 
-    /**
-     * The pipeline, whose ranking is asserted, on both JDKs; the counter, whose ranking is not (see below), once: it
-     * checks only that both its candidates ran and that everything came out, which 6 s show as well as 12.
-     */
+    /** The pipeline on both JDKs; the lock-bound counter once (what it adds is the runtime's crediting rule). */
     static Stream<Arguments> cases() {
         return Stream.of(Arguments.of(Jdk.JDK17, Planted.PIPELINE), Arguments.of(Jdk.JDK25, Planted.PIPELINE),
                 Arguments.of(Jdk.JDK17, Planted.COUNTER));
@@ -117,6 +114,11 @@ class WhatIfEndToEndTest {
 
     /** The model is out (every class restored) and no experiment runs. */
     private void nothingLeft(long pid) throws Exception {
+        nothingLeft(pid, 1);
+    }
+
+    /** As {@link #nothingLeft(long)} after {@code runs} runs of dyper whatif (each leaves its model's record). */
+    private void nothingLeft(long pid, int runs) throws Exception {
         Run instrumented = ctl(pid, "INSTRUMENTED");
         assertEquals(0, instrumented.exit(), instrumented.err());
         Element patches = Xml.child(Xml.parse(instrumented.out()), "PATCHES");
@@ -129,7 +131,7 @@ class WhatIfEndToEndTest {
             }
             models++;
         }
-        assertEquals(1, models, instrumented.out());
+        assertEquals(runs, models, instrumented.out());
         Run state = ctl(pid, "WHATIF", "<WHATIF/>");
         assertEquals(0, state.exit(), state.err());
         assertEquals("false", Xml.child(Xml.parse(state.out()), "WHATIF").getAttribute("RUNNING"), state.out());
@@ -142,20 +144,35 @@ class WhatIfEndToEndTest {
         try {
             long pid = t.pid();
             Path xml = dir.resolve("profile.xml");
-            Run run = E2e.dyper(whatif(pid, p, "--duration", p == Planted.PIPELINE ? "12s" : "6s", "--window", "200ms", "--xml", xml.toString())
-                    .toArray(String[]::new));
+            List<String> args = whatif(pid, p, "--duration", p == Planted.PIPELINE ? "12s" : "8s", "--window",
+                    "200ms", "--xml", xml.toString());
+            if (p == Planted.COUNTER) {
+                args.set(args.indexOf("0,50"), "0,100");
+            }
+            Run run = E2e.dyper(args.toArray(String[]::new));
             assertEquals(0, run.exit(), run.out() + run.err());
+            System.out.println(run.out());
             assertTrue(run.out().contains("dyper: whatif: experiments stopped; model 'dyper-whatif' removed from "
                     + "process " + pid), run.out());
             Element profile = Xml.parse(Files.readString(xml));
             List<Element> candidates = Xml.children(profile, "CANDIDATE");
             assertEquals(2, candidates.size(), run.out());
-            if (p == Planted.PIPELINE) {
-                assertTrue(candidates.get(0).getAttribute("NAME").startsWith(p.critical + "("), run.out());
-                assertTrue(candidates.get(1).getAttribute("NAME").startsWith(p.offPath + "("), run.out());
+            // the method on the critical path ranks first (in the counter: the one inside the lock)
+            assertTrue(candidates.get(0).getAttribute("NAME").startsWith(p.critical + "("), run.out());
+            assertTrue(candidates.get(1).getAttribute("NAME").startsWith(p.offPath + "("), run.out());
+            if (p == Planted.COUNTER) {
+                // Coz's rule: a thread is credited only with a delay that accrued while it was blocked and that its
+                // waker had paid. prepare's delay accrues while the other thread holds the lock (running, not
+                // blocked), so the holder pays it in the lock and nothing is credited, except when the thread that
+                // just released barges back into the (unfair) monitor after its own prepare: 4-10 % of the delay in
+                // a simulation at load 12. The crediting by time off the CPU that this replaced credited 62 %
+                // (460 of 740 ms) in this test at that load, and prepare was predicted at +22 % at s = 100 %.
+                Element prepare = candidates.get(1);
+                long inserted = Long.parseLong(prepare.getAttribute("DELAY_NS"));
+                long credited = Long.parseLong(prepare.getAttribute("CREDITED_NS"));
+                assertTrue(inserted > 0 && credited < inserted / 4, "credited " + credited + " of " + inserted
+                        + " ns in prepare's windows\n" + run.out());
             }
-            // the lock-bound counter's ranking is not asserted: in 12 s on the busy 2-core machine its intervals
-            // spanned 60-80 points and the order came out both ways (docs/whatif.md); both candidates did run
             for (Element c : candidates) {
                 assertEquals("true", c.getAttribute("DELAYED"), run.out());
             }
@@ -210,6 +227,25 @@ class WhatIfEndToEndTest {
             // the spin thread, in one long call that enters no method, was held back at its loop head
             assertTrue(Long.parseLong(profile.getAttribute("LOOP_PARKS")) > 0, run.out());
             nothingLeft(pid);
+            // the same JVM, a unit that begins on one thread and ends on another: from handle's entry (the handler)
+            // to serve's exit (the worker); no unit is timed on one thread, so Little's law estimates the latency
+            Path little = dir.resolve("little.xml");
+            Run cross = E2e.dyper("whatif", Long.toString(pid), "--dir", dir.resolve("registry").toString(),
+                    "--cache", shared.resolve("cache").toString(), "--progress", "begin=" + r + "handle,end=" + r
+                    + "serve", "--candidates", r + "c," + r + "d", "--delay-points", r + "a," + r + "b," + r + "serve",
+                    "--speedups", "0,100", "--duration", "8s", "--window", "200ms", "--xml", little.toString());
+            assertEquals(0, cross.exit(), cross.out() + cross.err());
+            assertTrue(cross.out().contains("latency from the entry of " + r + "handle(long) to the exit of " + r
+                    + "serve() (begin and end on different threads: by Little's law"), cross.out());
+            Element byLittle = Xml.parse(Files.readString(little));
+            assertEquals("LITTLE", byLittle.getAttribute("ESTIMATOR"), cross.out());
+            assertTrue(Long.parseLong(byLittle.getAttribute("BASELINE_UNITS")) > 0, cross.out());
+            List<String> order = new ArrayList<>();
+            for (Element c : Xml.children(byLittle, "CANDIDATE")) {
+                order.add(c.getAttribute("NAME").replaceAll("\\(.*", ""));
+            }
+            assertEquals(List.of(r + "c", r + "d"), order, cross.out());
+            nothingLeft(pid, 2);
             assertEquals(0, t.stop(MonitorEndToEndTest.STOP), t.stderr());
             String out = t.stdout().trim();
             assertTrue(out.matches("requests items=\\d+ checksum=[0-9a-f]+"), out);

@@ -12,17 +12,25 @@ final class ProfileText {
 
     /**
      * The progress point: its site name (the end method's for latency), the begin method's site name (a latency pair
-     * of two methods; null otherwise), and whether it measures latency.
+     * of two methods; null otherwise), whether it measures latency, and for a pair how its latency was estimated
+     * ({@code THREAD}: each unit timed on the thread of its begin and end; {@code LITTLE}: Little's law, begin and end
+     * on different threads; null: not a pair).
      */
-    record Progress(String name, String begin, boolean latency) {
+    record Progress(String name, String begin, boolean latency, String estimator) {
+        Progress(String name, String begin, boolean latency) {
+            this(name, begin, latency, null);
+        }
+
         static Progress throughput(String name) {
             return new Progress(name, null, false);
         }
 
-        /** How the profile names it: the method, or the latency unit. */
+        /** How the profile names it: the method, or the latency unit (and how it was estimated). */
         String describe() {
             return !latency ? "progress point " + name : begin == null ? "latency of each call of " + name
-                    : "latency from the entry of " + begin + " to the exit of " + name;
+                    : "latency from the entry of " + begin + " to the exit of " + name + ("LITTLE".equals(estimator)
+                            ? " (begin and end on different threads: by Little's law, mean units in flight / throughput)"
+                            : "THREAD".equals(estimator) ? " (each unit timed on its thread)" : "");
         }
     }
 
@@ -78,12 +86,24 @@ final class ProfileText {
     }
 
     static String xml(long pid, Progress progress, Session.Result r, Profile.Baseline base, List<Profile.Row> rows) {
+        return xml(pid, progress, r, base, rows, List.of());
+    }
+
+    /**
+     * The profile as XML; {@code names}: the candidates in the order of {@link Session.Result#byCandidate}, whose
+     * delay inserted and credited in their windows become the CANDIDATE's DELAY_NS and CREDITED_NS.
+     */
+    static String xml(long pid, Progress progress, Session.Result r, Profile.Baseline base, List<Profile.Row> rows,
+            List<String> names) {
         StringBuilder x = new StringBuilder(4096);
         x.append("<?xml version='1.0' encoding='UTF-8'?>\n<WHATIF_PROFILE PID='").append(pid).append("' PROGRESS='")
                 .append(Xml.esc(progress.name())).append("' METRIC='")
                 .append(progress.latency() ? "LATENCY" : "THROUGHPUT").append('\'');
         if (progress.begin() != null) {
             x.append(" BEGIN='").append(Xml.esc(progress.begin())).append('\'');
+        }
+        if (progress.estimator() != null) {
+            x.append(" ESTIMATOR='").append(progress.estimator()).append('\'');
         }
         if (progress.latency()) {
             x.append(" BASELINE_LATENCY_NS='").append(num(base.meanLatency())).append("' BASELINE_UNITS='")
@@ -100,7 +120,13 @@ final class ProfileText {
             x.append("  <CANDIDATE RANK='").append(rank++).append("' NAME='").append(Xml.esc(row.candidate()))
                     .append("' CPU_SELF='").append(row.cpuSelf() < 0 ? "" : num(row.cpuSelf())).append("' CPU_TOTAL='")
                     .append(row.cpuTotal() < 0 ? "" : num(row.cpuTotal())).append("' DELAYED='").append(row.delayed())
-                    .append("'>\n");
+                    .append('\'');
+            int i = names.indexOf(row.candidate());
+            if (i >= 0 && r.byCandidate() != null) {
+                x.append(" DELAY_NS='").append(r.byCandidate()[i][0]).append("' CREDITED_NS='")
+                        .append(r.byCandidate()[i][1]).append('\'');
+            }
+            x.append(">\n");
             for (Profile.Point p : row.points()) {
                 x.append("    <POINT SPEEDUP='").append(p.speedup()).append("' PREDICTED='").append(num(p.predicted()))
                         .append("' LOW='").append(num(p.low())).append("' HIGH='").append(num(p.high()))

@@ -66,7 +66,8 @@ public final class ProfileXml {
         long millis = whole(root, "MILLIS", where);
         boolean latency = root.getAttribute("METRIC").equals("LATENCY");
         ProfileText.Progress progress = new ProfileText.Progress(root.getAttribute("PROGRESS"),
-                root.hasAttribute("BEGIN") ? root.getAttribute("BEGIN") : null, latency);
+                root.hasAttribute("BEGIN") ? root.getAttribute("BEGIN") : null, latency,
+                root.hasAttribute("ESTIMATOR") ? root.getAttribute("ESTIMATOR") : null);
         Profile.Baseline base = new Profile.Baseline(real(root, "BASELINE_RATE", where),
                 (int) whole(root, "BASELINE_WINDOWS", where), 0,
                 latency ? real(root, "BASELINE_LATENCY_NS", where) : Double.NaN,

@@ -42,10 +42,19 @@ final class Session {
     /** The run-time model's name; one model at a time, so a hand-instrumented model must go first. */
     static final String MODEL = "dyper-whatif";
     static final String MODES_RESOURCE = "org/dyper/cli/whatif/whatif-modes.xml";
-    /** Calls that may wake another thread: a thread pays what it owes before it makes one (as Coz does). */
+    /**
+     * Calls that may wake another thread without blocking: a thread pays what it owes before it makes one (as Coz
+     * does) and leaves what it paid on the object called (WHATIF_RELEASE).
+     */
     static final List<String> WAKERS = List.of("unlock", "signal", "signalAll", "notify", "notifyAll", "countDown",
-            "release", "put", "offer", "transfer", "await", "arrive", "arriveAndAwaitAdvance", "exchange", "complete",
-            "unpark", "execute", "submit");
+            "release", "offer", "arrive", "complete", "unpark", "execute", "submit");
+    /**
+     * Calls that may block (and may wake another thread too: a {@code put} a taker, a barrier's last {@code await} the
+     * others): a release before, and after it the thread is credited by Coz's rule (WHATIF_BLOCK, WHATIF_WOKEN).
+     */
+    static final List<String> BLOCKERS = List.of("take", "put", "poll", "transfer", "await", "awaitAdvance",
+            "awaitAdvanceInterruptibly", "arriveAndAwaitAdvance", "exchange", "acquire", "lock", "lockInterruptibly",
+            "wait", "join", "park", "parkNanos", "parkUntil");
     private static final int MILLIS = 120_000;
 
     private final WhatIfCommand.Parsed o;
@@ -175,10 +184,17 @@ final class Session {
         };
         for (Method m : delayPoints) {
             StringBuilder p = new StringBuilder("    <PATCH WHAT='ENTER' MODE='WHATIF_ENTER'/>\n    <PATCH WHAT='EXIT' "
-                    + "MODE='WHATIF_EXIT'/>\n    <PATCH WHAT='SYNC_EXIT' MODE='WHATIF_DELAY'/>\n");
+                    + "MODE='WHATIF_EXIT'/>\n    <PATCH WHAT='SYNC_TEST' MODE='WHATIF_BLOCK_MONITOR'/>\n"
+                    + "    <PATCH WHAT='SYNC_ENTER' MODE='WHATIF_WOKEN_MONITOR'/>\n"
+                    + "    <PATCH WHAT='SYNC_EXIT' MODE='WHATIF_RELEASE_MONITOR'/>\n");
             for (String w : WAKERS) {
-                p.append("    <PATCH WHAT='CALL' MODE='WHATIF_DELAY'><WHEN CASE='METHOD' ARG='").append(w)
+                p.append("    <PATCH WHAT='CALL' MODE='WHATIF_RELEASE'><WHEN CASE='METHOD' ARG='").append(w)
                         .append("'/></PATCH>\n");
+            }
+            for (String w : BLOCKERS) {
+                p.append("    <PATCH WHAT='CALL' MODE='WHATIF_BLOCK'><WHEN CASE='METHOD' ARG='").append(w)
+                        .append("'/></PATCH>\n    <PATCH WHAT='CALL' MODE='WHATIF_WOKEN'><WHEN CASE='METHOD' ARG='")
+                        .append(w).append("'/></PATCH>\n");
             }
             add.accept(m, p.toString());
         }
@@ -330,7 +346,7 @@ final class Session {
 
     /** The figures of one WHATIF reply that a window needs. */
     record Figures(long now, long delay, long visits, long parks, long parkedNs, long creditedNs, long units,
-            long unitNanos, long loopParks) {
+            long unitNanos, long loopParks, Flow flow) {
         static Figures of(Element w) {
             long visits = 0;
             long units = 0;
@@ -342,7 +358,8 @@ final class Session {
             }
             return new Figures(Long.parseLong(w.getAttribute("NOW")), Long.parseLong(w.getAttribute("DELAY")), visits,
                     Long.parseLong(w.getAttribute("PARKS")), Long.parseLong(w.getAttribute("PARKED_NS")),
-                    Long.parseLong(w.getAttribute("CREDITED_NS")), units, unitNanos, number(w, "LOOP_PARKS"));
+                    Long.parseLong(w.getAttribute("CREDITED_NS")), units, unitNanos, number(w, "LOOP_PARKS"),
+                    Flow.of(Xml.child(w, "FLOW")));
         }
 
         /** A figure a monitor of an older Dyper does not send is 0. */
@@ -352,9 +369,91 @@ final class Session {
         }
     }
 
-    /** What the experiments gave: the windows, and the delays' totals. */
+    /**
+     * The flow through a latency pair at one reply (Little's law): begins and ends so far, their summed virtual times
+     * (ns from the runtime's origin), units in flight now and their minimum during the experiment that just ended,
+     * and the virtual time of the reply.
+     */
+    record Flow(long arrivals, long arrivalNs, long departures, long departureNs, long inFlight, long minInFlight,
+            long vnow) {
+        static final Flow NONE = new Flow(0, 0, 0, 0, 0, 0, 0);
+
+        static Flow of(Element f) {
+            if (f == null) {
+                return NONE; // a monitor of an older Dyper
+            }
+            return new Flow(Long.parseLong(f.getAttribute("ARRIVALS")), Long.parseLong(f.getAttribute("ARRIVAL_NS")),
+                    Long.parseLong(f.getAttribute("DEPARTURES")), Long.parseLong(f.getAttribute("DEPARTURE_NS")),
+                    Long.parseLong(f.getAttribute("IN_FLIGHT")), Long.parseLong(f.getAttribute("MIN_IN_FLIGHT")),
+                    Long.parseLong(f.getAttribute("VNOW")));
+        }
+
+        /**
+         * The window from {@code before} to this reply by Little's law: {@code {departures, the integral over the
+         * window's virtual time of the units in flight less n0 × its length (ns), n0: the units in flight at its
+         * start (uncorrected), their minimum during it, its virtual length}}. The integral is {@code n0 × T} plus,
+         * over the begins, the time from each to the window's end, less the same over the ends; {@code n0} gets its
+         * offset in {@link #littlesLaw}.
+         */
+        long[] windowSince(Flow before) {
+            long a = arrivals - before.arrivals;
+            long e = departures - before.departures;
+            long in = a * vnow - (arrivalNs - before.arrivalNs);
+            long out = e * vnow - (departureNs - before.departureNs);
+            return new long[] {e, in - out, before.inFlight, minInFlight, vnow - before.vnow};
+        }
+    }
+
+    /**
+     * The windows by Little's law: mean latency = mean units in flight / throughput, i.e. per window the integral of
+     * the units in flight over its virtual time divided by its departures. The runtime counts in flight since its
+     * class loaded, so units that began before the pair was patched (or ended after an earlier run's model came out)
+     * shift the count by a constant; it is taken out by assuming that at some moment of some window no unit was in
+     * flight (the least count seen is that moment's 0).
+     */
+    static List<Profile.Window> littlesLaw(List<Profile.Window> windows, List<long[]> flows) {
+        long offset = Long.MAX_VALUE;
+        for (long[] f : flows) {
+            offset = Math.min(offset, f[3]);
+        }
+        List<Profile.Window> result = new ArrayList<>(windows.size());
+        for (int i = 0; i < windows.size(); i++) {
+            Profile.Window w = windows.get(i);
+            long[] f = flows.get(i);
+            long integral = (f[2] - offset) * f[4] + f[1];
+            result.add(new Profile.Window(w.candidate(), w.speedup(), w.visits(), w.nanos(), w.delayNanos(), f[0],
+                    Math.max(integral, 0)));
+        }
+        return result;
+    }
+
+    static final String THREAD = "THREAD";
+    static final String LITTLE = "LITTLE";
+
+    /**
+     * Which estimator a begin/end pair gets: {@link #THREAD} (each unit timed on its thread) when the units timed on
+     * one thread are at least 90 % of the ends, else {@link #LITTLE} (begin and end on different threads).
+     */
+    static String estimator(List<Profile.Window> windows, List<long[]> flows) {
+        long units = 0;
+        long ends = 0;
+        for (int i = 0; i < windows.size(); i++) {
+            units += windows.get(i).units();
+            ends += flows.get(i)[0];
+        }
+        return ends > 0 && units * 10 < ends * 9 ? LITTLE : THREAD;
+    }
+
+    /**
+     * What the experiments gave: the windows, and the delays' totals; {@code byCandidate[i]} the delay inserted and
+     * the delay credited to blocked threads in candidate i's windows with s &gt; 0 (null: not kept).
+     */
     record Result(List<Profile.Window> windows, long millis, long delayNs, long parks, long parkedNs,
-            long creditedNs, long loopParks, boolean interrupted) {
+            long creditedNs, long loopParks, boolean interrupted, long[][] byCandidate, String estimator) {
+        Result(List<Profile.Window> windows, long millis, long delayNs, long parks, long parkedNs, long creditedNs,
+                long loopParks, boolean interrupted) {
+            this(windows, millis, delayNs, parks, parkedNs, creditedNs, loopParks, interrupted, null, null);
+        }
     }
 
     /**
@@ -364,6 +463,9 @@ final class Session {
     Result experiments(List<Integer> candidateIds, String progressIds) throws IOException, CommandFailure {
         Random random = new Random(o.seed());
         List<Profile.Window> windows = new ArrayList<>();
+        long[][] byCandidate = new long[candidateIds.size()][2];
+        List<long[]> flows = new ArrayList<>();
+        boolean pair = o.begin() != null && !o.begin().equals(o.end());
         List<Integer> speedups = o.speedups().stream().filter(s -> s > 0).toList();
         long start = System.nanoTime();
         long deadline = start + o.durationMillis() * 1_000_000L;
@@ -405,21 +507,30 @@ final class Session {
                     windows.add(new Profile.Window(e[0], e[1], after.visits() - before.visits(), after.now()
                             - before.now(), after.delay() - before.delay(), after.units() - before.units(),
                             after.unitNanos() - before.unitNanos()));
+                    flows.add(after.flow().windowSince(before.flow()));
+                    if (e[1] > 0) {
+                        byCandidate[e[0]][0] += after.delay() - before.delay();
+                        byCandidate[e[0]][1] += after.creditedNs() - before.creditedNs();
+                    }
                     last = after;
                 }
                 round++;
                 if (round >= 3 && o.precision() > 0) {
                     List<Profile.Row> rows = Profile.rows(candidateIds.stream().map(String::valueOf).toList(),
-                            new double[candidateIds.size()][2], speedups, windows, o.seed(), o.latency());
+                            new double[candidateIds.size()][2], speedups, pair && estimator(windows, flows)
+                                    .equals(LITTLE) ? littlesLaw(windows, flows) : windows, o.seed(), o.latency());
                     if (Profile.widest(rows) <= o.precision()) {
                         break;
                     }
                 }
             }
         }
-        return new Result(windows, (System.nanoTime() - start) / 1_000_000, last.delay() - first.delay(),
+        String estimator = pair ? estimator(windows, flows) : null;
+        return new Result(LITTLE.equals(estimator) ? littlesLaw(windows, flows) : windows,
+                (System.nanoTime() - start) / 1_000_000, last.delay() - first.delay(),
                 last.parks() - first.parks(), last.parkedNs() - first.parkedNs(),
-                last.creditedNs() - first.creditedNs(), last.loopParks() - first.loopParks(), cleaned.get());
+                last.creditedNs() - first.creditedNs(), last.loopParks() - first.loopParks(), cleaned.get(),
+                byCandidate, estimator);
     }
 
     private void sleepWindow() {

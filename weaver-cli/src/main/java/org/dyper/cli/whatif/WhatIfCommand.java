@@ -57,7 +57,8 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
                         .addOption(Option.builder().longOpt("progress").hasArg().argName("SPEC")
                                 .desc("the progress point: CLASS.METHOD, each completed call is one unit of work "
                                         + "(throughput); or begin=CLASS.METHOD,end=CLASS.METHOD, a unit from the "
-                                        + "begin's entry to the end's exit on one thread (latency)").build())
+                                        + "begin's entry to the end's exit (latency; timed on one thread, or by Little's "
+                                        + "law when begin and end happen on different threads)").build())
                         .addOption(Option.builder().longOpt("latency").hasArg().argName("CLASS.METHOD")
                                 .desc("a latency progress point: each call of the method is one unit, its duration "
                                         + "the latency (instead of --progress)").build())
@@ -100,10 +101,12 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
                         Each experiment picks a candidate and a speed-up s for one window: while a thread runs the
                         candidate, s x its time is added to a global delay, and every other thread sleeps what it owes
                         at its next delay point (the entry or a loop head of a patched method, a lock release, a
-                        hand-off to another thread); a thread that was waiting is credited. The progress rate,
+                        hand-off to another thread); a thread that was blocked is credited with what the thread that
+                        woke it had paid (Coz's rule). The progress rate,
                         corrected for the inserted delay, predicts the program's speed-up if the candidate really were
                         s % faster; for a latency point, each unit's duration less the delay inserted while it ran
-                        predicts the change of the mean latency. The process
+                        (or, when begin and end happen on different threads, the mean units in flight over the
+                        throughput: Little's law) predicts the change of the mean latency. The process
                         gets the monitor (attached if it has none); the model 'dyper-whatif' goes in through run-time
                         patching and comes out at the end, and on Ctrl-C. Candidates are ranked by the predicted effect
                         at 20 %. Exit codes: 0 ok, 2 usage, 5 file error, 6 the monitor answered ERROR, 7 no such
@@ -207,7 +210,7 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
         }
         if (begin == null || end == null) {
             throw new UsageError("--progress: '" + spec + "' is neither CLASS.METHOD nor begin=CLASS.METHOD,"
-                    + "end=CLASS.METHOD (a latency unit from the begin's entry to the end's exit, on one thread)");
+                    + "end=CLASS.METHOD (a latency unit from the begin's entry to the end's exit, on any threads)");
         }
         return new String[] {begin, end};
     }
@@ -393,12 +396,18 @@ public final class WhatIfCommand implements CliCommand<WhatIfCommand.Parsed> {
             Profile.Baseline base = Profile.baselineOf(result.windows());
             ProfileText.Progress progressName = new ProfileText.Progress(siteName(sites, progressIds, o.progress()),
                     o.begin() == null || o.begin().equals(o.end()) ? null
-                            : siteName(sites, Session.ids(sites, o.begin()), o.begin()), o.latency());
+                            : siteName(sites, Session.ids(sites, o.begin()), o.begin()), o.latency(),
+                    result.estimator());
+            if (result.estimator() != null && result.windows().stream().mapToLong(Profile.Window::units).sum() == 0) {
+                context.err().println("dyper: warning: whatif: no unit from " + o.begin() + " to " + o.end() + " ended while the "
+                        + "experiments ran (the end method never returned, on any thread): the latency is not measured");
+            }
             ProfileText.print(out, o.pid(), progressName, result, base, rows, positive);
             out.println("dyper: whatif: experiments stopped; model '" + Session.MODEL + "' removed from process "
                     + o.pid() + " (" + restored + " class(es) restored)");
             if (o.xml() != null) {
-                AtomicWrite.write(o.xml(), ProfileText.xml(o.pid(), progressName, result, base, rows));
+                AtomicWrite.write(o.xml(), ProfileText.xml(o.pid(), progressName, result, base, rows,
+                        names));
                 out.println("dyper: whatif: profile written to " + o.xml());
             }
             if (o.html() != null) {

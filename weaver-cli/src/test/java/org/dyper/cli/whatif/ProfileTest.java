@@ -162,4 +162,36 @@ class ProfileTest {
         assertTrue(page.contains("never returned during the experiments"), page);
         assertTrue(page.contains("<td>+19.0 [+19.0,+19.0]</td><td>+38.0 [+38.0,+38.0]</td>"), page);
     }
+
+    /**
+     * Little's law for a pair whose begin and end are on different threads: per window, the integral of the units in
+     * flight over its virtual time, and its ends; the count's offset (units in flight before the patch went in) taken
+     * out by the least count seen. Window 1: in flight 5 (uncorrected) at its start, begins at 100 and 300 ns, ends at
+     * 600 and 900, length 1000: 500 + 600 = 1100 ns in flight over 2 ends. Window 2: one unit in flight at its start
+     * (6 uncorrected), which ends at 1400 of 1000..2000: 400 ns.
+     */
+    @Test
+    void littlesLawIsTheIntegralInFlightOverTheEnds() {
+        long base = 1_000_000; // the runtime's sums are of times since its origin: any offset cancels
+        Session.Flow start = new Session.Flow(40, 0, 35, 0, 5, 5, base);
+        Session.Flow mid = new Session.Flow(42, 400 + 2 * base, 37, 1500 + 2 * base, 5, 5, base + 1000);
+        Session.Flow midStart = new Session.Flow(43, 1400 + 3 * base, 37, 1500 + 2 * base, 6, 5, base + 1000);
+        Session.Flow end = new Session.Flow(43, 1400 + 3 * base, 38, 2900 + 3 * base, 5, 5, base + 2000);
+        List<long[]> flows = List.of(mid.windowSince(start), end.windowSince(midStart));
+        List<Window> ws = List.of(new Window(0, 0, 2, 1000, 0, 0, 0), new Window(0, 10, 1, 1000, 0, 0, 0));
+        List<Window> little = Session.littlesLaw(ws, flows);
+        assertEquals(2, little.get(0).units());
+        assertEquals(1100, little.get(0).unitNanos());
+        assertEquals(1, little.get(1).units());
+        assertEquals(400, little.get(1).unitNanos());
+        // no unit timed on one thread: Little's law; nearly all of them: each timed on its thread
+        assertEquals(Session.LITTLE, Session.estimator(ws, flows));
+        List<Window> timed = List.of(new Window(0, 0, 2, 1000, 0, 2, 1100), new Window(0, 10, 1, 1000, 0, 1, 400));
+        assertEquals(Session.THREAD, Session.estimator(timed, flows));
+        String xml = ProfileText.xml(1, new ProfileText.Progress("a.B.end()", "a.A.begin()", true, Session.LITTLE),
+                new Session.Result(little, 2, 0, 0, 0, 0, 0, false), Profile.baselineOf(little), List.of());
+        assertTrue(xml.contains(" BEGIN='a.A.begin()' ESTIMATOR='LITTLE'"), xml);
+        assertTrue(new ProfileText.Progress("a.B.end()", "a.A.begin()", true, Session.LITTLE).describe()
+                .endsWith("(begin and end on different threads: by Little's law, mean units in flight / throughput)"));
+    }
 }
