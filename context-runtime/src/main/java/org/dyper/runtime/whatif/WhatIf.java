@@ -148,16 +148,7 @@ public final class WhatIf {
      * signals through, for the thread it wakes ({@link #woken}). Never throws.
      */
     public static void release(int id, Object object) {
-        if (!running) {
-            return;
-        }
-        try {
-            Slot t = joined();
-            t.delayPoint();
-            released(object, Math.min(t.paid, GLOBAL.get()));
-        } catch (Throwable x) {
-            Dyper.hookFailed(id, x);
-        }
+        blockOn(id, object, true);
     }
 
     /**
