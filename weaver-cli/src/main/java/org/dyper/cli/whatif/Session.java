@@ -444,6 +444,11 @@ final class Session {
         return ends > 0 && units * 10 < ends * 9 ? LITTLE : THREAD;
     }
 
+    /** The windows as the profile reads them: by Little's law when a begin/end pair's {@link #estimator} says so. */
+    static List<Profile.Window> estimated(boolean pair, List<Profile.Window> windows, List<long[]> flows) {
+        return pair && estimator(windows, flows).equals(LITTLE) ? littlesLaw(windows, flows) : windows;
+    }
+
     /**
      * What the experiments gave: the windows, and the delays' totals; {@code byCandidate[i]} the delay inserted and
      * the delay credited to blocked threads in candidate i's windows with s &gt; 0 (null: not kept).
@@ -517,8 +522,8 @@ final class Session {
                 round++;
                 if (round >= 3 && o.precision() > 0) {
                     List<Profile.Row> rows = Profile.rows(candidateIds.stream().map(String::valueOf).toList(),
-                            new double[candidateIds.size()][2], speedups, pair && estimator(windows, flows)
-                                    .equals(LITTLE) ? littlesLaw(windows, flows) : windows, o.seed(), o.latency());
+                            new double[candidateIds.size()][2], speedups, estimated(pair, windows, flows), o.seed(),
+                            o.latency());
                     if (Profile.widest(rows) <= o.precision()) {
                         break;
                     }
@@ -526,7 +531,7 @@ final class Session {
             }
         }
         String estimator = pair ? estimator(windows, flows) : null;
-        return new Result(LITTLE.equals(estimator) ? littlesLaw(windows, flows) : windows,
+        return new Result(estimated(pair, windows, flows),
                 (System.nanoTime() - start) / 1_000_000, last.delay() - first.delay(),
                 last.parks() - first.parks(), last.parkedNs() - first.parkedNs(),
                 last.creditedNs() - first.creditedNs(), last.loopParks() - first.loopParks(), cleaned.get(),
