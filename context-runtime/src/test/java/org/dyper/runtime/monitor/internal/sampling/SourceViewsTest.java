@@ -141,10 +141,14 @@ class SourceViewsTest {
         return f.newDocumentBuilder().parse(new InputSource(new StringReader(x))).getDocumentElement();
     }
 
-    private static void validate(Element r) throws Exception {
-        SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI)
-                .newSchema(MonitorAgent.class.getResource("monitor-report.xsd")).newValidator()
-                .validate(new DOMSource(r));
+    private static javax.xml.validation.Schema schema;
+
+    private static synchronized void validate(Element r) throws Exception {
+        if (schema == null) {
+            schema = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI)
+                    .newSchema(MonitorAgent.class.getResource("monitor-report.xsd"));
+        }
+        schema.newValidator().validate(new DOMSource(r));
     }
 
     private static String xml(Element e) throws Exception {
