@@ -152,7 +152,10 @@ class CpuWeightEndToEndTest {
         Element last = all(exit, "MONITOR_REPORT").get(0);
         String spin = BusyThreadsOnGo.class.getName() + ".spin";
         Element cpu = all(last, "CPU").get(0);
-        Element before = all(last, "CPU_BEFORE_JFR").get(0);
+        List<Element> kept = all(last, "CPU_BEFORE_JFR");
+        assertEquals(1, kept.size(), "the exit report keeps the thread dumps' CPU section of the time before the"
+                + " recorder (before: dropped at the switch)");
+        Element before = kept.get(0);
         assertEquals(List.of("JFR", "THREAD_DUMP"), List.of(cpu.getAttribute("SOURCE"), before.getAttribute("SOURCE")));
         assertEquals(jdk == Jdk.JDK17 ? "jdk.ExecutionSample" : "jdk.CPUTimeSample", cpu.getAttribute("EVENT"));
         assertEquals(cpu.getAttribute("FROM"), before.getAttribute("TO"), "the thread dumps' window ends where the "

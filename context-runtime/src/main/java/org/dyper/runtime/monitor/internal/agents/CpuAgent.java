@@ -321,10 +321,11 @@ public final class CpuAgent implements DyperAgent {
     /**
      * Keeps the section as it is now, from {@code source} up to {@code toMillis} (epoch ms), as the element
      * {@code CPU_BEFORE_JFR}, not shown until {@link #showKept}: the thread dumps' figures of the time before the
-     * recorder started, while thread dumps sample on until the recorder's first samples come.
+     * recorder started, while thread dumps sample on until the recorder's first samples come. None without samples.
      */
     public synchronized void keep(String source, long toMillis, long monitorCpuNs) {
-        kept = section("CPU_BEFORE_JFR", source, "", monitorCpuNs, " TO='" + toMillis + "'");
+        // like a view, the section is there once it has samples
+        kept = samples == 0 ? null : section("CPU_BEFORE_JFR", source, "", monitorCpuNs, " TO='" + toMillis + "'");
         keptShown = false;
     }
 

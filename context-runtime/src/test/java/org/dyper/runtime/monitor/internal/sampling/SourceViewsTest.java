@@ -114,6 +114,17 @@ class SourceViewsTest {
     }
 
     @Test
+    void nothingSampledBeforeTheRecorderMeansNoSectionBeforeIt() throws Exception {
+        views.recorderStarting(2_000, 5);
+        views.switchTo(Sampler.JFR, "jdk.CPUTimeSample", 2_500);
+        sample(1, HOT);
+        Element r = report();
+        assertEquals(List.of("CPU JFR 1 from 2000"), sections(r));
+        assertEquals(List.of("CPU JFR 1 from 2000"), views(r));
+        validate(r);
+    }
+
+    @Test
     void aSecondRecorderStartKeepsOnlyTheDumpsSinceTheLastSwitch() throws Exception {
         dumpsBeforeTheRecorder();
         views.switchTo(Sampler.JFR, "jdk.ExecutionSample", 2_500);
