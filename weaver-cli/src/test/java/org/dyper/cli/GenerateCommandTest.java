@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.Processes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -206,6 +209,26 @@ class GenerateCommandTest extends CliFixture {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"generate", "weave", "run"})
     void warningsOfOneKindAreCappedAndTheRestCounted(String command) throws IOException {
+        Path m = write("many-" + command + ".xml", manyUnmatched());
+        Result r = withModel(command, m, "many-out-");
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        List<String> warnings = r.errLines().stream().filter(l -> l.contains(": warning: ")).toList();
+        assertEquals(capped(m), warnings, r.err());
+    }
+
+    /** The same with the CLI's own JVM on the second JDK: {@code dyper generate} prints the same capped lines. */
+    @Test
+    void warningsAreCappedTheSameWhenTheCliRunsOnJdk25() throws Exception {
+        Path m = write("many-jdk25.xml", manyUnmatched());
+        Processes.Result r = Processes.run(List.of(Jdk.JDK25.java().toString(), "-Dstderr.encoding=UTF-8", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "generate", "--model", m.toString(),
+                "--in", classes.toString(), "--out", dir.resolve("many-out-jdk25").toString()), Duration.ofSeconds(120));
+        assertEquals(ExitCode.OK, r.exit(), r.err());
+        assertEquals(capped(m), r.err().lines().filter(l -> l.contains(": warning: ")).toList(), r.err());
+    }
+
+    /** 1,000 FORs that match no method, and 25 CALL patches that match no call, beside one that works. */
+    private static String manyUnmatched() {
         StringBuilder xml = new StringBuilder("<MODEL NAME='many'>\n");
         for (int i = 0; i < 1000; i++) {
             xml.append("  <FOR CLASS='com.acme.none.C").append(i).append("' METHOD='m'><PATCH WHAT='ENTER' MODE='COUNT'/>"
@@ -217,10 +240,12 @@ class GenerateCommandTest extends CliFixture {
                     .append("'/></PATCH></FOR>\n");
         }
         xml.append("  <FOR CLASS='com.acme.cli.Tally' METHOD='add'><PATCH WHAT='ENTER' MODE='COUNT'/></FOR>\n</MODEL>\n");
-        Path m = write("many-" + command + ".xml", xml.toString());
-        Result r = withModel(command, m, "many-out-");
-        assertEquals(ExitCode.OK, r.code(), r.err());
-        List<String> warnings = r.errLines().stream().filter(l -> l.contains(": warning: ")).toList();
+        return xml.toString();
+    }
+
+    /** The warnings {@link #manyUnmatched} gets: the first 10 of each kind, then one line counting the rest. */
+    private static List<String> capped(Path m) {
+        String callFor = "  <FOR CLASS='com.acme.cli.Tally' METHOD='add'>";
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             expected.add("dyper: " + m + ":" + (i + 2) + ":3: warning: FOR: FOR CLASS='com.acme.none.C" + i
@@ -237,7 +262,7 @@ class GenerateCommandTest extends CliFixture {
         }
         expected.add("dyper: " + m + ":1012:" + column + ": warning: PATCH: … and 15 more PATCHes that match no join "
                 + "point in the methods their FOR selects (the first here; only the first 10 are listed)");
-        assertEquals(expected, warnings, r.err());
+        return expected;
     }
 
     /**
