@@ -56,14 +56,12 @@ public final class ReportText {
         Element cpu = child(r, "CPU");
         Element before = child(r, "CPU_BEFORE_JFR");
         if (cpu != null) {
-            cpu(cpu, before == null ? "" : " from " + after(num(cpu, "FROM"), start) + " after the JVM started");
+            cpu(cpu, before == null ? "" : " since " + after(num(cpu, "FROM"), start));
         }
         if (before != null) {
             // the thread dumps' figures of the time before the recorder's (docs/monitor.md, "Where samples come from")
-            s.append("\nCPU before the flight recorder started (estimates from ").append(Units.count(num(before,
-                    "SAMPLES"))).append(" samples, thread dumps, ").append(window(before, start))
-                    .append("; I/O samples ")
-                    .append(before.getAttribute("IO_SAMPLES")).append(")\n");
+            s.append("\nCPU before the flight recorder (estimates from ").append(Units.count(num(before,
+                    "SAMPLES"))).append(" samples, thread dumps, ").append(window(before, start)).append(")\n");
             methods(before);
         }
         Element stacks = child(r, "STACKS");

@@ -79,15 +79,16 @@ class ReportTextTest {
                 + "<PATH WEIGHT='3'>com.acme.Main.early</PATH></VIEW></STACKS></MONITOR_REPORT>";
         String text = ReportText.render(MonitorCommandsContract.xml(report), 120);
         List<String> lines = text.lines().toList();
-        for (String line : List.of("CPU (estimates from 4 samples, flight recorder jdk.ExecutionSample from 23.1 s"
-                + " after the JVM started; I/O samples 0)", "CPU before the flight recorder started (estimates from 3"
-                + " samples, thread dumps, 0.4 s to 23.1 s after the JVM started; I/O samples 0)",
+        for (String line : List.of("CPU (estimates from 4 samples, flight recorder jdk.ExecutionSample since 23.1 s;"
+                + " I/O samples 0)", "CPU before the flight recorder (estimates from 3 samples, thread dumps, 0.4 s to"
+                + " 23.1 s after the JVM started)",
                 "  com.acme.Main.early     3       30      3        30   0",
                 "Top CPU paths (4 samples in all; estimates; JFR, from 23.1 s after the JVM started)",
                 "Top CPU_BEFORE_JFR paths (3 samples in all; estimates; THREAD_DUMP, 0.4 s to 23.1 s after the JVM"
                         + " started)")) {
             assertTrue(lines.contains(line), line + " in:\n" + text);
         }
+        assertTrue(lines.stream().allMatch(l -> l.length() <= 120), text);
     }
 
     /** Automatic detailing: each detailed method's exact figures beside its sampled estimate, and what it waits for. */
