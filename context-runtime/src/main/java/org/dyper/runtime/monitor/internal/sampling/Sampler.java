@@ -137,7 +137,12 @@ public final class Sampler implements Events {
      */
     private void recorderStarting() {
         synchronized (recording) {
-            views.recorderStarting(System.currentTimeMillis(), ownCpuNs());
+            try {
+                views.recorderStarting(System.currentTimeMillis(), ownCpuNs());
+            } catch (RuntimeException e) {
+                // the recorder starts all the same; the thread dumps' figures before it are then not shown
+                m.agentErrors.putIfAbsent("CPU_BEFORE_JFR", e.getClass().getName() + ": " + e.getMessage());
+            }
             synchronized (nativeCarry) {
                 readBase();
             }

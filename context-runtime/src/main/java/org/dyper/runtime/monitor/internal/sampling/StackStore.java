@@ -148,7 +148,8 @@ public final class StackStore {
                 root = newNode(-1, -1);
                 viewRoot[ki] = root;
             }
-            weight[insert(root, path)] += weight[node];
+            int copy = insert(root, path);
+            weight[copy] += weight[node];
         }
         for (Map.Entry<Long, Integer> t : new ArrayList<>(threadRoot.get(vi).entrySet())) {
             for (int node : byRoot.getOrDefault(t.getValue(), List.of())) {
@@ -162,7 +163,8 @@ public final class StackStore {
                     root = newNode(-1, -1);
                     threadRoot.get(ki).put(t.getKey(), root);
                 }
-                weight[insert(root, path)] += weight[node];
+                int copy = insert(root, path);
+                weight[copy] += weight[node];
             }
         }
     }
@@ -208,7 +210,9 @@ public final class StackStore {
             root = newNode(-1, -1);
             viewRoot[vi] = root;
         }
-        weight[insert(root, rootFirst)] += w;
+        // not weight[insert(..)]: the array is read before insert, which may grow it
+        int node = insert(root, rootFirst);
+        weight[node] += w;
         if (threadName == null) {
             return;
         }
@@ -223,7 +227,8 @@ public final class StackStore {
             t = newNode(-1, -1);
             threadRoot.get(vi).put(threadId, t);
         }
-        weight[insert(t, rootFirst)] += w;
+        node = insert(t, rootFirst);
+        weight[node] += w;
     }
 
     /** How many of the path's nodes are not in the tree under {@code root} yet (all of them without a root). */
