@@ -136,9 +136,9 @@
     const est = [];
     const cpu = kid(m, "CPU"), before = kid(m, "CPU_BEFORE_JFR");
     if (cpu) est.push("CPU every " + attr(m, "CHECKTIME") + " ms: " + F.count(attr(cpu, "SAMPLES")) + " samples"
-      + (before ? " from " + (attr(cpu, "SOURCE") || "?") + " " + windowText(cpu.a, m) : ""));
-    if (before) est.push("before the flight recorder started: " + F.count(attr(before, "SAMPLES")) + " samples from "
-      + attr(before, "SOURCE") + ", " + windowText(before.a, m));
+      + (before ? " (" + (attr(cpu, "SOURCE") || "?") + ", " + windowText(cpu.a, m) + ")" : ""));
+    if (before) est.push("before the flight recorder started: " + F.count(attr(before, "SAMPLES")) + " samples ("
+      + attr(before, "SOURCE") + ", " + windowText(before.a, m) + ")");
     if (data.stacks && p === main) {
       const a = data.stacks.a;
       est.push("stacks from " + (a.SOURCE || "?") + ": " + data.stacks.views.map(v => v.name + " " + F.weight(v.total, v.unit))

@@ -330,8 +330,8 @@ class ReportPageBrowserTest {
         Files.writeString(xml, late);
         dyper("report", xml.toString());
         browser.open(dir.resolve("late.html"));
-        assertEquals("CPU every 10 ms: 1,650 samples from JFR from 1.5 s after the JVM started; before the flight"
-                + " recorder started: 40 samples from THREAD_DUMP, 0.1 s to 1.5 s after the JVM started; stacks from"
+        assertEquals("CPU every 10 ms: 1,650 samples (JFR, from 1.5 s after the JVM started); before the flight"
+                + " recorder started: 40 samples (THREAD_DUMP, 0.1 s to 1.5 s after the JVM started); stacks from"
                 + " JFR: CPU 1,650 samples, CPU_BEFORE_JFR 40 samples, WALL 2,400 samples, LOCK 60.0 ms, ALLOC 50.4 KB;"
                 + " 24 nodes", summary("Estimated (sampled)"));
         assertTrue(browser.driver.findElement(By.id("flame-info")).getText().startsWith("CPU: running threads: where"
