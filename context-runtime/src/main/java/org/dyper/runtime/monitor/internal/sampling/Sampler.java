@@ -85,6 +85,11 @@ public final class Sampler implements Events {
     private final java.util.concurrent.locks.ReentrantLock creating = new java.util.concurrent.locks.ReentrantLock();
     /** Set at the JVM's exit, under {@link #creating}: no recorder is created from then on. */
     private volatile boolean exiting;
+    /**
+     * From the recorder's start until a switch back to thread dumps: the looks read every thread's CPU clock (with a
+     * first batch after the threads' work, the weighing still knows their CPU time since its start).
+     */
+    private volatile boolean recorderClocks;
 
     public Sampler(Monitor m) {
         this.m = m;
@@ -128,6 +133,7 @@ public final class Sampler implements Events {
                 firstPool.clear();
             }
             views.switchTo(source, event, System.currentTimeMillis());
+            recorderClocks = source.equals(JFR);
         }
     }
 
@@ -137,6 +143,7 @@ public final class Sampler implements Events {
      */
     private void recorderStarting() {
         synchronized (recording) {
+            recorderClocks = true;
             try {
                 views.recorderStarting(System.currentTimeMillis(), ownCpuNs());
             } catch (RuntimeException e) {
@@ -379,7 +386,9 @@ public final class Sampler implements Events {
 
     /** Records one look at the threads (a dump when {@code stacks}) in the stack views and the agents. */
     private void record(ThreadInfo[] infos, long now, long weight, boolean recorder, boolean stacks) {
-        Map<Long, ThreadStates.Activity> activity = states.update(infos, now, m.settings.bool("CPUTIME"), stacks);
+        // from the recorder's start on its weighing needs every thread's clock (JDK 17), even in thread dumps
+        Map<Long, ThreadStates.Activity> activity = states.update(infos, now, m.settings.bool("CPUTIME"), stacks,
+                recorderClocks);
         if (stacks) {
             dumpViews(infos, activity, weight, recorder);
         }
