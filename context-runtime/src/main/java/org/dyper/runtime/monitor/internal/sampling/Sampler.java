@@ -241,6 +241,9 @@ public final class Sampler implements Events {
             // normal end is the JVM's exit: the recorder's samples stay, named as its, and no dump is added to them.
             if (views.source().equals(JFR) && (failed || m.settings.text("SAMPLER").equals(THREAD_DUMP))) {
                 switchTo(THREAD_DUMP, "");
+            } else if (!views.source().equals(JFR)) {
+                // it ended before its first batch: no weighing needs the clocks
+                recorderClocks = false;
             }
         }
     }
