@@ -464,6 +464,11 @@
     return out;
   }
 
+  /** The blocks, or a note saying why there are none, so that no heading stands over nothing. */
+  function nonEmpty(blocks, why) {
+    return blocks.length ? blocks : [el("div", { class: "note" }, why)];
+  }
+
   function fillTables() {
     const box = $("tables"), toc = $("toc");
     toc.append(el("a", { href: "#summary" }, "Summary"), el("a", { href: "#flame-section" }, "Flame graph"));
@@ -473,8 +478,8 @@
     }
     box.append(el("section", { id: "exact" }, el("h2", null, "Exact measurements", el("span", { class: "badge exact" }, "exact"),
       diff ? el("span", { class: "note" }, "(after: " + main.run.label + ")") : null),
-      main.exact ? D.tables.exactBlocks(main.exact) : el("div", { class: "note" }, "No exact measurements in this "
-        + "report: nothing woven reported into it.")));
+      nonEmpty(main.exact ? D.tables.exactBlocks(main.exact) : [], "No exact measurements in this report: nothing "
+        + "woven reported into it.")));
     toc.append(el("a", { href: "#exact" }, "Exact measurements"));
     const heap = kid(main.monitor, "HEAP") || kid(main.exact, "HEAP");
     if (heap && !diff) {
@@ -488,7 +493,8 @@
     }
     if (main.monitor && !diff) {
       box.append(el("section", { id: "monitor" }, el("h2", null, "Monitor", el("span", { class: "badge estimate" },
-        "estimate")), monitorBlocks(main.monitor)));
+        "estimate")), nonEmpty(monitorBlocks(main.monitor), "No monitor tables in this report (hot methods, threads, "
+        + "contention): its samples are in the flame graph above.")));
       toc.append(el("a", { href: "#monitor" }, "Monitor"));
     }
   }

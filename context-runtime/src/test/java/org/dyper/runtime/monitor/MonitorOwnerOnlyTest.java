@@ -26,6 +26,8 @@ import org.dyper.runtime.wire.WireClient;
 import org.dyper.testsupport.Jdk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Only the owner reaches the monitor (issue 20, item 6): it listens on a socket file in the owner-only registry
@@ -112,10 +114,11 @@ class MonitorOwnerOnlyTest {
         }
     }
 
-    @Test
-    void anotherClientWithoutTheTokenNoLongerKeepsTheOwnerOut() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Jdk.class)
+    void anotherClientWithoutTheTokenNoLongerKeepsTheOwnerOut(Jdk jdk) throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc to find the ports a process listens on");
-        try (Child child = Child.start(Jdk.JDK17, dir, "", LoopTarget.class)) {
+        try (Child child = Child.start(jdk, dir, "", LoopTarget.class)) {
             assertEquals("loop: started", child.nextLine());
             long pid = child.process.pid();
             MonitorEntry e = child.entry();

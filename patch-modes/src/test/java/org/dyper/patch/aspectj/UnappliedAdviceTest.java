@@ -5,13 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.dyper.patch.launch.LaunchWeaving;
 import org.dyper.patch.build.Weaver;
 import org.dyper.patch.runtime.PatchFiles;
 import org.dyper.patch.runtime.RuntimeWeaving;
+import org.dyper.testsupport.Jdk;
+import org.dyper.testsupport.Processes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,6 +77,36 @@ class UnappliedAdviceTest {
             assertEquals(expected, RuntimeWeaving.warnings(woven.patch()), String.join("\n", woven.patch().notes()));
             String xml = PatchFiles.files(woven.patch(), woven.dir(), List.of(), List.of()).toXml();
             assertFalse(xml.contains("adviceDidNotMatch"), "a warning is not repeated as a NOTE: " + xml);
+        }
+    }
+
+    /**
+     * Item 4 with ajc in a JVM of the second JDK (the CLI weaves for a running JVM in its own JVM, on whatever JDK the
+     * user runs it): the same two warnings, from a fresh weave and from the cache. {@link #main} is that JVM's work.
+     */
+    @Test
+    void runTimeWeavingWarnsTheSameWhenAjcRunsOnJdk25(@TempDir Path dir) throws Exception {
+        Processes.Result r = Processes.run(List.of(Jdk.JDK25.java().toString(), "-cp",
+                System.getProperty("java.class.path"), UnappliedAdviceTest.class.getName(), dir.toString()),
+                Duration.ofSeconds(120));
+        assertEquals(0, r.exit(), r.err());
+        List<String> expected = List.of(expected(dir), expected(dir).replace("WHAT='ENTER' MODE='ID'", "WHAT='EXIT' "
+                + "MODE='VALUE_RET'").replace("model.xml:3:1", "model.xml:4:1"));
+        assertEquals(Stream.of(expected, expected).flatMap(List::stream).map(w -> w + "\n").collect(
+                Collectors.joining()), r.out(), r.err());
+    }
+
+    /** Weaves the broken patch for a running JVM in folder {@code args[0]}, twice (the second from the cache). */
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of(args[0]);
+        GeneratedCode code = brokenCode(dir);
+        Map<String, byte[]> originals = Map.of(T, Files.readAllBytes(Woven.fixtureClasses(dir)
+                .resolve(T.replace('.', '/') + ".class")));
+        String id = RuntimeWeaving.id("m", code, originals);
+        for (int i = 0; i < 2; i++) {
+            RuntimeWeaving.Woven woven = RuntimeWeaving.weaveCached("m", id, code, originals,
+                    List.of(Woven.fixtureClasses(dir), Woven.TEST_CLASSES), dir.resolve("patches"));
+            RuntimeWeaving.warnings(woven.patch()).forEach(System.out::println);
         }
     }
 

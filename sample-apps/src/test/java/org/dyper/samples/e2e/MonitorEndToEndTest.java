@@ -96,9 +96,10 @@ class MonitorEndToEndTest {
     }
 
     /** Issue 20, item 5: the process ends while ctl waits for its reply; ctl names it and says it ended. */
-    @Test
-    void ctlSaysTheProcessEndedWhenItEndsDuringACommand() throws Exception {
-        Running t = start(List.of(Processes.currentJava().toString(), "-javaagent:" + runtimeJar() + "=dir=" + dir,
+    @ParameterizedTest
+    @EnumSource(Jdk.class)
+    void ctlSaysTheProcessEndedWhenItEndsDuringACommand(Jdk jdk) throws Exception {
+        Running t = start(List.of(jdk.java().toString(), "-javaagent:" + runtimeJar() + "=dir=" + dir,
                 "-cp", classpath(), BankThenWait.class.getName(), "1", "10"), null);
         try {
             List<String> expected = expectedOutput(1, 10);

@@ -218,4 +218,30 @@ class JfrReportBrowserTest {
                 .map(WebElement::getText).filter(t -> t.startsWith("hot-spinner")).findFirst().orElseThrow()
                 .replaceAll(" \\(\\d+\\)$", ""));
     }
+
+    /**
+     * A recording with the JDK's samples only (no dyper event): the page says there are no exact measurements and no
+     * monitor tables, instead of headings over nothing.
+     */
+    @Test
+    void aRecordingWithoutDypersEventsSaysWhatIsMissing() throws Exception {
+        Path jfr = dir.resolve("samples-only.jfr");
+        try (Recording r = new Recording()) {
+            r.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
+            r.start();
+            Thread hot = new Thread(() -> spinHot(200_000_000L), "hot-spinner");
+            hot.start();
+            hot.join();
+            r.stop();
+            r.dump(jfr);
+        }
+        ReportPageBrowserTest.dyper("report", jfr.toString());
+        browser.open(dir.resolve("samples-only.html"));
+        assertEquals(List.of("No exact measurements in this report: nothing woven reported into it."),
+                browser.driver.findElements(By.cssSelector("#exact > .note")).stream().map(WebElement::getText).toList());
+        assertEquals(0, browser.driver.findElements(By.cssSelector("#exact .block")).size());
+        assertEquals(List.of("No monitor tables in this report (hot methods, threads, contention): its samples are in "
+                + "the flame graph above."), browser.driver.findElements(By.cssSelector("#monitor > .note")).stream()
+                .map(WebElement::getText).toList());
+    }
 }
