@@ -86,6 +86,7 @@ record Ctl(PrintStream out, PrintStream err, Path dir) {
         if (System.getProperty(ATTACH_TIMEOUT) == null) {
             System.setProperty(ATTACH_TIMEOUT, "60000");
         }
+        awaitCatchesQuit(pid, Path.of("/proc/" + pid + "/status"), QUIT_WAIT_MS);
         try {
             com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(pid));
             try {
@@ -117,6 +118,62 @@ record Ctl(PrintStream out, PrintStream err, Path dir) {
         MonitorEntry e = MonitorEntry.read(file);
         out.println("dyper: monitor running in process " + pid + " (" + e.endpoint() + ")");
         return ExitCode.OK;
+    }
+
+    /** How long {@link #awaitCatchesQuit} waits for a JVM that is still starting. */
+    static final long QUIT_WAIT_MS = 10_000;
+
+    /**
+     * Waits until process {@code pid} catches SIGQUIT, where the system says ({@code status}: Linux's
+     * /proc/PID/status; elsewhere, or unreadable, nothing is checked). The JDK's attach starts with a SIGQUIT: a JVM
+     * in its first milliseconds has no handler for it yet, and then the signal either ends it (the default action: a
+     * core dump) or, when its parent ignored SIGQUIT (a script's background job), is lost, and the attach waits out
+     * its whole timeout. A JVM started with -Xrs never catches it: then nothing is sent, and the error says why.
+     */
+    static void awaitCatchesQuit(long pid, Path status, long waitMs) throws CommandFailure {
+        long deadline = System.nanoTime() + waitMs * 1_000_000L;
+        while (true) {
+            String text;
+            try {
+                text = Files.readString(status, java.nio.charset.StandardCharsets.US_ASCII);
+            } catch (java.nio.file.NoSuchFileException gone) {
+                if (Files.isDirectory(status.getParent().getParent())) {  // /proc is there: the process is not
+                    throw new CommandFailure(ExitCode.NO_PROCESS, "no process " + pid);
+                }
+                return;
+            } catch (IOException unreadable) {
+                return;
+            }
+            Boolean catches = catchesQuit(text);
+            if (catches == null || catches) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new CommandFailure(ExitCode.ATTACH_FAILED, "cannot attach to process " + pid + ": it does not "
+                        + "catch SIGQUIT, which the JDK's attach sends (after " + waitMs / 1000 + " s: is it a JVM "
+                        + "started with -Xrs, or not a JVM?); nothing was sent, so nothing happened to it");
+            }
+            try {
+                Thread.sleep(20); // the JVM installs its handler within its first few hundred ms; polled to a deadline
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Whether a /proc/PID/status text's caught-signal mask has SIGQUIT (3); null when it has no such line. */
+    static Boolean catchesQuit(String status) {
+        for (String line : status.split("\n")) {
+            if (line.startsWith("SigCgt:")) {
+                try {
+                    return (Long.parseUnsignedLong(line.substring("SigCgt:".length()).trim(), 16) & (1L << 2)) != 0;
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+            }
+        }
+        return null;
     }
 
     /** Sends one command; prints the raw reply ({@code xml}) or text rows fitting {@code width} columns (0: whole names). */

@@ -111,8 +111,10 @@ final class ProfilerAgreement {
                 byProfiler.put("JDK " + jdk + " monitor, " + source + " (" + cpuEvent(Files.readString(xml)) + ")",
                         dyperSelf(Files.readString(xml)));
                 weighing.append(weighing(jdk, source, Files.readString(xml)));
-                byProfiler.put("JDK " + jdk + " async-profiler " + event + " (same run)" + suffix,
-                        asyncProfilerSelf(Files.readAllLines(ap)));
+                Map<String, Long> apSelf = asyncProfilerSelf(Files.readAllLines(ap));
+                weighing.append(beforeRecorder(jdk, Files.readString(xml), apSelf.values().stream()
+                        .mapToLong(Long::longValue).sum()));
+                byProfiler.put("JDK " + jdk + " async-profiler " + event + " (same run)" + suffix, apSelf);
             }
             page.append(table(w, byProfiler)).append(weighing);
         }
@@ -134,6 +136,28 @@ final class ProfilerAgreement {
                 + " threads' first samples and %.1f s after their last; %.1f s of threads never sampled left out.%n%n",
                 jdk, source, Long.parseLong(m.group(1)) / 1e9, Long.parseLong(m.group(2)) / 1e9,
                 Long.parseLong(m.group(3)) / 1e9, Long.parseLong(m.group(4)) / 1e9);
+    }
+
+    /**
+     * The thread dumps' CPU view of the time before the recorder started (CPU_BEFORE_JFR: on a crowded machine the
+     * recorder's first samples come late), beside the recorder's view the table shows; empty without it.
+     */
+    static String beforeRecorder(String jdk, String xml, long asyncProfiler) {
+        Matcher w = Pattern.compile("<MONITOR_REPORT [^>]*START='(\\d+)'").matcher(xml);
+        Matcher v = Pattern.compile("<VIEW NAME='CPU_BEFORE_JFR'[^>]* FROM='(\\d+)' TO='(\\d+)'").matcher(xml);
+        Map<String, Long> before = dyperSelf(xml, "CPU_BEFORE_JFR");
+        if (!w.find() || !v.find() || before.isEmpty()) {
+            return "";
+        }
+        long start = Long.parseLong(w.group(1));
+        long kept = before.values().stream().mapToLong(Long::longValue).sum();
+        long recorder = dyperSelf(xml).values().stream().mapToLong(Long::longValue).sum();
+        String top = top(before).get(0).getKey();
+        return String.format(Locale.ROOT, "JDK %s monitor: thread dumps before the recorder started (CPU_BEFORE_JFR,"
+                + " %.1f s to %.1f s after the JVM started): %d samples, top `%s`; with the recorder's %d: %d, %.0f %%"
+                + " of async-profiler's samples.%n%n", jdk, (Long.parseLong(v.group(1)) - start) / 1e3,
+                (Long.parseLong(v.group(2)) - start) / 1e3, kept, simple(top), recorder, kept + recorder,
+                100.0 * (kept + recorder) / Math.max(1, asyncProfiler));
     }
 
     /** The CPU section's source and event, as the monitor named them in its exit report. */
@@ -176,7 +200,12 @@ final class ProfilerAgreement {
 
     /** Self samples per method from the monitor's CPU view: the leaf frame of each path. */
     static Map<String, Long> dyperSelf(String xml) {
-        int view = xml.indexOf("<VIEW NAME='CPU'");
+        return dyperSelf(xml, "CPU");
+    }
+
+    /** Self samples per method from a CPU view of the monitor's: the leaf frame of each path. */
+    static Map<String, Long> dyperSelf(String xml, String name) {
+        int view = xml.indexOf("<VIEW NAME='" + name + "'");
         int end = xml.indexOf("</VIEW>", view);
         Map<String, Long> self = new HashMap<>();
         if (view < 0) {

@@ -52,13 +52,21 @@ public final class ReportText {
         s.append("Monitor report: pid ").append(r.getAttribute("PID")).append(", ").append(r.getAttribute("MAIN"))
                 .append(", monitoring ").append(Boolean.parseBoolean(r.getAttribute("MONITOR")) ? "on" : "off")
                 .append(", every ").append(r.getAttribute("CHECKTIME")).append(" ms\n");
+        long start = num(r, "START");
         Element cpu = child(r, "CPU");
+        Element before = child(r, "CPU_BEFORE_JFR");
         if (cpu != null) {
-            cpu(cpu);
+            cpu(cpu, before == null ? "" : " since " + after(num(cpu, "FROM"), start));
+        }
+        if (before != null) {
+            // the thread dumps' figures of the time before the recorder's (docs/monitor.md, "Where samples come from")
+            s.append("\nCPU before the flight recorder (estimates from ").append(Units.count(num(before,
+                    "SAMPLES"))).append(" samples, thread dumps, ").append(window(before, start)).append(")\n");
+            methods(before);
         }
         Element stacks = child(r, "STACKS");
         if (stacks != null) {
-            stacks(stacks);
+            stacks(stacks, start);
         }
         Element contention = child(r, "CONTENTION");
         if (contention != null) {
@@ -145,12 +153,29 @@ public final class ReportText {
         }
     }
 
-    private void cpu(Element cpu) {
+    /** A time of the report (epoch ms) as seconds after the JVM's start ({@code start}, epoch ms). */
+    private static String after(long millis, long start) {
+        return String.format(Locale.ROOT, "%.1f s", (millis - start) / 1000.0);
+    }
+
+    /** A window of the report (epoch ms) in seconds after the JVM's start. */
+    private static String window(Element e, long start) {
+        return after(num(e, "FROM"), start) + " to " + after(num(e, "TO"), start) + " after the JVM started";
+    }
+
+    /** The CPU section; {@code window} says from when, where the thread dumps' figures before are shown apart. */
+    private void cpu(Element cpu, String window) {
         boolean jfr = cpu.getAttribute("SOURCE").equals("JFR");
         s.append("\nCPU (estimates from ").append(Units.count(num(cpu, "SAMPLES"))).append(" samples, ")
                 .append(jfr ? "flight recorder " + cpu.getAttribute("EVENT") : "thread dumps"
                         + (cpu.getAttribute("EVENT").isEmpty() ? "" : ": " + cpu.getAttribute("EVENT")))
-                .append("; I/O samples ").append(cpu.getAttribute("IO_SAMPLES")).append(")\n");
+                .append(window).append("; I/O samples ").append(cpu.getAttribute("IO_SAMPLES")).append(")\n");
+        methods(cpu);
+        cpuCost(cpu);
+    }
+
+    /** A CPU section's hottest methods. */
+    private void methods(Element cpu) {
         TextTable t = new TextTable("method", "self", "self ms", "total", "total ms", "io", "hot");
         List<Element> methods = children(child(cpu, "METHODS"), "METHOD");
         for (int i = 0; i < methods.size() && i < TOP_METHODS; i++) {
@@ -160,6 +185,9 @@ public final class ReportText {
                     "true".equals(m.getAttribute("DETAIL")) ? "*" : "");
         }
         t.appendTo(s, width);
+    }
+
+    private void cpuCost(Element cpu) {
         long samples = Math.max(1, num(cpu, "SAMPLES"));
         s.append(String.format(Locale.ROOT, "\nDyper's own cost: %s samples in Dyper's code (%.1f %%); the monitor's"
                 + " threads used %s of CPU\n", Units.count(num(cpu, "DYPER_SAMPLES")),
@@ -174,7 +202,8 @@ public final class ReportText {
         th.appendTo(s, width);
     }
 
-    private void stacks(Element stacks) {
+    private void stacks(Element stacks, long start) {
+        boolean apart = children(stacks, "VIEW").stream().anyMatch(v -> v.hasAttribute("TO"));
         for (Element v : children(stacks, "VIEW")) {
             List<Element> paths = children(v, "PATH");
             if (paths.isEmpty()) {
@@ -184,6 +213,12 @@ public final class ReportText {
             long total = Math.max(1, num(v, "TOTAL") + num(v, "OMITTED_WEIGHT"));
             s.append("\nTop ").append(v.getAttribute("NAME")).append(" paths (").append(amount(total, unit))
                     .append(" in all; estimates");
+            if (v.hasAttribute("TO")) {
+                s.append("; ").append(v.getAttribute("SOURCE")).append(", ").append(window(v, start));
+            } else if (apart && v.getAttribute("NAME").equals("CPU")) {
+                s.append("; ").append(v.getAttribute("SOURCE")).append(", from ").append(after(num(v, "FROM"), start))
+                        .append(" after the JVM started");
+            }
             if (num(v, "DROPPED") > 0) {
                 s.append("; ").append(Units.count(num(v, "DROPPED"))).append(" events dropped past the node limit");
             }

@@ -91,6 +91,16 @@
 
   function when(ms) { return ms > 0 ? new Date(ms).toLocaleString() : "unknown"; }
 
+  /**
+   * A view's or section's window (FROM, TO: epoch ms) in seconds after the JVM's start: the thread dumps' figures of
+   * the time before the flight recorder, and the recorder's from there (docs/monitor.md, "Where samples come from").
+   */
+  function windowText(a, m) {
+    const start = num(m, "START"), s = ms => ((Number(ms) - start) / 1000).toFixed(1) + " s";
+    if (!(start > 0) || !a.FROM) return "";
+    return (a.TO ? s(a.FROM) + " to " + s(a.TO) : "from " + s(a.FROM)) + " after the JVM started";
+  }
+
   function summaryOf(p) {
     const run = p.run, items = [];
     const m = p.monitor, x = p.exact;
@@ -124,8 +134,11 @@
     items.push(["Measured exactly", measured.length ? measured.flatMap((a, i) => i ? [", ", a] : [a])
       : "nothing (no instrumentation data in this report)"]);
     const est = [];
-    const cpu = kid(m, "CPU");
-    if (cpu) est.push("CPU every " + attr(m, "CHECKTIME") + " ms: " + F.count(attr(cpu, "SAMPLES")) + " samples");
+    const cpu = kid(m, "CPU"), before = kid(m, "CPU_BEFORE_JFR");
+    if (cpu) est.push("CPU every " + attr(m, "CHECKTIME") + " ms: " + F.count(attr(cpu, "SAMPLES")) + " samples"
+      + (before ? " (" + (attr(cpu, "SOURCE") || "?") + ", " + windowText(cpu.a, m) + ")" : ""));
+    if (before) est.push("before the flight recorder started: " + F.count(attr(before, "SAMPLES")) + " samples ("
+      + attr(before, "SOURCE") + ", " + windowText(before.a, m) + ")");
     if (data.stacks && p === main) {
       const a = data.stacks.a;
       est.push("stacks from " + (a.SOURCE || "?") + ": " + data.stacks.views.map(v => v.name + " " + F.weight(v.total, v.unit))
@@ -164,6 +177,7 @@
 
   const VIEW_TEXT = {
     CPU: "running threads: where CPU time goes",
+    CPU_BEFORE_JFR: "running threads before the flight recorder started, from thread dumps: where CPU time went",
     WALL: "all threads, running or not: where time passes",
     LOCK: "time threads spent blocked or parked; the leaf names the lock's class",
     ALLOC: "bytes allocated; the leaf names the allocated type",
@@ -204,11 +218,20 @@
     $("flame-info").textContent = v.name + ": " + (VIEW_TEXT[v.name] || v.name.toLowerCase()) + ". "
       + (diff ? "Before " + F.weight(v.total0, v.unit) + ", after " + F.weight(v.total, v.unit)
         : F.weight(t.total, v.unit) + " in all" + (state.thread ? " in this " + (fleet || "thread") : ""))
-      + (source ? ", sampled by " + source : "") + (state.inverted ? "; inverted: roots are where it was spent, "
+      + (source ? ", sampled by " + source : "") + viewWindow(v, va)
+      + (state.inverted ? "; inverted: roots are where it was spent, "
         + "children their callers" : "") + ". Estimates." + leftOut(th ? th.a || {} : va, v.unit);
     state.selected = -1;
     runSearch();
     details(-1);
+  }
+
+  /** The window of CPU_BEFORE_JFR, and CPU's when that view is there: two sources, each named with its time. */
+  function viewWindow(v, va) {
+    const apart = data.stacks.views.some(x => x.name === "CPU_BEFORE_JFR");
+    if (diff || !main.monitor || !(va.TO || (apart && v.name === "CPU"))) return "";
+    const w = windowText(va, main.monitor);
+    return w ? ", " + w : "";
   }
 
   /** What the producer left out of a view, said where its graph is (never silently smaller). */
@@ -352,6 +375,17 @@
           { key: "SELF_NS", label: "self time", type: "ns", est: true }, { key: "TOTAL", label: "total", type: "count", est: true },
           { key: "TOTAL_NS", label: "total time", type: "ns", est: true }, { key: "IO", label: "I/O", type: "count", est: true },
           { key: "DETAIL", label: "hot", type: "text" }], methods, "monitor-methods")));
+    }
+    const before = kid(m, "CPU_BEFORE_JFR");
+    const early = kids(kid(before, "METHODS"), "METHOD").map(e => Object.assign({ method: attr(e, "CLASS") + "." + attr(e, "NAME") }, e.a));
+    if (early.length) {
+      out.push(T.block("monitor-methods-before", "Hot methods before the flight recorder started (thread dumps)", false,
+        "The thread dumps' samples of " + windowText(before.a, m) + ", kept apart from the flight recorder's, which "
+        + "cover the time from there (the table above).",
+        T.table([{ key: "method", label: "method", type: "site" }, { key: "SELF", label: "self", type: "count", est: true },
+          { key: "SELF_NS", label: "self time", type: "ns", est: true }, { key: "TOTAL", label: "total", type: "count", est: true },
+          { key: "TOTAL_NS", label: "total time", type: "ns", est: true }, { key: "IO", label: "I/O", type: "count", est: true }],
+        early, "monitor-methods-before")));
     }
     const detailed = kids(kid(m, "DETAIL"), "DETAILED").map(e => {
       const x = kid(e, "EXACT"), s = kid(e, "ESTIMATE");

@@ -55,6 +55,42 @@ class ReportTextTest {
         assertTrue(wide.contains("java.lang.Thread.run > com.acme.Main.hot > com.acme.Main.work"), wide);
     }
 
+    /** A late recorder: the thread dumps' figures of the time before it are shown apart, each with source and window. */
+    @Test
+    void theThreadDumpsFiguresBeforeTheRecorderAreShownApart() throws Exception {
+        String cpu = " EXACT='false' EVENT='' TICKS='9' SYSTEM_ONLY='0' IO_SAMPLES='0' IO_NS='0' DYPER_SAMPLES='0'"
+                + " MONITOR_SAMPLES='0' MONITOR_NS='0' MONITOR_CPU_NS='5'";
+        String view = " UNIT='SAMPLES' EVENTS='3' OMITTED_PATHS='0' OMITTED_WEIGHT='0' DROPPED='0' DROPPED_WEIGHT='0'"
+                + " THREAD_DROPPED='0' THREADS_OMITTED='0'";
+        String report = "<MONITOR_REPORT VERSION='1' PID='42' TIME='30000' START='1000' MAIN='com.acme.Main'"
+                + " MONITOR='true' CHECKTIME='10'>"
+                + "<CPU SOURCE='JFR'" + cpu.replace("EVENT=''", "EVENT='jdk.ExecutionSample'") + " SAMPLES='4'"
+                + " ESTIMATED_NS='40000000' FROM='24100'><THREADS/><PACKAGES/><CLASSES/><METHODS>"
+                + "<METHOD CLASS='com.acme.Main' NAME='late' SELF='4' TOTAL='4' IO='0' SELF_NS='40000000'"
+                + " TOTAL_NS='40000000' IO_NS='0'/></METHODS><LINES/></CPU>"
+                + "<CPU_BEFORE_JFR SOURCE='THREAD_DUMP'" + cpu + " SAMPLES='3' ESTIMATED_NS='30000000' FROM='1400'"
+                + " TO='24100'><THREADS/><PACKAGES/><CLASSES/><METHODS><METHOD CLASS='com.acme.Main' NAME='early'"
+                + " SELF='3' TOTAL='3' IO='0' SELF_NS='30000000' TOTAL_NS='30000000' IO_NS='0'/></METHODS><LINES/>"
+                + "</CPU_BEFORE_JFR>"
+                + "<STACKS EXACT='false' SOURCE='JFR' MAXDEPTH='64' NODES='9' NODE_LIMIT='100000' DROPPED='0'>"
+                + "<VIEW NAME='CPU' SOURCE='JFR' TOTAL='4'" + view + " FROM='24100'>"
+                + "<PATH WEIGHT='4'>com.acme.Main.late</PATH></VIEW>"
+                + "<VIEW NAME='CPU_BEFORE_JFR' SOURCE='THREAD_DUMP' TOTAL='3'" + view + " FROM='1400' TO='24100'>"
+                + "<PATH WEIGHT='3'>com.acme.Main.early</PATH></VIEW></STACKS></MONITOR_REPORT>";
+        String text = ReportText.render(MonitorCommandsContract.xml(report), 120);
+        List<String> lines = text.lines().toList();
+        for (String line : List.of("CPU (estimates from 4 samples, flight recorder jdk.ExecutionSample since 23.1 s;"
+                + " I/O samples 0)", "CPU before the flight recorder (estimates from 3 samples, thread dumps, 0.4 s to"
+                + " 23.1 s after the JVM started)",
+                "  com.acme.Main.early     3       30      3        30   0",
+                "Top CPU paths (4 samples in all; estimates; JFR, from 23.1 s after the JVM started)",
+                "Top CPU_BEFORE_JFR paths (3 samples in all; estimates; THREAD_DUMP, 0.4 s to 23.1 s after the JVM"
+                        + " started)")) {
+            assertTrue(lines.contains(line), line + " in:\n" + text);
+        }
+        assertTrue(lines.stream().allMatch(l -> l.length() <= 120), text);
+    }
+
     /** Automatic detailing: each detailed method's exact figures beside its sampled estimate, and what it waits for. */
     @Test
     void detailedMethodsShowExactBesideEstimate() throws Exception {

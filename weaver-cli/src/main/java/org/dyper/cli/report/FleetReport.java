@@ -225,6 +225,9 @@ final class FleetReport {
                 boolean number = value.matches("-?\\d+");
                 if (had == null) {
                     cpuAttrs.put(name, value);
+                } else if (number && had.matches("-?\\d+") && name.equals("FROM")) {
+                    // a time, not an amount: the merged samples begin at the earliest JVM's
+                    cpuAttrs.put(name, Long.toString(Math.min(Long.parseLong(had), Long.parseLong(value))));
                 } else if (number && had.matches("-?\\d+")) {
                     long a = Long.parseLong(had);
                     long b = Long.parseLong(value);

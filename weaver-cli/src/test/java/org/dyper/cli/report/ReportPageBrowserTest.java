@@ -304,6 +304,49 @@ class ReportPageBrowserTest {
         assertTrue(browser.driver.findElement(By.id("search-share")).getText().startsWith("Matched: 69.3 %"));
     }
 
+    /**
+     * A late flight recorder (issue 20): the thread dumps' view of the time before it is a view of its own, and the
+     * page names each CPU view's source and time, and lists the dumps' hot methods apart.
+     */
+    @Test
+    void theThreadDumpsViewBeforeALateRecorderIsNamedWithItsSourceAndTime() throws Exception {
+        // the bank's report with the recorder's samples from 1.5 s after the JVM started, and the dumps' before
+        String bank = Files.readString(fixture(dir));
+        String before = "<CPU_BEFORE_JFR EXACT='false' SOURCE='THREAD_DUMP' EVENT='' SAMPLES='40' TICKS='60'"
+                + " ESTIMATED_NS='400000000' SYSTEM_ONLY='0' IO_SAMPLES='0' IO_NS='0' DYPER_SAMPLES='0'"
+                + " MONITOR_SAMPLES='0' MONITOR_NS='0' MONITOR_CPU_NS='1' FROM='1795411271612' TO='1795411273012'>"
+                + "<THREADS/><PACKAGES/><CLASSES/><METHODS><METHOD CLASS='org.dyper.samples.bank.Bank' NAME='open'"
+                + " SELF='40' TOTAL='40' IO='0' SELF_NS='400000000' TOTAL_NS='400000000' IO_NS='0'/></METHODS><LINES/>"
+                + "</CPU_BEFORE_JFR>";
+        String late = bank.replace("IO_SAMPLES='0' IO_NS='0'>", "IO_SAMPLES='0' IO_NS='0' SOURCE='JFR'"
+                + " FROM='1795411273012'>").replace("</CPU>", "</CPU>" + before)
+                .replace("<VIEW NAME='CPU' UNIT='SAMPLES' TOTAL='1650'>", "<VIEW NAME='CPU' UNIT='SAMPLES' TOTAL='1650'"
+                        + " FROM='1795411273012'>")
+                .replace("<VIEW NAME='WALL'", "<VIEW NAME='CPU_BEFORE_JFR' UNIT='SAMPLES' SOURCE='THREAD_DUMP'"
+                        + " TOTAL='40' FROM='1795411271612' TO='1795411273012'><PATH WEIGHT='40'>"
+                        + "org.dyper.samples.bank.BankApp.main;org.dyper.samples.bank.Bank.open</PATH></VIEW>"
+                        + "<VIEW NAME='WALL'");
+        Path xml = dir.resolve("late.xml");
+        Files.writeString(xml, late);
+        dyper("report", xml.toString());
+        browser.open(dir.resolve("late.html"));
+        assertEquals("CPU every 10 ms: 1,650 samples (JFR, from 1.5 s after the JVM started); before the flight"
+                + " recorder started: 40 samples (THREAD_DUMP, 0.1 s to 1.5 s after the JVM started); stacks from"
+                + " JFR: CPU 1,650 samples, CPU_BEFORE_JFR 40 samples, WALL 2,400 samples, LOCK 60.0 ms, ALLOC 50.4 KB;"
+                + " 24 nodes", summary("Estimated (sampled)"));
+        assertTrue(browser.driver.findElement(By.id("flame-info")).getText().startsWith("CPU: running threads: where"
+                + " CPU time goes. 1,650 samples in all, sampled by JFR, from 1.5 s after the JVM started. Estimates."),
+                browser.driver.findElement(By.id("flame-info")).getText());
+        browser.driver.findElement(By.cssSelector("#views button[data-view='CPU_BEFORE_JFR']")).click();
+        assertEquals("CPU_BEFORE_JFR: running threads before the flight recorder started, from thread dumps: where CPU"
+                + " time went. 40 samples in all, sampled by THREAD_DUMP, 0.1 s to 1.5 s after the JVM started."
+                + " Estimates.", browser.driver.findElement(By.id("flame-info")).getText());
+        assertEquals(List.of("org.dyper.samples.bank.BankApp.main", BANK + ".open"), names());
+        WebElement early = browser.driver.findElement(By.cssSelector("table[data-table='monitor-methods-before']"));
+        assertEquals(List.of(BANK + ".open"), column(early, 1));
+        assertEquals(List.of("≈ 40"), column(early, 2), "an estimate");
+    }
+
     /** Sections the bank does not have, from the other sample programs' real reports, and a monitor without stacks. */
     @Test
     void everyExactSectionIsShownWithItsFigures() throws Exception {

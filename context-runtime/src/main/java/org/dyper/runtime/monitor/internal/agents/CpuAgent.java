@@ -101,6 +101,14 @@ public final class CpuAgent implements DyperAgent {
     private long afterLastNs;
     /** CPU time of threads the recorder never sampled: no stack to put it on, so not in the figures. */
     private long unsampledNs;
+    /** Epoch ms the samples begin at: the monitor's start, CLEAR, or where the source switched. */
+    private long fromMillis = System.currentTimeMillis();
+    /**
+     * The thread dumps' section of the time before the recorder started ({@link #keep}), as its report element
+     * {@code CPU_BEFORE_JFR}; null when there is none. Shown once the recorder's samples are ({@link #showKept}).
+     */
+    private String kept;
+    private boolean keptShown;
 
     public CpuAgent(Settings settings, ClassTypes types) {
         this(settings, types, monotonicMs());
@@ -305,14 +313,40 @@ public final class CpuAgent implements DyperAgent {
         samples = sampleNs = ticks = systemOnly = ioSamples = ioNs = dyperSamples = monitorSamples = monitorNs = 0;
         beforeFirstNs = afterLastNs = unsampledNs = 0;
         recentAll.clear();
+        fromMillis = System.currentTimeMillis();
+        kept = null;
+        keptShown = false;
+    }
+
+    /**
+     * Keeps the section as it is now, from {@code source} up to {@code toMillis} (epoch ms), as the element
+     * {@code CPU_BEFORE_JFR}, not shown until {@link #showKept}: the thread dumps' figures of the time before the
+     * recorder started, while thread dumps sample on until the recorder's first samples come. None without samples.
+     */
+    public synchronized void keep(String source, long toMillis, long monitorCpuNs) {
+        // like a view, the section is there once it has samples
+        kept = samples == 0 ? null : section("CPU_BEFORE_JFR", source, "", monitorCpuNs, " TO='" + toMillis + "'");
+        keptShown = false;
+    }
+
+    /** Shows the kept section ({@link #keep}) after this one. */
+    public synchronized void showKept() {
+        keptShown = kept != null;
+    }
+
+    /** Drops the kept section ({@link #keep}). */
+    public synchronized void dropKept() {
+        kept = null;
+        keptShown = false;
     }
 
     /**
      * Drops the CPU samples (methods, lines, classes, packages, their counts and each thread's RUNNABLE) when they
-     * start coming from another source, so that the section never mixes two; thread dump counts, CPU clocks and what
-     * is detailed stay.
+     * start coming from another source, at {@code fromMillis} (epoch ms), so that the section never mixes two; thread
+     * dump counts, CPU clocks and what is detailed stay.
      */
-    public synchronized void restartSamples() {
+    public synchronized void restartSamples(long fromMillis) {
+        this.fromMillis = fromMillis;
         methods.clear();
         lines.clear();
         classes.clear();
@@ -445,18 +479,27 @@ public final class CpuAgent implements DyperAgent {
         return report("THREAD_DUMP", "", -1);
     }
 
-    /** The CPU section; {@code source} and {@code event} say where samples came from, monitorCpuNs what it cost. */
+    /**
+     * The CPU section; {@code source} and {@code event} say where samples came from, monitorCpuNs what it cost. After
+     * it, the thread dumps' section of the time before the recorder, once the recorder's samples are shown.
+     */
     public synchronized String report(String source, String event, long monitorCpuNs) {
         updateDetail();
+        String x = section("CPU", source, event, monitorCpuNs, "");
+        return keptShown ? x + kept : x;
+    }
+
+    private String section(String tag, String source, String event, long monitorCpuNs, String window) {
         StringBuilder x = new StringBuilder(8192);
-        x.append("<CPU EXACT='false' SOURCE='").append(source).append("' EVENT='").append(event).append("' SAMPLES='")
+        x.append('<').append(tag).append(" EXACT='false' SOURCE='").append(source).append("' EVENT='").append(event)
+                .append("' SAMPLES='")
                 .append(samples).append("' TICKS='").append(ticks).append("' ESTIMATED_NS='").append(sampleNs)
                 .append("' SYSTEM_ONLY='").append(systemOnly).append("' IO_SAMPLES='").append(ioSamples)
                 .append("' IO_NS='").append(ioNs).append("' DYPER_SAMPLES='").append(dyperSamples)
                 .append("' MONITOR_SAMPLES='").append(monitorSamples).append("' MONITOR_NS='").append(monitorNs)
                 .append("' MONITOR_CPU_NS='").append(monitorCpuNs).append("' BEFORE_FIRST_NS='").append(beforeFirstNs)
                 .append("' AFTER_LAST_NS='").append(afterLastNs).append("' UNSAMPLED_NS='").append(unsampledNs)
-                .append("'>");
+                .append("' FROM='").append(fromMillis).append('\'').append(window).append('>');
         x.append("<THREADS>");
         for (Map.Entry<Long, ThreadStat> e : threads.entrySet()) {
             ThreadStat t = e.getValue();
@@ -471,7 +514,7 @@ public final class CpuAgent implements DyperAgent {
                 + Xml.esc(k.method()) + "'", k -> hotMethods.contains(k.item()));
         section(x, "LINES", "LINE", lines, k -> "CLASS='" + Xml.esc(k.className()) + "' METHOD='"
                 + Xml.esc(k.method()) + "' LINE='" + k.line() + "'", null);
-        return x.append("</CPU>").toString();
+        return x.append("</").append(tag).append('>').toString();
     }
 
     private static <K> List<Map.Entry<K, Stat>> ranked(Map<K, Stat> stats) {

@@ -33,9 +33,11 @@ public final class Sampler implements Events {
     private volatile JfrSource jfr;
     /** The recorder's stream that ran last: at the exit its last events may still be on their way. */
     private volatile JfrSource lastJfr;
-    /** The source of the CPU section and the CPU and LOCK views; JFR stays when the recorder ends at the exit. */
-    private volatile String cpuSource = THREAD_DUMP;
-    private volatile String cpuEvent = "";
+    /**
+     * The source of the CPU section and the CPU and LOCK views (JFR stays when the recorder ends at the exit), and the
+     * thread dumps' figures of the time before the recorder.
+     */
+    private final SourceViews views;
     private volatile boolean jfrStarting;
     private volatile String jfrProblem;
     /** Whether the recorder's threads are there because of the monitor (no other recording ran before). */
@@ -57,16 +59,14 @@ public final class Sampler implements Events {
     private final Map<Long, Long> cpuPool = new java.util.HashMap<>();
     /**
      * Where a thread's pool starts when the CPU view began before its first reading: per thread then alive, its CPU
-     * clock when the view began (the monitor's start for the recorder's first samples, which replace the thread
-     * dumps' since then; a later restart of the recorder reads them again); a thread with an id above
-     * {@link #baseMaxId} started later, and its pool starts at its own start ({@link #base}).
+     * clock when the recorder started (its samples cover the time from there, the thread dumps' view the time before:
+     * {@link SourceViews}); a thread with an id above {@link #baseMaxId} started later, and its pool starts at its own
+     * start ({@link #base}).
      */
     private final Map<Long, Long> cpuBase = new java.util.HashMap<>();
     private long baseMaxId = Long.MAX_VALUE;
     /** Per thread, the CPU time its pool got at its first flush (from {@link #base}) and no sample took yet. */
     private final Map<Long, Long> firstPool = new java.util.HashMap<>();
-    /** Whether the recorder's samples were shown before: a later switch to them reads {@link #cpuBase} anew. */
-    private boolean recorderShown;
     /** Per thread, its last sample: where the CPU time after it goes when the thread ends or the JVM exits. */
     private final Map<Long, LastSample> lastSample = new java.util.HashMap<>();
     /** How long an execution sample waits for its thread's pool before it stands for one period. */
@@ -85,39 +85,43 @@ public final class Sampler implements Events {
     private final java.util.concurrent.locks.ReentrantLock creating = new java.util.concurrent.locks.ReentrantLock();
     /** Set at the JVM's exit, under {@link #creating}: no recorder is created from then on. */
     private volatile boolean exiting;
+    /**
+     * From the recorder's start until a switch back to thread dumps: the looks read every thread's CPU clock (with a
+     * first batch after the threads' work, the weighing still knows their CPU time since its start).
+     */
+    private volatile boolean recorderClocks;
 
     public Sampler(Monitor m) {
         this.m = m;
+        this.views = new SourceViews(m.cpu, m.stacks, System.currentTimeMillis());
     }
 
     public void start() {
-        synchronized (nativeCarry) {
-            readBase();
-        }
         m.daemon("dyper-monitor-sampler", this::loop).start();
     }
 
     /** Where the CPU section's samples, and the CPU and LOCK views', came from: one source at a time. */
     public String source() {
-        return cpuSource;
+        return views.source();
     }
 
     /** The recorder's CPU event while its samples are shown, else why thread dumps sample (empty: nothing tried). */
     public String event() {
-        if (cpuSource.equals(JFR)) {
-            return cpuEvent;
+        if (views.source().equals(JFR)) {
+            return views.event();
         }
         return jfrProblem == null ? "" : jfrProblem;
     }
 
     /**
-     * Switches the CPU section and the CPU and LOCK views to another source: what the previous one recorded goes, so
-     * that none of them mixes samples of two sources (thread dumps sample while the recorder starts, about a second).
-     * Holds {@link #recording}, so that no dump started before adds to the new source's figures.
+     * Switches the CPU section and the CPU and LOCK views to another source: what the previous one recorded since the
+     * recorder started goes, so that none of them mixes samples of two sources (thread dumps sample while the
+     * recorder starts: about a second, on a crowded machine many); the thread dumps' figures of the time before are
+     * kept apart ({@link SourceViews}). Holds {@link #recording}, so that no dump started before adds to the new
+     * source's figures.
      */
     private void switchTo(String source, String event) {
         synchronized (recording) {
-            m.cpu.restartSamples();
             synchronized (nativeCarry) {
                 nativeCarry.clear();
                 pendingNative.clear();
@@ -127,17 +131,28 @@ public final class Sampler implements Events {
                 lastSample.clear();
                 gone.clear();
                 firstPool.clear();
-                if (source.equals(JFR)) {
-                    if (recorderShown) {
-                        readBase();
-                    }
-                    recorderShown = true;
-                }
             }
-            m.stacks.restart(StackStore.View.CPU, source);
-            m.stacks.restart(StackStore.View.LOCK, source);
-            cpuEvent = event;
-            cpuSource = source;
+            views.switchTo(source, event, System.currentTimeMillis());
+            recorderClocks = source.equals(JFR);
+        }
+    }
+
+    /**
+     * The recorder starts now: the thread dumps' CPU figures so far are kept, and the threads' CPU clocks read, where
+     * the recorder's weighing begins (JDK 17): the CPU time before is in the kept figures, none of it twice.
+     */
+    private void recorderStarting() {
+        synchronized (recording) {
+            recorderClocks = true;
+            try {
+                views.recorderStarting(System.currentTimeMillis(), ownCpuNs());
+            } catch (RuntimeException e) {
+                // the recorder starts all the same; the thread dumps' figures before it are then not shown
+                m.agentErrors.putIfAbsent("CPU_BEFORE_JFR", e.getClass().getName() + ": " + e.getMessage());
+            }
+            synchronized (nativeCarry) {
+                readBase();
+            }
         }
     }
 
@@ -213,6 +228,7 @@ public final class Sampler implements Events {
         }
         boolean failed = false;
         try {
+            recorderStarting();
             // thread dumps sample until the recorder hands over its first events
             j.run(() -> {
                 m.jvm.recorderStarted();
@@ -229,8 +245,11 @@ public final class Sampler implements Events {
             jfrStarting = false;
             // SAMPLER=THREAD_DUMP, or a failure: thread dumps sample from now on, in emptied views. The stream's
             // normal end is the JVM's exit: the recorder's samples stay, named as its, and no dump is added to them.
-            if (cpuSource.equals(JFR) && (failed || m.settings.text("SAMPLER").equals(THREAD_DUMP))) {
+            if (views.source().equals(JFR) && (failed || m.settings.text("SAMPLER").equals(THREAD_DUMP))) {
                 switchTo(THREAD_DUMP, "");
+            } else if (!views.source().equals(JFR)) {
+                // it ended before its first batch: no weighing needs the clocks
+                recorderClocks = false;
             }
         }
     }
@@ -240,7 +259,7 @@ public final class Sampler implements Events {
         JfrSource j = lastJfr;
         if (j != null) {
             j.awaitFlush(millis);
-            if (cpuSource.equals(JFR) && j.cpuEvent().equals(JfrSource.EXECUTION)) {
+            if (views.source().equals(JFR) && j.cpuEvent().equals(JfrSource.EXECUTION)) {
                 flushed();
                 lastOfAll();
             }
@@ -303,7 +322,7 @@ public final class Sampler implements Events {
         while (true) {
             try {
                 boolean on = m.settings.bool("MONITOR");
-                boolean recorder = !cpuSource.equals(THREAD_DUMP);
+                boolean recorder = !views.source().equals(THREAD_DUMP);
                 long interval = on || m.settings.bool("FULLMONITORING")
                         ? m.settings.longValue(recorder ? "DUMPTIME" : "CHECKTIME") : m.settings.longValue("DISABLETIME");
                 long reportTime = m.settings.longValue("REPORTTIME");
@@ -355,7 +374,7 @@ public final class Sampler implements Events {
             synchronized (recording) {
                 // MONITOR may have become false since this dump began: then CLEAR may already have run
                 if (m.settings.bool("MONITOR")) {
-                    record(infos, now, weight, !cpuSource.equals(THREAD_DUMP), stacks);
+                    record(infos, now, weight, !views.source().equals(THREAD_DUMP), stacks);
                 }
             }
         }
@@ -376,7 +395,9 @@ public final class Sampler implements Events {
 
     /** Records one look at the threads (a dump when {@code stacks}) in the stack views and the agents. */
     private void record(ThreadInfo[] infos, long now, long weight, boolean recorder, boolean stacks) {
-        Map<Long, ThreadStates.Activity> activity = states.update(infos, now, m.settings.bool("CPUTIME"), stacks);
+        // from the recorder's start on its weighing needs every thread's clock (JDK 17), even in thread dumps
+        Map<Long, ThreadStates.Activity> activity = states.update(infos, now, m.settings.bool("CPUTIME"), stacks,
+                recorderClocks);
         if (stacks) {
             dumpViews(infos, activity, weight, recorder);
         }

@@ -18,7 +18,11 @@ import org.dyper.runtime.wire.Xml;
 public final class StackStore {
     /** The views and the unit of their weights. */
     enum View {
-        CPU("SAMPLES"), WALL("SAMPLES"), LOCK("NS"), ALLOC("BYTES"), THREAD_START("THREADS");
+        /**
+         * CPU_BEFORE_JFR: the thread dumps' CPU view of the time before the flight recorder started, kept apart once
+         * the recorder's samples are shown in CPU ({@link #keep}).
+         */
+        CPU("SAMPLES"), CPU_BEFORE_JFR("SAMPLES"), WALL("SAMPLES"), LOCK("NS"), ALLOC("BYTES"), THREAD_START("THREADS");
 
         final String unit;
 
@@ -46,10 +50,23 @@ public final class StackStore {
     private final long[] droppedWeight = new long[VIEWS];
     private final long[] threadDropped = new long[VIEWS];
     private final String[] sources = new String[VIEWS];
+    /** Per view, the epoch ms its events begin at (0: not said) and, for a kept view, end at. */
+    private final long[] from = new long[VIEWS];
+    private final long[] to = new long[VIEWS];
+    /** A view kept but not shown yet (CPU_BEFORE_JFR until the recorder's samples are shown). */
+    private final boolean[] hidden = new boolean[VIEWS];
+    private final java.util.function.LongSupplier clock;
 
     public StackStore(int limit) {
+        this(limit, System::currentTimeMillis);
+    }
+
+    /** With a clock of its own (epoch ms: where CPU and LOCK begin after CLEAR). */
+    StackStore(int limit, java.util.function.LongSupplier clockMillis) {
         this.limit = limit;
+        this.clock = clockMillis;
         sources[View.CPU.ordinal()] = "THREAD_DUMP";
+        sources[View.CPU_BEFORE_JFR.ordinal()] = "THREAD_DUMP";
         sources[View.WALL.ordinal()] = "THREAD_DUMP";
         sources[View.LOCK.ordinal()] = "THREAD_DUMP";
         sources[View.ALLOC.ordinal()] = "JFR";
@@ -72,13 +89,20 @@ public final class StackStore {
         Arrays.fill(dropped, 0);
         Arrays.fill(droppedWeight, 0);
         Arrays.fill(threadDropped, 0);
+        Arrays.fill(from, 0);
+        Arrays.fill(to, 0);
+        Arrays.fill(hidden, false);
+        long now = clock.getAsLong();
+        from[View.CPU.ordinal()] = now;
+        from[View.LOCK.ordinal()] = now;
     }
 
     /**
      * Empties one view (its tree of all threads and the threads' trees, its counts) and says where its events come
-     * from from now on: a view never holds the events of two sources. The emptied nodes stay in the pool until CLEAR.
+     * from from now on, and since when ({@code fromMillis}, epoch ms): a view never holds the events of two sources.
+     * The emptied nodes stay in the pool until CLEAR.
      */
-    synchronized void restart(View v, String source) {
+    synchronized void restart(View v, String source, long fromMillis) {
         int vi = v.ordinal();
         viewRoot[vi] = -1;
         threadRoot.get(vi).clear();
@@ -87,6 +111,77 @@ public final class StackStore {
         droppedWeight[vi] = 0;
         threadDropped[vi] = 0;
         sources[vi] = source;
+        from[vi] = fromMillis;
+        to[vi] = 0;
+        hidden[vi] = false;
+    }
+
+    /**
+     * Copies view {@code v} as it is now, with its source and its window up to {@code toMillis}, into view
+     * {@code into} (emptied first), not shown until {@link #show}: the thread dumps' CPU view of the time before the
+     * recorder started, kept while thread dumps sample on until the recorder hands over its first samples (those go
+     * with the recorder's). Past the node bound a path is counted as dropped in {@code into}, as any event would be.
+     */
+    synchronized void keep(View v, View into, long toMillis) {
+        int vi = v.ordinal();
+        int ki = into.ordinal();
+        restart(into, sources[vi], from[vi]);
+        to[ki] = toMillis;
+        hidden[ki] = true;
+        events[ki] = events[vi];
+        dropped[ki] = dropped[vi];
+        droppedWeight[ki] = droppedWeight[vi];
+        threadDropped[ki] = threadDropped[vi];
+        if (viewRoot[vi] < 0) {
+            return;
+        }
+        Map<Integer, List<Integer>> byRoot = leavesByRoot();
+        for (int node : byRoot.getOrDefault(viewRoot[vi], List.of())) {
+            List<String> path = names(node);
+            int root = viewRoot[ki];
+            if (size + (root < 0 ? 1 : 0) + missing(root, path) > limit) {
+                dropped[ki]++;
+                droppedWeight[ki] += weight[node];
+                continue;
+            }
+            if (root < 0) {
+                root = newNode(-1, -1);
+                viewRoot[ki] = root;
+            }
+            int copy = insert(root, path);
+            weight[copy] += weight[node];
+        }
+        for (Map.Entry<Long, Integer> t : new ArrayList<>(threadRoot.get(vi).entrySet())) {
+            for (int node : byRoot.getOrDefault(t.getValue(), List.of())) {
+                List<String> path = names(node);
+                Integer root = threadRoot.get(ki).get(t.getKey());
+                if (size + (root == null ? 1 : 0) + missing(root == null ? -1 : root, path) > limit) {
+                    threadDropped[ki]++;
+                    continue;
+                }
+                if (root == null) {
+                    root = newNode(-1, -1);
+                    threadRoot.get(ki).put(t.getKey(), root);
+                }
+                int copy = insert(root, path);
+                weight[copy] += weight[node];
+            }
+        }
+    }
+
+    /** Shows a kept view ({@link #keep}). */
+    synchronized void show(View v) {
+        hidden[v.ordinal()] = false;
+    }
+
+    /** A node's frames, root first. */
+    private List<String> names(int node) {
+        List<String> names = new ArrayList<>();
+        for (int n = node; parent[n] >= 0; n = parent[n]) {
+            names.add(frameNames.get(frame[n]));
+        }
+        java.util.Collections.reverse(names);
+        return names;
     }
 
     /** A new node bound; nodes already recorded stay (a lower bound only stops growth). */
@@ -115,7 +210,9 @@ public final class StackStore {
             root = newNode(-1, -1);
             viewRoot[vi] = root;
         }
-        weight[insert(root, rootFirst)] += w;
+        // not weight[insert(..)]: the array is read before insert, which may grow it
+        int node = insert(root, rootFirst);
+        weight[node] += w;
         if (threadName == null) {
             return;
         }
@@ -130,7 +227,8 @@ public final class StackStore {
             t = newNode(-1, -1);
             threadRoot.get(vi).put(threadId, t);
         }
-        weight[insert(t, rootFirst)] += w;
+        node = insert(t, rootFirst);
+        weight[node] += w;
     }
 
     /** How many of the path's nodes are not in the tree under {@code root} yet (all of them without a root). */
@@ -228,7 +326,7 @@ public final class StackStore {
     synchronized long dropped() {
         long n = 0;
         for (int v = 0; v < VIEWS; v++) {
-            n += dropped[v] + threadDropped[v];
+            n += hidden[v] ? 0 : dropped[v] + threadDropped[v];
         }
         return n;
     }
@@ -239,7 +337,7 @@ public final class StackStore {
 
     /** The heaviest paths of a view's tree of all threads, at most {@code max}. */
     synchronized List<Path> top(View v, int max) {
-        int root = viewRoot[v.ordinal()];
+        int root = hidden[v.ordinal()] ? -1 : viewRoot[v.ordinal()];
         return root < 0 ? List.of() : paths(leavesByRoot().getOrDefault(root, List.of()), max);
     }
 
@@ -268,18 +366,7 @@ public final class StackStore {
     }
 
     private String path(int node) {
-        List<String> names = new ArrayList<>();
-        for (int n = node; parent[n] >= 0; n = parent[n]) {
-            names.add(frameNames.get(frame[n]));
-        }
-        StringBuilder s = new StringBuilder();
-        for (int i = names.size() - 1; i >= 0; i--) {
-            s.append(names.get(i));
-            if (i > 0) {
-                s.append(';');
-            }
-        }
-        return s.toString();
+        return String.join(";", names(node));
     }
 
     /**
@@ -294,7 +381,7 @@ public final class StackStore {
         Map<Integer, List<Integer>> byRoot = leavesByRoot();
         for (View v : View.values()) {
             int vi = v.ordinal();
-            if (events[vi] == 0) {
+            if (events[vi] == 0 || hidden[vi]) {
                 continue;
             }
             List<Integer> leaves = byRoot.getOrDefault(viewRoot[vi], List.of());
@@ -315,7 +402,14 @@ public final class StackStore {
                 t[2] = sum(l, 0, l.size());
             }
             threads.sort(Comparator.<long[]>comparingLong(t -> t[2]).reversed().thenComparingLong(t -> t[0]));
-            x.append(" THREADS_OMITTED='").append(Math.max(0, threads.size() - maxThreads)).append("'>");
+            x.append(" THREADS_OMITTED='").append(Math.max(0, threads.size() - maxThreads)).append('\'');
+            if (from[vi] > 0) {
+                x.append(" FROM='").append(from[vi]).append('\'');
+            }
+            if (to[vi] > 0) {
+                x.append(" TO='").append(to[vi]).append('\'');
+            }
+            x.append('>');
             for (int i = 0; i < shown; i++) {
                 pathXml(x, leaves.get(i));
             }

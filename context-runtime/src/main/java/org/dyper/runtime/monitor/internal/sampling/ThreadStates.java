@@ -52,11 +52,18 @@ public final class ThreadStates {
         return update(infos, nowNs, cpuClock, true);
     }
 
+    Map<Long, Activity> update(ThreadInfo[] infos, long nowNs, boolean cpuClock, boolean stacks) {
+        return update(infos, nowNs, cpuClock, stacks, false);
+    }
+
     /**
      * Classifies every thread of one look at them taken at {@code nowNs} ({@code stacks}: a thread dump; else thread
-     * information without frames), and remembers CPU clocks for the next one.
+     * information without frames), and remembers CPU clocks for the next one: without frames every thread's, in a
+     * dump those of threads in native code, or every thread's with {@code allClocks} (the recorder's weighing needs
+     * them from its start on, while thread dumps still sample or WALL wants frames).
      */
-    synchronized Map<Long, Activity> update(ThreadInfo[] infos, long nowNs, boolean cpuClock, boolean stacks) {
+    synchronized Map<Long, Activity> update(ThreadInfo[] infos, long nowNs, boolean cpuClock, boolean stacks,
+            boolean allClocks) {
         Map<Long, Activity> out = new HashMap<>();
         Set<Long> present = new HashSet<>();
         long epochNs = CpuClocks.epochNanos();
@@ -71,7 +78,7 @@ public final class ThreadStates {
             } else if (i.getThreadState() == Thread.State.RUNNABLE) {
                 inJava++;
             }
-            long cpu = cpuClock && (a == Activity.NATIVE || !stacks) ? cpu(id) : -1;
+            long cpu = cpuClock && (a == Activity.NATIVE || !stacks || allClocks) ? cpu(id) : -1;
             Seen before = seen.get(id);
             if (cpu >= 0) {
                 boolean known = before != null && before.cpuNs() >= 0;

@@ -28,6 +28,31 @@ class StackStoreTest {
         assertTrue(x.contains("<PATH WEIGHT='5000'>a.A.main;[lock a.L]</PATH>"), x);
     }
 
+    /**
+     * A pool past its first arrays (1,024 nodes), and a view kept into it: every event's weight is there (the weight
+     * array was read before the insert that grew it: each growth lost its event, and a keep across one stopped the
+     * recorder, "Index 2051 out of bounds for length 2048").
+     */
+    @Test
+    void theArraysGrowUnderAddAndKeep() {
+        StackStore s = new StackStore(100_000);
+        for (int i = 0; i < 3000; i++) {
+            s.add(StackStore.View.CPU, 1 + i % 2, "t", List.of("a.A.main", "a.A.m" + i), 1 + i % 3);
+        }
+        long total = 0;
+        for (int i = 0; i < 3000; i++) {
+            total += 1 + i % 3;
+        }
+        assertEquals(total, s.top(StackStore.View.CPU, 5000).stream().mapToLong(StackStore.Path::weight).sum());
+        s.keep(StackStore.View.CPU, StackStore.View.CPU_BEFORE_JFR, 9);
+        s.show(StackStore.View.CPU_BEFORE_JFR);
+        assertEquals(s.top(StackStore.View.CPU, 5000), s.top(StackStore.View.CPU_BEFORE_JFR, 5000));
+        String x = s.xml("JFR", 64, 5000, 64);
+        assertTrue(x.contains("<VIEW NAME='CPU_BEFORE_JFR' UNIT='SAMPLES' SOURCE='THREAD_DUMP' TOTAL='" + total
+                + "' EVENTS='3000' "), x.substring(0, 400));
+        assertEquals(0, s.dropped());
+    }
+
     @Test
     void pastTheBoundEventsAreCountedNotLost() {
         StackStore s = new StackStore(9);

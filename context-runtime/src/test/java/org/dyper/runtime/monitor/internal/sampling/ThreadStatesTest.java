@@ -49,14 +49,21 @@ class ThreadStatesTest {
             Await.until("test-accept in its native accept", () -> mx.getThreadInfo(accept.getId(), 8),
                     i -> ThreadStates.jvm(i) == ThreadStates.Activity.NATIVE, Await.MINUTE);
             ThreadStates states = new ThreadStates();
+            // as while the recorder starts: thread dumps sample, and every thread's clock is read for its weighing
+            ThreadStates allClocks = new ThreadStates();
             long[] ids = {accept.getId(), spin.getId(), referenceHandler()};
             states.update(mx.getThreadInfo(ids, depth), System.nanoTime(), true, depth > 0);
+            allClocks.update(mx.getThreadInfo(ids, depth), System.nanoTime(), true, depth > 0, true);
             // between the two dumps, time passes as the spinning thread computes (50 ms of its CPU time)
             long spun = mx.getThreadCpuTime(spin.getId());
             Await.until("test-spin computing 50 ms", () -> mx.getThreadCpuTime(spin.getId()) - spun,
                     ns -> ns >= 50_000_000L, Await.MINUTE);
             ThreadInfo[] infos = mx.getThreadInfo(ids, depth);
             Map<Long, ThreadStates.Activity> a = states.update(infos, System.nanoTime(), true, depth > 0);
+            assertEquals(a, allClocks.update(infos, System.nanoTime(), true, depth > 0, true));
+            // a running thread's clock: read without frames, and in a dump only when asked for
+            assertEquals(depth == 0, states.clocks.latest().containsKey(spin.getId()));
+            assertEquals(true, allClocks.clocks.latest().containsKey(spin.getId()));
             assertEquals(Thread.State.RUNNABLE, infos[0].getThreadState(), "the JVM says RUNNABLE");
             assertEquals(ThreadStates.Activity.NATIVE, a.get(accept.getId()));
             assertEquals(ThreadStates.Activity.RUNNING, a.get(spin.getId()));
