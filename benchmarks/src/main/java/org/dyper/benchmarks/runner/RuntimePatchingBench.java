@@ -31,6 +31,9 @@ public final class RuntimePatchingBench {
             + "([0-9.]+) ms\\); the whole round trip ([0-9.]+) s");
     private static final Pattern RESTORED = Pattern.compile("restored in ([0-9.]+) ms");
     private static final Pattern PHASES = Pattern.compile("phases in the JVM \\([^)]*\\): (.*)");
+    /** {@code -Xlog:safepoint}'s line for a redefinition (JDK 17: Cleanup between; JDK 25: none). */
+    private static final Pattern REDEFINE_SAFEPOINT = Pattern.compile("Safepoint \"RedefineClasses\".*At safepoint: "
+            + "(\\d+) ns");
     /** Rows of the phase table: JDK, round, and INSTRUMENT's phases (10 classes), as the CLI printed them. */
     private final List<String[]> phaseRows = new ArrayList<>();
     private static final Pattern MOO = Pattern.compile("MOO ns=([0-9.]+) min=([0-9.]+) bytes=([0-9.]+) calls=(\\d+) "
@@ -39,16 +42,19 @@ public final class RuntimePatchingBench {
     private final Path root;
     private final Path work;
     private final boolean quick;
+    /** How many fresh JVMs take the 10-class case's first INSTRUMENT ({@code --first-jvms}). */
+    private final int firstJvms;
     private final Path jdk25;
     private final StringBuilder page = new StringBuilder();
     private final List<String> problems = new ArrayList<>();
     private String runtimeClasspath;
     private Path runtimeJar;
 
-    private RuntimePatchingBench(Path root, boolean quick) {
+    private RuntimePatchingBench(Path root, boolean quick, int firstJvms) {
         this.root = root;
         this.work = root.resolve("benchmarks/target/run-runtime");
         this.quick = quick;
+        this.firstJvms = firstJvms > 0 ? firstJvms : quick ? 1 : 5;
         // the tests' rule (docs/testing.md): -Ddyper.jdk25, else JDK25_HOME, else the default path
         String home = System.getProperty("dyper.jdk25", "").isBlank()
                 ? System.getenv().getOrDefault("JDK25_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64")
@@ -59,6 +65,7 @@ public final class RuntimePatchingBench {
     public static void main(String[] args) throws Exception {
         Path root = Path.of(".").toAbsolutePath().normalize();
         boolean quick = false;
+        int firstJvms = 0;
         List<String> only = new ArrayList<>(List.of("instrument", "bigclass", "percall"));
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--root")) {
@@ -67,12 +74,15 @@ public final class RuntimePatchingBench {
                 quick = true;
             } else if (args[i].equals("--only")) {
                 only = List.of(args[++i].split(","));
+            } else if (args[i].equals("--first-jvms") && i + 1 < args.length && args[i + 1].matches("[1-9]\\d{0,2}")) {
+                firstJvms = Integer.parseInt(args[++i]);
             } else {
-                System.err.println("usage: RuntimePatchingBench [--root DIR] [--quick] [--only instrument,bigclass,percall]");
+                System.err.println("usage: RuntimePatchingBench [--root DIR] [--quick] [--only instrument,bigclass,percall] "
+                        + "[--first-jvms N (1-999; default 5, 1 with --quick)]");
                 System.exit(2);
             }
         }
-        new RuntimePatchingBench(root, quick).run(only);
+        new RuntimePatchingBench(root, quick, firstJvms).run(only);
     }
 
     private void run(List<String> parts) throws Exception {
@@ -132,7 +142,107 @@ public final class RuntimePatchingBench {
             }
         }
         page.append('\n');
+        firstInstruments(javas);
         phaseTable();
+    }
+
+    /**
+     * The 10-class case's first INSTRUMENT in {@link #firstJvms} fresh JVMs per JDK (one sample per JVM: a single
+     * JVM's first swings by 10 ms): the target as above, with {@code -Xlog:safepoint} to a file; after the monitor's
+     * warm-up, the JVM's loaded classes ({@code jstat -class}, read from the JVM's performance counters, no attach),
+     * then one {@code dyper ctl instrument} with the patch cache of the run above (warm). Reported: INSTRUMENT's time
+     * in the JVM, its redefinition, and the time the JVM spent at that redefinition's safepoint (its own log).
+     */
+    private void firstInstruments(List<Path> javas) throws Exception {
+        page.append("### The first INSTRUMENT of 10 classes, one per fresh JVM (").append(firstJvms)
+                .append(" JVMs per JDK, warm patch cache; median (min–max))\n\n");
+        page.append("| JDK | JVMs | first INSTRUMENT in the JVM | of which redefinition | at the redefinition's safepoint "
+                + "(`-Xlog:safepoint`) | classes loaded in the JVM (`jstat -class`) |\n|---|---:|---:|---:|---:|---:|\n");
+        for (Path home : javas) {
+            String jdk = home.equals(jdk25) ? "25" : "17";
+            Path dir = work.resolve("gen-" + jdk + "-10");
+            Path model = dir.resolve("gen.xml");
+            double[] inJvm = new double[firstJvms];
+            double[] redefine = new double[firstJvms];
+            double[] safepoint = new double[firstJvms];
+            double[] classes = new double[firstJvms];
+            for (int j = 0; j < firstJvms; j++) {
+                progress("first INSTRUMENT of 10 classes, JDK " + jdk + ", JVM " + (j + 1) + " of " + firstJvms);
+                Path registry = dir.resolve("registry-first-" + j);
+                Path log = dir.resolve("safepoint-first-" + j + ".log");
+                Interactive p = new Interactive(List.of(home.resolve("bin/java").toString(), "-javaagent:" + runtimeJar
+                        + "=dir=" + registry + ",MONITOR=false", "-Ddyper.report=none",
+                        "-Xlog:safepoint=info:file=" + log, "-cp", dir.resolve("classes").toString(), "bench.gen.Main"),
+                        dir.resolve("app-first-" + j + ".err"));
+                try {
+                    p.expect("READY");
+                    List<String> ctl = List.of(dyper(), "ctl", "--xml", "--dir", registry.toString(),
+                            Long.toString(p.pid()), "instrumented");
+                    long deadline = System.nanoTime() + 60_000_000_000L;
+                    for (String status = exec(ctl); status.contains("WARMUP='RUNNING'")
+                            || status.contains("WARMUP='NOT_STARTED'"); status = exec(ctl)) {
+                        if (System.nanoTime() > deadline) {
+                            problems.add("first INSTRUMENT, JDK " + jdk + ": the warm-up did not end: " + status);
+                            break;
+                        }
+                    }
+                    classes[j] = loadedClasses(home, p.pid());
+                    int before = redefinitions(log).size();
+                    String in = exec(List.of(dyper(), "ctl", "--dir", registry.toString(), Long.toString(p.pid()),
+                            "instrument", "--model", model.toString(), "--cache", dir.resolve("cache").toString()));
+                    Matcher m = TOOK.matcher(in);
+                    if (!m.find() || !in.contains(": 10 class(es) patched now")) {
+                        problems.add("first INSTRUMENT, JDK " + jdk + ": " + in);
+                        return;
+                    }
+                    inJvm[j] = Double.parseDouble(m.group(1));
+                    redefine[j] = Double.parseDouble(m.group(2));
+                    List<Double> after = redefinitions(log);
+                    safepoint[j] = after.size() > before ? after.get(before) : Double.NaN;
+                    p.send("exit");
+                    p.waitFor();
+                } finally {
+                    p.destroy();
+                }
+            }
+            page.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s |%n", jdk, firstJvms,
+                    spread(inJvm, "%.1f", " ms"), spread(redefine, "%.1f", " ms"), spread(safepoint, "%.1f", " ms"),
+                    spread(classes, "%.0f", "")));
+        }
+        page.append('\n');
+    }
+
+    /** {@code median unit (min–max)}, each number as {@code number} formats it. */
+    private static String spread(double[] v, String number, String unit) {
+        return String.format(Locale.ROOT, number + unit + " (" + number + "–" + number + ")", Stats.median(v), min(v),
+                max(v));
+    }
+
+    /** The ms each RedefineClasses safepoint of the JVM's {@code -Xlog:safepoint} file spent at the safepoint. */
+    private static List<Double> redefinitions(Path log) throws IOException {
+        List<Double> ms = new ArrayList<>();
+        if (Files.exists(log)) {
+            for (String line : Files.readAllLines(log)) {
+                Matcher m = REDEFINE_SAFEPOINT.matcher(line);
+                if (m.find()) {
+                    ms.add(Long.parseLong(m.group(1)) / 1e6);
+                }
+            }
+        }
+        return ms;
+    }
+
+    /** The classes loaded and not unloaded in JVM {@code pid}, from {@code jstat -class} (its counters, no attach). */
+    private double loadedClasses(Path home, long pid) throws IOException, InterruptedException {
+        String[] lines = exec(List.of(home.resolve("bin/jstat").toString(), "-class", Long.toString(pid))).trim()
+                .split("\n");
+        String[] f = lines[lines.length - 1].trim().split("\\s+");
+        try {
+            return Long.parseLong(f[0]) - Long.parseLong(f[2]);
+        } catch (RuntimeException e) {
+            problems.add("jstat -class " + pid + ": " + String.join(" / ", lines));
+            return Double.NaN;
+        }
     }
 
     /**

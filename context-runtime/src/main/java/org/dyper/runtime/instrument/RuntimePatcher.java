@@ -98,16 +98,18 @@ public final class RuntimePatcher {
     /**
      * Warms run-time patching on the calling thread, once ({@link Warmup}: the patcher's own code on a dummy class of
      * a class loader of its own, never a class of the program), so that the first INSERT costs what later ones do.
-     * The monitor calls it on a thread of its own at the lowest priority; later calls do nothing.
+     * The monitor calls it on a thread of its own at the lowest priority; later calls do nothing. {@code atLaunch}:
+     * whether the agent was started with the JVM ({@code -javaagent}); after a late attach the warm-up redefines
+     * nothing ({@link Warmup#run}: there, the JVM's first redefinition throws away all compiled code).
      */
-    public void warmUp() {
+    public void warmUp(boolean atLaunch) {
         synchronized (this) {
             if (warmup != Warmup.Result.NOT_STARTED) {
                 return;
             }
             warmup = Warmup.Result.RUNNING;
         }
-        warmup = Warmup.run(inst);
+        warmup = Warmup.run(inst, atLaunch);
     }
 
     /**

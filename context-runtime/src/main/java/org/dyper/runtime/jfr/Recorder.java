@@ -73,19 +73,26 @@ final class Recorder {
         FlightRecorder.addPeriodicEvent(TimingFigures.class, Recorder::figures);
     }
 
-    private static final TimingFigures TIMING = new TimingFigures();
-    private static final CountFigures COUNT = new CountFigures();
-    private static final ValueFigures VALUES = new ValueFigures();
-    private static final LockFigures LOCKS = new LockFigures();
-    private static final AllocationFigures ALLOCATIONS = new AllocationFigures();
+    /**
+     * One instance of each figure type, to ask whether it is on. In a class of its own, initialised by the first
+     * {@link #figures} (a recording is running then): a new event object makes the JVM load the flight recorder's
+     * metadata and instrumentation (about 300 classes and 100 ms on JDK 17), which {@link #install} must not do.
+     */
+    private static final class Enabled {
+        static final TimingFigures TIMING = new TimingFigures();
+        static final CountFigures COUNT = new CountFigures();
+        static final ValueFigures VALUES = new ValueFigures();
+        static final LockFigures LOCKS = new LockFigures();
+        static final AllocationFigures ALLOCATIONS = new AllocationFigures();
+    }
 
     /** One event per row of the report's exact figures, for the figure types that are on. */
     static void figures() {
-        boolean timing = TIMING.isEnabled();
-        boolean counts = COUNT.isEnabled();
-        boolean values = VALUES.isEnabled();
-        boolean locks = LOCKS.isEnabled();
-        boolean allocations = ALLOCATIONS.isEnabled();
+        boolean timing = Enabled.TIMING.isEnabled();
+        boolean counts = Enabled.COUNT.isEnabled();
+        boolean values = Enabled.VALUES.isEnabled();
+        boolean locks = Enabled.LOCKS.isEnabled();
+        boolean allocations = Enabled.ALLOCATIONS.isEnabled();
         if (locks || allocations) {
             Figures.locksAndAllocations(l -> {
                 if (locks) {

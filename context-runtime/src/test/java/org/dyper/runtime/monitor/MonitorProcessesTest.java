@@ -192,19 +192,41 @@ class MonitorProcessesTest {
         assertEquals(List.of(), MonitorEntry.list(dir, true));
     }
 
-    @Test
-    void attachToARunningJvm() throws Exception {
-        try (Child child = Child.start(Jdk.JDK17, dir, null, LoopTarget.class)) {
+    /**
+     * A late attach with sampling off: nothing is redefined, neither by the warm-up of run-time patching nor by the
+     * flight recorder (not started while nothing samples). On JDK 17 the JVM's first redefinition after a late attach
+     * deoptimises all compiled code (its own log: "Marked all nmethods for deopt"; the warm-up's rehearsal did that
+     * before); the recorder's start does it too, so it starts only when sampling does (SET MONITOR=true below).
+     */
+    @ParameterizedTest
+    @EnumSource(Jdk.class)
+    void attachToARunningJvm(Jdk jdk) throws Exception {
+        Path redefinitions = dir.resolve("redefinitions.log");
+        // EnableDynamicAgentLoading: JDK 21 and later warn on stderr about a dynamically loaded agent without it
+        try (Child child = Child.start(jdk, dir, null, List.of("-XX:+EnableDynamicAgentLoading",
+                "-Xlog:redefine+class+nmethod=debug:file=" + redefinitions), LoopTarget.class)) {
             assertEquals("loop: started", child.nextLine());
             assertFalse(Files.exists(dir.resolve(child.process.pid() + ".monitor")));
             VirtualMachine vm = VirtualMachine.attach(Long.toString(child.process.pid()));
             try {
-                vm.loadAgent(Child.agentJar().toString(), "dir=" + dir);
+                vm.loadAgent(Child.agentJar().toString(), "dir=" + dir + ",MONITOR=false");
             } finally {
                 vm.detach();
             }
             try (WireClient c = child.client()) {
                 assertEquals("<DYPER_REPLY ID='" + child.process.pid() + "'>PONG</DYPER_REPLY>", c.command("PING", null));
+                until("the warm-up done", () -> !List.of("NOT_STARTED", "RUNNING").contains(first(xml(c.command(
+                        "INSTRUMENTED", null)), "PATCHES").getAttribute("WARMUP")));
+                Element patches = first(xml(c.command("INSTRUMENTED", null)), "PATCHES");
+                // the JVM logs each redefinition's deoptimisation (flushed line by line)
+                assertEquals(List.of(), Files.readAllLines(redefinitions).stream().filter(l -> l.contains("deopt"))
+                        .toList());
+                assertEquals("DONE", patches.getAttribute("WARMUP"));
+                assertEquals("attached late: no rehearsal, which would redefine a class (the JVM's first redefinition "
+                        + "after a late attach can throw away all compiled code; the first INSTRUMENT pays that)",
+                        patches.getAttribute("WARMUP_NOTE"));
+                assertEquals("<DYPER_REPLY ID='" + child.process.pid() + "'>OK</DYPER_REPLY>", c.command("SET",
+                        "<VAR NAME='MONITOR' VALUE='true'/>"));
                 until("samples after attach", () -> Long.parseLong(first(xml(c.command("REPORT",
                         "<REPORT TYPE='CPU'/>")), "CPU").getAttribute("SAMPLES")) > 10);
             }

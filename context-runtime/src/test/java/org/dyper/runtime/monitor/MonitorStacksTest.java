@@ -229,7 +229,8 @@ class MonitorStacksTest {
                 Element cpu = first(r, "CPU");
                 assertEquals("THREAD_DUMP", cpu.getAttribute("SOURCE"));
                 assertTrue(cpu.getAttribute("EVENT").startsWith("no flight recorder: "), cpu.getAttribute("EVENT"));
-                assertTrue(paths(view(r, "CPU")).get(0).getTextContent().endsWith(T + ".hotCaller;" + T + ".work"));
+                String top = paths(view(r, "CPU")).get(0).getTextContent();
+                assertTrue(top.endsWith(T + ".hotCaller;" + T + ".work"), top);
             }
             assertEquals(0, child.stop(), child.stderr());
             assertEquals("", child.stderr());

@@ -68,8 +68,21 @@ public final class Warmup {
 
     private Warmup() {}
 
-    /** Runs the warm-up on the calling thread; never throws (a failure is the result). */
-    public static Result run(Instrumentation inst) {
+    /**
+     * What the warm-up leaves out in a JVM whose agent was attached late: until a JVM has redefined a class once, its
+     * compiler records no dependencies on the methods it inlined when no agent could redefine classes from the start,
+     * so HotSpot (JDK 17; JDK 23 and later record them always, JDK-8324241) deoptimises ALL compiled code at the first
+     * redefinition after a late attach. The rehearsal would do that to a program that may never be instrumented.
+     */
+    static final String LATE_NOTE = "attached late: no rehearsal, which would redefine a class (the JVM's first "
+            + "redefinition after a late attach can throw away all compiled code; the first INSTRUMENT pays that)";
+
+    /**
+     * Runs the warm-up on the calling thread; never throws (a failure is the result). {@code atLaunch}: the agent
+     * started with the JVM; when false (attached late), nothing is redefined ({@link #LATE_NOTE}): the rehearsal is
+     * left out, the rest is done.
+     */
+    public static Result run(Instrumentation inst, boolean atLaunch) {
         if (inst == null || !inst.isRedefineClassesSupported() || !inst.isRetransformClassesSupported()) {
             return new Result(State.SKIPPED, 0, 0, "this JVM cannot redefine and retransform classes");
         }
@@ -78,7 +91,9 @@ public final class Warmup {
         long cpu0 = cpu ? mx.getCurrentThreadCpuTime() : 0;
         long t0 = System.nanoTime();
         try {
-            rehearse(inst);
+            if (atLaunch) {
+                rehearse(inst);
+            }
             for (String name : RUNTIME) {
                 Class.forName(name, false, Warmup.class.getClassLoader()).getDeclaredMethods();  // links, no <clinit>
             }
@@ -88,7 +103,8 @@ public final class Warmup {
         } catch (Throwable t) {
             return new Result(State.FAILED, System.nanoTime() - t0, 0, t.toString());
         }
-        return new Result(State.DONE, System.nanoTime() - t0, cpu ? mx.getCurrentThreadCpuTime() - cpu0 : -1, null);
+        return new Result(State.DONE, System.nanoTime() - t0, cpu ? mx.getCurrentThreadCpuTime() - cpu0 : -1,
+                atLaunch ? null : LATE_NOTE);
     }
 
     /** Inserts and removes a patch set of the dummy class, as INSTRUMENT would, with a patcher of its own. */

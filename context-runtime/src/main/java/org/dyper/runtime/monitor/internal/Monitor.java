@@ -120,7 +120,7 @@ public final class Monitor {
                 Monitor started = m;
                 Thread warm = m.daemon("dyper-monitor-warmup", () -> {
                     started.awaitStarted();
-                    patcher.warmUp();
+                    patcher.warmUp(atLaunch);
                 });
                 warm.setPriority(Thread.MIN_PRIORITY);
                 warm.start();

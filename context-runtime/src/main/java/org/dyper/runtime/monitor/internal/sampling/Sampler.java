@@ -156,11 +156,17 @@ public final class Sampler implements Events {
         }
     }
 
-    /** Applies changed settings to the recorder (starting or stopping it) and wakes the dump loop. */
+    /**
+     * Applies changed settings to the recorder (starting or stopping it) and wakes the dump loop. The recorder starts
+     * only once something samples (MONITOR or FULLMONITORING): with sampling off, the flight recorder is not even
+     * initialised (its classes, threads and class-load hook would cost the program start-up, memory and every
+     * redefinition's safepoint, which walks all loaded classes); once started it stays while sampling pauses.
+     */
     public void apply() {
         boolean wantJfr = !m.settings.text("SAMPLER").equals(THREAD_DUMP);
+        boolean sampling = m.settings.bool("MONITOR") || m.settings.bool("FULLMONITORING");
         JfrSource j = jfr;
-        if (wantJfr && j == null && !jfrStarting) {
+        if (wantJfr && sampling && j == null && !jfrStarting) {
             jfrStarting = true;
             m.daemon("dyper-monitor-jfr", this::runJfr).start();
         } else if (!wantJfr && j != null) {
