@@ -66,21 +66,23 @@ class CpuWeightEndToEndTest {
                 // missing (36-56 %).
                 // (the part before the recorder alone can reach 90 % when it starts late: the recorder's part must be
                 // in too, at least half of the rest)
-                long[] parts = Await.until("the CPU section, UNSAMPLED_NS and the busy threads' CPU time before the"
-                        + " recorder reach 90 % of their CPU time (" + busyNs + " ns), the section half of its part",
+                // [ESTIMATED_NS, UNSAMPLED_NS, before the recorder]
+                List<Long> parts = Await.until("the CPU section, UNSAMPLED_NS and the busy threads' CPU time before"
+                        + " the recorder reach 90 % of their CPU time (" + busyNs + " ns), the section half of its"
+                        + " part",
                         () -> {
                             Element cpu = cpu(pid);
-                            return !cpu.getAttribute("SOURCE").equals("JFR") ? new long[] {0, 0, 0}
-                                    : new long[] {number(cpu, "ESTIMATED_NS"), number(cpu, "UNSAMPLED_NS"),
-                                            beforeRecorder(pid)};
-                        }, p -> p[0] + p[1] + p[2] >= busyNs * 9 / 10 && p[0] >= (busyNs - p[2]) / 2,
-                        Duration.ofSeconds(30));
-                long accounted = parts[0] + parts[1] + parts[2];
+                            return !cpu.getAttribute("SOURCE").equals("JFR") ? List.of(0L, 0L, 0L)
+                                    : List.of(number(cpu, "ESTIMATED_NS"), number(cpu, "UNSAMPLED_NS"),
+                                            beforeRecorder(pid));
+                        }, p -> p.get(0) + p.get(1) + p.get(2) >= busyNs * 9 / 10
+                                && p.get(0) >= (busyNs - p.get(2)) / 2, Duration.ofSeconds(30));
+                long accounted = parts.get(0) + parts.get(1) + parts.get(2);
                 assertTrue(accounted <= busyNs * 13 / 10, "at most 30 % more than the threads' CPU time: "
                         + accounted + " ns against " + busyNs);
                 Element cpu = cpu(pid);
                 long estimated = number(cpu, "ESTIMATED_NS");
-                long before = parts[2];
+                long before = parts.get(2);
                 // a thread sampled once has all its CPU time on its samples: 16 threads for 6 s, all but a few are
                 assertTrue(estimated >= (busyNs - before) / 2, "the CPU section has at least half the busy threads' CPU"
                         + " time since the recorder started: " + estimated + " ns against " + busyNs + " - " + before
