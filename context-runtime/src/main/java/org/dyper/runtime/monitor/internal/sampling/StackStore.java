@@ -137,34 +137,23 @@ public final class StackStore {
         }
         Map<Integer, List<Integer>> byRoot = leavesByRoot();
         for (int node : byRoot.getOrDefault(viewRoot[vi], List.of())) {
-            List<String> path = names(node);
-            int root = viewRoot[ki];
-            if (size + (root < 0 ? 1 : 0) + missing(root, path) > limit) {
+            int root = addPath(viewRoot[ki], names(node), weight[node]);
+            if (root == NO_ROOM) {
                 dropped[ki]++;
                 droppedWeight[ki] += weight[node];
-                continue;
-            }
-            if (root < 0) {
-                root = newNode(-1, -1);
+            } else {
                 viewRoot[ki] = root;
             }
-            int copy = insert(root, path);
-            weight[copy] += weight[node];
         }
         for (Map.Entry<Long, Integer> t : new ArrayList<>(threadRoot.get(vi).entrySet())) {
             for (int node : byRoot.getOrDefault(t.getValue(), List.of())) {
-                List<String> path = names(node);
-                Integer root = threadRoot.get(ki).get(t.getKey());
-                if (size + (root == null ? 1 : 0) + missing(root == null ? -1 : root, path) > limit) {
+                Integer kept = threadRoot.get(ki).get(t.getKey());
+                int root = addPath(kept == null ? -1 : kept, names(node), weight[node]);
+                if (root == NO_ROOM) {
                     threadDropped[ki]++;
-                    continue;
-                }
-                if (root == null) {
-                    root = newNode(-1, -1);
+                } else {
                     threadRoot.get(ki).put(t.getKey(), root);
                 }
-                int copy = insert(root, path);
-                weight[copy] += weight[node];
             }
         }
     }
@@ -199,36 +188,44 @@ public final class StackStore {
             return;
         }
         events[vi]++;
-        int root = viewRoot[vi];
-        int needed = (root < 0 ? 1 : 0) + missing(root, rootFirst);
-        if (size + needed > limit) {
+        int root = addPath(viewRoot[vi], rootFirst, w);
+        if (root == NO_ROOM) {
             dropped[vi]++;
             droppedWeight[vi] += w;
             return;
         }
-        if (root < 0) {
-            root = newNode(-1, -1);
-            viewRoot[vi] = root;
-        }
-        // not weight[insert(..)]: the array is read before insert, which may grow it
-        int node = insert(root, rootFirst);
-        weight[node] += w;
+        viewRoot[vi] = root;
         if (threadName == null) {
             return;
         }
         threadNames.put(threadId, threadName);
         Integer t = threadRoot.get(vi).get(threadId);
-        needed = (t == null ? 1 : 0) + missing(t == null ? -1 : t, rootFirst);
-        if (size + needed > limit) {
+        root = addPath(t == null ? -1 : t, rootFirst, w);
+        if (root == NO_ROOM) {
             threadDropped[vi]++;
             return;
         }
-        if (t == null) {
-            t = newNode(-1, -1);
-            threadRoot.get(vi).put(threadId, t);
+        threadRoot.get(vi).put(threadId, root);
+    }
+
+    /** What {@link #addPath} returns when the path does not fit within the node bound. */
+    private static final int NO_ROOM = -2;
+
+    /**
+     * Adds weight {@code w} at the path {@code rootFirst} under {@code root} (-1: no tree yet, one is made); returns
+     * the tree's root, or {@link #NO_ROOM} (nothing added) when its new nodes would pass the bound.
+     */
+    private int addPath(int root, List<String> rootFirst, long w) {
+        if (size + (root < 0 ? 1 : 0) + missing(root, rootFirst) > limit) {
+            return NO_ROOM;
         }
-        node = insert(t, rootFirst);
+        if (root < 0) {
+            root = newNode(-1, -1);
+        }
+        // not weight[insert(..)]: the array is read before insert, which may grow it
+        int node = insert(root, rootFirst);
         weight[node] += w;
+        return root;
     }
 
     /** How many of the path's nodes are not in the tree under {@code root} yet (all of them without a root). */
